@@ -1,0 +1,81 @@
+/**
+ * Composition root: builds the store, the worker pool, the task runner, the SPARQL replica and
+ * the routes; nothing else wires dependencies (DESIGN §2, §7).
+ */
+import Koa from "koa";
+import Router from "@koa/router";
+import type { Server } from "node:http";
+import type { Config } from "./config.ts";
+import { MethodNotAllowed, NotFound } from "./errors.ts";
+import type { Deps } from "./http/deps.ts";
+import { errorMiddleware } from "./http/error-response.ts";
+import { compoundMiddleware, registerCompounds } from "./http/routes/compounds.ts";
+import { registerDatasets } from "./http/routes/datasets.ts";
+import { registerService } from "./http/routes/service.ts";
+import { registerSparql } from "./http/routes/sparql.ts";
+import { registerTasks } from "./http/routes/tasks.ts";
+import { Uris } from "./resources/uris.ts";
+import { GraphStore } from "./store/graph-store.ts";
+import { SparqlReplica } from "./store/replica.ts";
+import { Vocab } from "./store/vocab.ts";
+import { WorkerPool } from "./tasks/pool.ts";
+import { TaskRunner } from "./tasks/runner.ts";
+
+export interface App {
+  readonly koa: Koa;
+  readonly deps: Deps;
+  listen(): Promise<Server>;
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config): Promise<App> {
+  const store = GraphStore.open(config.dataDir);
+  const vocab = new Vocab(config.baseUrl);
+  const uris = new Uris(config.baseUrl);
+  const pool = new WorkerPool(config.workers);
+  const tasks = new TaskRunner(store, pool, uris, vocab);
+  await tasks.recover();
+  const replica = await SparqlReplica.start(store, { dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults });
+  const deps: Deps = { config, store, vocab, uris, tasks, pool };
+
+  const router = new Router();
+  registerService(router, deps);
+  registerTasks(router, deps);
+  registerDatasets(router, deps);
+  registerCompounds(router, deps);
+  registerSparql(router, deps, replica);
+
+  const koa = new Koa();
+  koa.use(errorMiddleware(vocab, config.maxUploadBytes));
+  koa.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) throw new NotFound(`no resource at ${ctx.path}`);
+  });
+  koa.use(compoundMiddleware(deps));
+  koa.use(router.routes());
+  koa.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new MethodNotAllowed("this method is not allowed on this resource"),
+      notImplemented: () => new MethodNotAllowed("this method is not implemented"),
+    }),
+  );
+
+  let server: Server | undefined;
+  return {
+    koa,
+    deps,
+    listen(): Promise<Server> {
+      return new Promise((resolve) => {
+        server = koa.listen(config.port, config.host, () => resolve(server!));
+      });
+    },
+    async close(): Promise<void> {
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      server?.closeAllConnections();
+      await pool.close();
+      await replica.close();
+      await store.close();
+    },
+  };
+}

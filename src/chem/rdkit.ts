@@ -1,0 +1,58 @@
+/**
+ * Loading the RDKit MinimalLib WebAssembly module (`@rdkit/rdkit`), once per thread.
+ *
+ * The chemistry cores (DESIGN §2 `chem/`) call RDKit through the small typed interface below
+ * instead of the package's full emscripten typings, so that what we depend on is visible in one
+ * place and tests can see which calls exist. The module is initialised lazily and the promise is
+ * cached per module instance — i.e. once per worker thread, because every `worker_threads` Worker
+ * has its own module graph. A failed initialisation is not cached, so a later call retries.
+ *
+ * WASM objects (`RDKitMol`) live outside the JS heap: every molecule must be `delete()`d.
+ */
+
+import rdkitPackage from "@rdkit/rdkit";
+
+// The package is CommonJS: `module.exports` is the factory and `module.exports.default` is the
+// same function. TypeScript (NodeNext) types the default import as the CJS namespace, so the
+// factory is taken from `.default`, which exists at run time too.
+const initRDKitModule = rdkitPackage.default;
+
+/** A molecule handle in WASM memory. Call `delete()` when done, also on error paths. */
+export interface RDKitMol {
+  /** RDKit canonical SMILES. */
+  get_smiles(): string;
+  /** Standard InChI (empty string when InChI generation fails, e.g. for `*` atoms). */
+  get_inchi(): string;
+  /** V2000 molfile; 2D coordinates are computed when the molecule has none. */
+  get_molblock(): string;
+  get_num_atoms(): number;
+  /** SVG depiction; `details` is a JSON object (width, height, atoms, bonds, …). */
+  get_svg_with_highlights(details: string): string;
+  delete(): void;
+}
+
+/** The part of the RDKit MinimalLib module this service uses. */
+export interface RDKit {
+  version(): string;
+  /**
+   * Parse SMILES, a molfile (when the text contains `M  END`) or CommonChem JSON; `details` is a
+   * JSON object with parser options. Returns null when the input cannot be parsed.
+   */
+  get_mol(input: string, details?: string): RDKitMol | null;
+  /** InChIKey for an InChI string; empty string when the InChI library rejects the input. */
+  get_inchikey_for_inchi(inchi: string): string;
+}
+
+let cached: Promise<RDKit> | null = null;
+
+/** The RDKit module of this thread, initialised on first use (≈ 100 ms, then cached). */
+export function loadRDKit(): Promise<RDKit> {
+  if (cached === null) {
+    const pending: Promise<RDKit> = initRDKitModule().then((mod): RDKit => mod);
+    cached = pending;
+    pending.catch(() => {
+      if (cached === pending) cached = null;
+    });
+  }
+  return cached;
+}

@@ -1,0 +1,216 @@
+/**
+ * Structure cells → compound identity (standard InChI, InChIKey, canonical SMILES), plus
+ * depiction and molfile export, on RDKit MinimalLib.
+ *
+ * Follows spec lazar.md §1.2 ("Structure cell": InChI or SMILES; the compound is identified by its
+ * InChI) with these differences from the reference: only *standard* InChIs (`InChI=1S/`) are
+ * accepted as identifiers — non-standard ones (`InChI=1/…`, as in the reference's
+ * batch_prediction_inchi_small.csv) are rejected with a message, because the compound URI is the
+ * standard InChI; a SMILES cell must be one token (RDKit would otherwise read `c1ccccc1 Tost` as
+ * benzene named "Tost"). URL-encoded InChIs (`InChI%3D1S%2F…`, the reference's own CSV export
+ * shape, §1.7) are decoded first.
+ *
+ * `parseStructure` is the hot path of dataset uploads: one `get_mol`, `get_inchi`,
+ * `get_inchikey_for_inchi` and `get_smiles` per distinct cell, nothing else.
+ */
+
+import { BadRequest } from "../errors.ts";
+import type { RDKit, RDKitMol } from "./rdkit.ts";
+
+export interface StructureRecord {
+  /** Standard InChI (`InChI=1S/…`). */
+  readonly inchi: string;
+  readonly inchikey: string;
+  /** RDKit canonical SMILES; null when the input was an InChI (RDKit cannot read InChI). */
+  readonly smiles: string | null;
+}
+
+export type StructureResult =
+  | { readonly ok: true; readonly value: StructureRecord }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * Parser options for SMILES cells: full sanitisation (valence, aromaticity, kekulisation), explicit
+ * hydrogens folded into their heavy atoms. Built once; these are RDKit's defaults, spelled out so
+ * that a change of defaults in a new RDKit release does not silently change identities.
+ */
+const SMILES_OPTIONS = JSON.stringify({ sanitize: true, kekulize: true, removeHs: true, assignStereo: true });
+/** Molfile options: the same, and a molfile that violates the format is an error. */
+const MOLFILE_OPTIONS = JSON.stringify({ sanitize: true, kekulize: true, removeHs: true, strictParsing: true });
+
+export const NON_STANDARD_INCHI =
+  "non-standard InChI (InChI=1/…) is not accepted; give a standard InChI (InChI=1S/…) or SMILES";
+
+function fail(error: string): StructureResult {
+  return { ok: false, error };
+}
+
+/** Parse one structure cell (SMILES or standard InChI). Never throws for bad input. */
+export function parseStructure(rdkit: RDKit, cell: string): StructureResult {
+  const text = cell.trim();
+  if (text === "") return fail("empty structure");
+  const c0 = text.charCodeAt(0);
+  // Cheap pre-test ("I"/"i") before the case-insensitive prefix test.
+  if ((c0 === 73 || c0 === 105) && /^inchi(=|%3d)/i.test(text)) return parseInchi(rdkit, text);
+  return parseSmiles(rdkit, text);
+}
+
+function parseSmiles(rdkit: RDKit, smiles: string): StructureResult {
+  // A SMILES is one token. Whitespace would let RDKit read the rest as a name or CXSMILES
+  // extension, a newline a molfile, and `{` a CommonChem JSON document.
+  if (/\s/.test(smiles) || smiles.charCodeAt(0) === 123) return fail("SMILES could not be parsed");
+  const mol = getMol(rdkit, smiles) ?? withPyrroleHydrogen(rdkit, smiles);
+  if (mol === null) return fail("SMILES could not be parsed");
+  return identify(rdkit, mol);
+}
+
+function getMol(rdkit: RDKit, smiles: string): RDKitMol | null {
+  try {
+    return rdkit.get_mol(smiles, SMILES_OPTIONS);
+  } catch {
+    return null;
+  }
+}
+
+/** Bare aromatic nitrogens (`n` outside brackets) of a SMILES, as string offsets. */
+const BARE_AROMATIC_N = /\[[^\]]*\]|n/g;
+const MAX_N_TRIES = 8;
+
+/**
+ * Aromatic SMILES that leave the hydrogen of a pyrrole-type nitrogen implicit (`c1nccc1`, as in
+ * the reference's multicolumn.csv) cannot be kekulised. OpenBabel, which the reference used,
+ * then puts the hydrogen on one of the aromatic nitrogens; we do the same: try `[nH]` at each
+ * bare aromatic `n` in turn and take the first reading RDKit sanitises. With the standard InChI's
+ * mobile-H layer the choice does not change the compound's identity for simple heteroaromatics.
+ */
+function withPyrroleHydrogen(rdkit: RDKit, smiles: string): RDKitMol | null {
+  const offsets: number[] = [];
+  for (const m of smiles.matchAll(BARE_AROMATIC_N)) if (m[0] === "n") offsets.push(m.index);
+  for (const at of offsets.slice(0, MAX_N_TRIES)) {
+    const mol = getMol(rdkit, `${smiles.slice(0, at)}[nH]${smiles.slice(at + 1)}`);
+    if (mol !== null) return mol;
+  }
+  return null;
+}
+
+/** InChI, key and SMILES of a parsed molecule; deletes the molecule. */
+function identify(rdkit: RDKit, mol: RDKitMol): StructureResult {
+  try {
+    if (mol.get_num_atoms() === 0) return fail("structure has no atoms");
+    const inchi = mol.get_inchi();
+    if (!inchi.startsWith("InChI=1S/")) return fail("InChI generation failed");
+    const inchikey = rdkit.get_inchikey_for_inchi(inchi);
+    if (inchikey === "") return fail("InChI generation failed");
+    return { ok: true, value: { inchi, inchikey, smiles: mol.get_smiles() } };
+  } catch {
+    return fail("InChI generation failed");
+  } finally {
+    mol.delete();
+  }
+}
+
+/** Formula layer of a standard InChI: `C6H6`, `2CH4`, `ClH.Na`, `C12H10O.Na`, … */
+const FORMULA = /^\d*(?:[A-Z][a-z]?\d*)+(?:\.\d*(?:[A-Z][a-z]?\d*)+)*$/;
+/** Any further layer: a lower-case layer letter, then InChI layer characters. */
+const LAYER = /^[a-z][A-Za-z0-9,;.+\-()*?]*$/;
+
+function parseInchi(rdkit: RDKit, cell: string): StructureResult {
+  let text = cell;
+  if (/^inchi%3d/i.test(text)) {
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return fail("InChI could not be parsed (bad URL encoding)");
+    }
+  }
+  // The prefix is case-insensitive for detection; the identifier uses the canonical spelling.
+  const body = text.slice("InChI=".length);
+  if (body.trim() === "") return fail("empty InChI");
+  if (body.startsWith("1/")) return fail(NON_STANDARD_INCHI);
+  if (!body.startsWith("1S/")) return fail("InChI could not be parsed: expected a standard InChI (InChI=1S/…)");
+  const layers = body.slice(3);
+  if (layers === "") return fail("empty InChI");
+  if (!inchiLayersLookValid(layers)) return fail("InChI could not be parsed (invalid syntax)");
+  const inchi = `InChI=1S/${layers}`;
+  let inchikey = "";
+  try {
+    inchikey = rdkit.get_inchikey_for_inchi(inchi);
+  } catch {
+    inchikey = "";
+  }
+  if (inchikey === "") return fail("InChI could not be parsed (no InChIKey)");
+  return { ok: true, value: { inchi, inchikey, smiles: null } };
+}
+
+/** Syntax sanity check of the part after `InChI=1S/` (RDKit cannot parse InChI itself). */
+function inchiLayersLookValid(layers: string): boolean {
+  if (/^p[+-]\d+$/.test(layers)) return true; // the proton, InChI=1S/p+1, has no formula layer
+  const parts = layers.split("/");
+  if (!FORMULA.test(parts[0] ?? "")) return false;
+  for (let i = 1; i < parts.length; i++) if (!LAYER.test(parts[i] ?? "")) return false;
+  return true;
+}
+
+/** Parse a molfile (V2000/V3000 molblock, e.g. the body of `POST /compound`). */
+export function parseMolfile(rdkit: RDKit, molblock: string): StructureResult {
+  // Only the first record of an SD file is read; SD data after it is ignored.
+  const end = molblock.indexOf("M  END");
+  if (end < 0) return fail("molfile could not be parsed (no 'M  END' line)");
+  const block = molblock.slice(0, end + "M  END".length) + "\n";
+  let mol: RDKitMol | null = null;
+  try {
+    mol = rdkit.get_mol(block, MOLFILE_OPTIONS);
+  } catch {
+    mol = null;
+  }
+  if (mol === null) return fail("molfile could not be parsed");
+  return identify(rdkit, mol);
+}
+
+function parseSmilesMol(rdkit: RDKit, smiles: string): RDKitMol | null {
+  const text = smiles.trim();
+  if (text === "" || /\s/.test(text) || text.charCodeAt(0) === 123) return null;
+  try {
+    return rdkit.get_mol(text, SMILES_OPTIONS);
+  } catch {
+    return null;
+  }
+}
+
+function checkSize(value: number, field: string): number {
+  if (!Number.isInteger(value) || value < 16 || value > 4096) {
+    throw new BadRequest(`${field} must be an integer between 16 and 4096 (got ${value})`, { field });
+  }
+  return value;
+}
+
+/**
+ * A standalone SVG document (with XML declaration, UTF-8) depicting the SMILES, or null when the
+ * SMILES does not parse. Throws BadRequest (field `width`/`height`) for sizes outside 16…4096.
+ */
+export function depictSvg(rdkit: RDKit, smiles: string, width = 300, height = 200): string | null {
+  const details = JSON.stringify({ width: checkSize(width, "width"), height: checkSize(height, "height") });
+  const mol = parseSmilesMol(rdkit, smiles);
+  if (mol === null) return null;
+  try {
+    const svg = mol.get_svg_with_highlights(details);
+    if (!svg.includes("</svg>")) return null;
+    // RDKit declares iso-8859-1; we serve UTF-8 text, so say so.
+    const start = svg.indexOf("<svg");
+    return `<?xml version='1.0' encoding='UTF-8'?>\n${svg.slice(start)}`;
+  } finally {
+    mol.delete();
+  }
+}
+
+/** V2000 molfile with 2D coordinates for the SMILES, or null when the SMILES does not parse. */
+export function toMolfile(rdkit: RDKit, smiles: string): string | null {
+  const mol = parseSmilesMol(rdkit, smiles);
+  if (mol === null) return null;
+  try {
+    const block = mol.get_molblock();
+    return block === "" ? null : block;
+  } finally {
+    mol.delete();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The one error hierarchy of the service (DESIGN §6, spec lazar.md §2.4).
+ *
+ * Every error a client can see is a `ServiceError` with a fixed HTTP status. Pure modules throw
+ * these too (e.g. the CSV parser throws `BadRequest` with the line and column at fault), so the
+ * HTTP layer and the task runner render them the same way: as an `ot:ErrorReport` in RDF,
+ * `application/problem+json`, `text/plain` or HTML. Nothing else is shown to clients: an
+ * unexpected exception becomes an `InternalError` without its stack.
+ */
+
+/** Where in the input the problem is (a CSV line/column, a form field, a query offset). */
+export interface ErrorLocation {
+  readonly line?: number;
+  readonly column?: number | string;
+  readonly field?: string;
+}
+
+export interface ErrorDetails extends ErrorLocation {
+  /** Further reports, e.g. one per rejected row, or the error of a sub-task. */
+  readonly causes?: readonly ServiceError[];
+  /** Extra values shown to the client (e.g. the media types that are available). */
+  readonly extra?: Readonly<Record<string, string | number | readonly string[]>>;
+}
+
+export abstract class ServiceError extends Error {
+  abstract readonly status: number;
+  /** Short, stable name of the error kind, also used as `ot:errorCode`. */
+  abstract readonly code: string;
+  readonly details: ErrorDetails;
+
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+export class BadRequest extends ServiceError {
+  readonly status = 400;
+  readonly code = "BadRequest";
+}
+
+export class NotFound extends ServiceError {
+  readonly status = 404;
+  readonly code = "NotFound";
+}
+
+export class MethodNotAllowed extends ServiceError {
+  readonly status = 405;
+  readonly code = "MethodNotAllowed";
+}
+
+export class NotAcceptable extends ServiceError {
+  readonly status = 406;
+  readonly code = "NotAcceptable";
+  constructor(readonly available: readonly string[], requested: string) {
+    super(`None of the requested media types (${requested}) is available; available: ${available.join(", ")}`, {
+      field: "Accept",
+      extra: { available },
+    });
+  }
+}
+
+export class Conflict extends ServiceError {
+  readonly status = 409;
+  readonly code = "Conflict";
+}
+
+export class PayloadTooLarge extends ServiceError {
+  readonly status = 413;
+  readonly code = "PayloadTooLarge";
+}
+
+export class UnsupportedMediaType extends ServiceError {
+  readonly status = 415;
+  readonly code = "UnsupportedMediaType";
+}
+
+/** Well-formed input that cannot be processed (e.g. a structure that does not parse). */
+export class UnprocessableEntity extends ServiceError {
+  readonly status = 422;
+  readonly code = "UnprocessableEntity";
+}
+
+export class InternalError extends ServiceError {
+  readonly status = 500;
+  readonly code = "InternalError";
+}
+
+/** The operation was cancelled by a client (tasks: `DELETE /task/{id}`). */
+export class Cancelled extends ServiceError {
+  readonly status = 503;
+  readonly code = "Cancelled";
+}
+
+export class ServiceUnavailable extends ServiceError {
+  readonly status = 503;
+  readonly code = "ServiceUnavailable";
+}
+
+/** Turn anything thrown into a ServiceError; unknown errors lose their message and stack. */
+export function toServiceError(err: unknown): ServiceError {
+  if (err instanceof ServiceError) return err;
+  return new InternalError("Internal error");
+}
+
+/**
+ * A plain, structured-clone-safe form of an error, used to carry errors out of worker threads
+ * and to store them in task graphs.
+ */
+export interface ErrorReport {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number | string;
+  readonly field?: string;
+  readonly causes?: readonly ErrorReport[];
+}
+
+export function toReport(err: ServiceError): ErrorReport {
+  const d = err.details;
+  return {
+    status: err.status,
+    code: err.code,
+    message: err.message,
+    ...(d.line !== undefined ? { line: d.line } : {}),
+    ...(d.column !== undefined ? { column: d.column } : {}),
+    ...(d.field !== undefined ? { field: d.field } : {}),
+    ...(d.causes && d.causes.length > 0 ? { causes: d.causes.map(toReport) } : {}),
+  };
+}
+
+const byCode: Record<string, new (message: string, details?: ErrorDetails) => ServiceError> = {
+  BadRequest,
+  NotFound,
+  MethodNotAllowed,
+  Conflict,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  UnprocessableEntity,
+  InternalError,
+  Cancelled,
+  ServiceUnavailable,
+};
+
+/** Rebuild a ServiceError from its report (e.g. after it crossed a worker boundary). */
+export function fromReport(r: ErrorReport): ServiceError {
+  const Ctor = byCode[r.code] ?? InternalError;
+  return new Ctor(r.message, {
+    ...(r.line !== undefined ? { line: r.line } : {}),
+    ...(r.column !== undefined ? { column: r.column } : {}),
+    ...(r.field !== undefined ? { field: r.field } : {}),
+    ...(r.causes ? { causes: r.causes.map(fromReport) } : {}),
+  });
+}
+
+/** A SPARQL query ran past the time limit and was stopped (the replica worker was restarted). */
+export class QueryTimeout extends ServiceError {
+  readonly status = 503;
+  readonly code = "QueryTimeout";
+}
+// Registered here rather than in the literal above: a class is not usable before its declaration.
+byCode.QueryTimeout = QueryTimeout;

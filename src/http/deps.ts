@@ -1,0 +1,18 @@
+/**
+ * What route modules receive from the composition root (app.ts): plain constructor injection.
+ */
+import type { Config } from "../config.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { Vocab } from "../store/vocab.ts";
+import type { Uris } from "../resources/uris.ts";
+import type { TaskRunner } from "../tasks/runner.ts";
+import type { WorkerPool } from "../tasks/pool.ts";
+
+export interface Deps {
+  readonly config: Config;
+  readonly store: GraphStore;
+  readonly vocab: Vocab;
+  readonly uris: Uris;
+  readonly tasks: TaskRunner;
+  readonly pool: WorkerPool;
+}

@@ -1,0 +1,97 @@
+/**
+ * The error → response mapping (DESIGN §6): every error leaves through here, negotiated as
+ * `text/plain` (curl, uri-list clients), `application/problem+json` (RFC 9457), an
+ * `ot:ErrorReport` in RDF, or HTML. No stack traces; unexpected errors are logged server-side.
+ */
+import type { Context, Next } from "koa";
+import { DataFactory } from "n3";
+import type { Quad } from "@rdfjs/types";
+import { BadRequest, PayloadTooLarge, ServiceError, toReport, toServiceError, UnsupportedMediaType, type ErrorReport } from "../errors.ts";
+import { errorReportNode } from "../resources/task.ts";
+import { toNTriples } from "../store/ntriples.ts";
+import type { Vocab } from "../store/vocab.ts";
+import { esc, page } from "./html/layout.ts";
+import { negotiateLenient } from "./negotiate.ts";
+import { isRdfType, renderRdf, RDF_TYPES } from "./render-rdf.ts";
+
+const OFFERS = ["text/plain", "application/problem+json", "text/html", ...RDF_TYPES, "text/uri-list"];
+
+export function reportText(r: ErrorReport, indent = ""): string {
+  const where = [r.line !== undefined ? `line ${r.line}` : "", r.column !== undefined ? `column ${r.column}` : "", r.field !== undefined ? `field ${r.field}` : ""]
+    .filter(Boolean)
+    .join(", ");
+  let s = `${indent}${r.status} ${r.code}: ${r.message}${where ? ` (${where})` : ""}\n`;
+  for (const c of r.causes ?? []) s += reportText(c, indent + "  ");
+  return s;
+}
+
+function problem(r: ErrorReport, instance: string): Record<string, unknown> {
+  return {
+    type: `about:blank`,
+    title: r.code,
+    status: r.status,
+    detail: r.message,
+    instance,
+    ...(r.line !== undefined ? { line: r.line } : {}),
+    ...(r.column !== undefined ? { column: r.column } : {}),
+    ...(r.field !== undefined ? { field: r.field } : {}),
+    ...(r.causes ? { causes: r.causes.map((c) => problem(c, instance)) } : {}),
+  };
+}
+
+function htmlReport(r: ErrorReport): string {
+  const causes = (r.causes ?? []).map((c) => `<li>${htmlReport(c)}</li>`).join("");
+  const where = [r.line !== undefined ? `line ${r.line}` : "", r.column !== undefined ? `column ${esc(r.column)}` : "", r.field !== undefined ? `field <code>${esc(r.field)}</code>` : ""].filter(Boolean).join(", ");
+  return `<div class="err"><strong>${r.status} ${esc(r.code)}</strong>: ${esc(r.message)}${where ? ` (${where})` : ""}${causes ? `<ul>${causes}</ul>` : ""}</div>`;
+}
+
+/** Map errors thrown by libraries (koa-body, formidable, koa itself) into our hierarchy. */
+function normalise(err: unknown, maxUpload: number): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const e = err as { status?: number; statusCode?: number; httpCode?: number; message?: string; code?: number | string } | undefined;
+  const status = e?.status ?? e?.statusCode ?? e?.httpCode;
+  const msg = String(e?.message ?? "");
+  if (status === 413 || /maxFileSize|maxTotalFileSize|too large|exceeded/i.test(msg)) {
+    return new PayloadTooLarge(`upload exceeds the size limit of ${Math.round(maxUpload / 1024 / 1024)} MiB`);
+  }
+  if (status === 415) return new UnsupportedMediaType(msg || "unsupported media type");
+  if (status === 400 || (typeof status === "number" && status >= 400 && status < 500)) {
+    return new BadRequest(msg ? `malformed request: ${msg}` : "malformed request");
+  }
+  return toServiceError(err);
+}
+
+export function errorMiddleware(vocab: Vocab, maxUploadBytes: number) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (err) {
+      const se = normalise(err, maxUploadBytes);
+      if (se.code === "InternalError") console.error(`${ctx.method} ${ctx.url}:`, err);
+      await renderError(ctx, toReport(se), vocab);
+    }
+  };
+}
+
+export async function renderError(ctx: Context, r: ErrorReport, vocab: Vocab): Promise<void> {
+  const type = negotiateLenient(ctx, OFFERS);
+  ctx.status = r.status;
+  ctx.vary("Accept");
+  const instance = `${vocab.base}${ctx.path}`;
+  if (type === "application/problem+json") {
+    ctx.type = type;
+    ctx.body = JSON.stringify(problem(r, instance));
+  } else if (type === "text/html") {
+    ctx.type = type;
+    ctx.body = page(`Error ${r.status}`, htmlReport(r), { base: vocab.base });
+  } else if (isRdfType(type)) {
+    const q: Quad[] = [];
+    errorReportNode(`${instance}#error`, r, instance, vocab, DataFactory.defaultGraph() as never, q);
+    const triples = q.map((x) => DataFactory.quad(x.subject, x.predicate, x.object));
+    ctx.type = type;
+    ctx.body = await renderRdf(toNTriples(triples), type, vocab);
+  } else {
+    ctx.type = "text/plain";
+    ctx.body = reportText(r);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * HTML building blocks: escaping and the page frame shared by every HTML representation.
+ * Pages are plain server-rendered HTML with a small inline stylesheet; printable, no scripts
+ * except where a page needs them (task progress).
+ */
+
+export function esc(s: unknown): string {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** An `<a>` to a URI of the service, shown relative to the base when possible. */
+export function link(href: string, text?: string): string {
+  return `<a href="${esc(href)}">${esc(text ?? href)}</a>`;
+}
+
+export interface PageOptions {
+  readonly base: string;
+  /** Self URI; links to the other representations are shown for it. */
+  readonly self?: string;
+  readonly formats?: readonly string[];
+  readonly head?: string;
+}
+
+const STYLE = `
+body{font-family:system-ui,sans-serif;margin:0;color:#222}
+header{background:#234;color:#fff;padding:.5em 1em}header a{color:#fff;margin-right:1em;text-decoration:none}
+main{padding:1em;max-width:80em}table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f3f3f3}
+code,.mono{font-family:ui-monospace,monospace;font-size:.9em;word-break:break-all}
+.warn{background:#fff6e0}.err{background:#fde8e8;padding:.5em}.formats a{margin-right:.6em}
+progress{width:20em}nav.pages a{margin:0 .3em}
+@media print{header,.formats,nav.pages{display:none}}
+`;
+
+export function page(title: string, body: string, o: PageOptions): string {
+  const formats = o.self && o.formats && o.formats.length > 0
+    ? `<p class="formats">Also as: ${o.formats.map((f) => `<a href="${esc(withFormat(o.self!, f))}">${esc(f)}</a>`).join(" ")}</p>`
+    : "";
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(title)} — qsargraph</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>${STYLE}</style>${o.head ?? ""}</head>
+<body><header><a href="${esc(o.base)}/">qsargraph</a><a href="${esc(o.base)}/dataset">datasets</a><a href="${esc(o.base)}/task">tasks</a><a href="${esc(o.base)}/sparql">SPARQL</a><a href="${esc(o.base)}/ontology">ontology</a></header>
+<main><h1>${esc(title)}</h1>${formats}
+${body}
+</main></body></html>`;
+}
+
+export function withFormat(uri: string, format: string): string {
+  return `${uri}${uri.includes("?") ? "&" : "?"}format=${encodeURIComponent(format)}`;
+}
+
+/** A two-column table of label → HTML value. */
+export function dl(rows: readonly (readonly [string, string])[]): string {
+  return `<table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join("")}</table>`;
+}

@@ -1,0 +1,35 @@
+/**
+ * parse → operate → write: the "write" step. A route hands over the representations it can
+ * produce (ordered, default first); the negotiated one is rendered and sent.
+ */
+import type { Context } from "koa";
+import type { Vocab } from "../store/vocab.ts";
+import { negotiate } from "./negotiate.ts";
+import { RDF_TYPES, renderRdf } from "./render-rdf.ts";
+
+export type Body = string | Buffer;
+export type Renderer = () => Body | Promise<Body>;
+export type Representations = readonly (readonly [string, Renderer])[];
+
+export async function respond(ctx: Context, reps: Representations, status = 200): Promise<void> {
+  const type = negotiate(
+    ctx,
+    reps.map(([t]) => t),
+  );
+  const render = reps.find(([t]) => t === type)![1];
+  const body = await render();
+  ctx.status = status;
+  ctx.type = type === "text/html" || type.startsWith("text/") ? `${type}; charset=utf-8` : type;
+  ctx.body = body;
+}
+
+/** The RDF representations of an N-Triples graph, in the order DESIGN §6 gives. */
+export function rdfReps(ntriples: () => string, v: Vocab): Representations {
+  return RDF_TYPES.map((t) => [t, () => renderRdf(ntriples(), t, v)] as const);
+}
+
+export function uriList(uris: Iterable<string>): string {
+  let s = "";
+  for (const u of uris) s += `${u}\r\n`;
+  return s;
+}

@@ -1,0 +1,103 @@
+/**
+ * /compound/{InChI} (the standard InChI unencoded in the path; percent-encoded forms are decoded)
+ * and POST /compound (a SMILES, molfile or InChI body → the compound URI). Representations:
+ * RDF (ot:Compound with SMILES, InChI, InChIKey), SMILES, InChI, molfile, SVG depiction, HTML.
+ */
+import type Router from "@koa/router";
+import type { Context, Next } from "koa";
+import { loadRDKit } from "../../chem/rdkit.ts";
+import { depictSvg, parseMolfile, parseStructure, type StructureResult } from "../../chem/structure.ts";
+import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
+import { compoundQuads } from "../../resources/dataset.ts";
+import { readCompound, type CompoundView } from "../../resources/dataset-read.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import type { Deps } from "../deps.ts";
+import { dl, esc, link, page } from "../html/layout.ts";
+import { rdfReps, respond, uriList, type Representations } from "../respond.ts";
+import { toMolfile } from "../../chem/structure.ts";
+
+const PREFIX = "/compound/";
+
+function compoundHtml(c: CompoundView, base: string): string {
+  const img = c.smiles ? `<p><img src="${esc(c.uri)}?format=svg" alt="${esc(c.smiles)}" width="300" height="200"></p>` : "";
+  return page(`Compound ${c.smiles ?? c.inchikey}`, img + dl([
+    ["URI", `<span class="mono">${esc(c.uri)}</span>`],
+    ["SMILES", `<span class="mono">${esc(c.smiles ?? "(not known: the compound was given as an InChI)")}</span>`],
+    ["InChI", `<span class="mono">${esc(c.inchi)}</span>`],
+    ["InChIKey", `<span class="mono">${esc(c.inchikey)}</span>`],
+  ]), { base, self: c.uri, formats: ["ttl", "json", "rdf", "smi", "inchi", "mol", "svg"] });
+}
+
+async function readBody(ctx: Context, limit: number): Promise<string> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new PayloadTooLarge(`body exceeds ${limit} bytes`);
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
+
+export function registerCompounds(router: Router, deps: Deps): void {
+  const { store, vocab, uris } = deps;
+
+  router.get("/compound", async (ctx) => {
+    await respond(ctx, [["text/uri-list", () => uriList(store.graphsWithPrefix(uris.compounds() + "/").sort())]]);
+  });
+
+  router.post("/compound", async (ctx) => {
+    const type = ctx.request.type;
+    const body = (await readBody(ctx, 1024 * 1024)).trim();
+    if (!body) throw new BadRequest("empty body: POST a SMILES, a molfile or a standard InChI");
+    const rdkit = await loadRDKit();
+    let r: StructureResult;
+    if (type === "chemical/x-mdl-molfile" || body.includes("M  END")) r = parseMolfile(rdkit, body);
+    else if (["text/plain", "chemical/x-daylight-smiles", "chemical/x-inchi", ""].includes(type)) r = parseStructure(rdkit, body);
+    else throw new UnsupportedMediaType(`POST /compound takes chemical/x-daylight-smiles, chemical/x-inchi, chemical/x-mdl-molfile or text/plain; got '${type}'`, { field: "Content-Type" });
+    if (!r.ok) throw new UnprocessableEntity(`the structure could not be read: ${r.error}`, { field: "body" });
+    const uri = uris.compound(r.value.inchi);
+    const created = !store.has(uri);
+    if (created) await store.commit([{ graph: uri, ntriples: toNTriples(compoundQuads(uri, r.value, vocab)) }]);
+    ctx.set("Location", uri);
+    await respond(ctx, [["text/uri-list", () => uriList([uri])], ["text/plain", () => `${uri}\n`]], created ? 201 : 200);
+  });
+}
+
+/** GET /compound/{InChI}: a middleware, because the InChI contains slashes. */
+export function compoundMiddleware(deps: Deps) {
+  const { store, vocab, uris } = deps;
+  return async function compound(ctx: Context, next: Next): Promise<void> {
+    if (!ctx.path.startsWith(PREFIX) || ctx.path.length === PREFIX.length) return next();
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
+    let inchi: string;
+    try {
+      inchi = decodeURIComponent(ctx.path.slice(PREFIX.length));
+    } catch {
+      throw new BadRequest("malformed percent-encoding in the compound URI");
+    }
+    if (!inchi.startsWith("InChI=")) throw new NotFound(`compound URIs are /compound/<standard InChI>; '${inchi.slice(0, 40)}' is not an InChI`);
+    const uri = uris.compound(inchi);
+    const c = store.has(uri) ? readCompound(store.ox, uri, vocab) : null;
+    if (!c) throw new NotFound(`compound ${inchi} is not known to this service (upload it in a dataset or POST it to /compound)`);
+    const reps: (Representations[number])[] = [
+      ...rdfReps(() => store.dump(uri, "application/n-triples"), vocab),
+      ["text/html", () => compoundHtml(c, vocab.base)],
+      ["chemical/x-inchi", () => `${c.inchi}\n`],
+      ["text/uri-list", () => uriList([uri])],
+    ];
+    if (c.smiles) {
+      const smiles = c.smiles;
+      reps.push(["chemical/x-daylight-smiles", () => `${smiles}\n`]);
+      reps.push(["chemical/x-mdl-molfile", async () => toMolfile(await loadRDKit(), smiles) ?? ""]);
+      reps.push(["image/svg+xml", async () => {
+        const w = Number(ctx.query.width ?? 300);
+        const h = Number(ctx.query.height ?? 200);
+        const svg = depictSvg(await loadRDKit(), smiles, w, h);
+        if (!svg) throw new UnprocessableEntity("the structure could not be depicted");
+        return svg;
+      }]);
+    }
+    await respond(ctx, reps);
+  };
+}

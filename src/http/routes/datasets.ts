@@ -1,0 +1,148 @@
+/**
+ * /dataset, /dataset/{id}, /dataset/{id}/feature/{name}, /dataset/{id}/compounds and /features
+ * (issue "Service foundation" §6; spec lazar.md §1). Upload = multipart field `file` or a raw
+ * `text/csv` body → 202 + task; the task's result is the dataset.
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { koaBody } from "koa-body";
+import { readFile } from "node:fs/promises";
+import { stringify } from "csv-stringify/sync";
+import { BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
+import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, describeInGraph } from "../../resources/dataset-read.ts";
+import { encodeSegment, isId, newId } from "../../resources/uris.ts";
+import { uploadOperation } from "../../tasks/upload.ts";
+import type { Deps } from "../deps.ts";
+import { datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
+import { rdfReps, respond, uriList } from "../respond.ts";
+import { respondTask } from "./tasks.ts";
+
+const CSV_TYPES = ["text/csv", "text/plain", "text/tab-separated-values", "application/csv", "application/vnd.ms-excel"];
+
+async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
+  const declared = Number(ctx.get("Content-Length") || 0);
+  if (declared > limit) throw new PayloadTooLarge(`upload of ${declared} bytes exceeds the size limit of ${Math.round(limit / 1024 / 1024)} MiB`);
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new PayloadTooLarge(`upload exceeds the size limit of ${Math.round(limit / 1024 / 1024)} MiB`);
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts);
+}
+
+interface UploadFile {
+  readonly bytes: Buffer;
+  readonly fileName: string;
+}
+
+async function readUpload(ctx: Context, deps: Deps): Promise<UploadFile> {
+  const limit = deps.config.maxUploadBytes;
+  if (ctx.is("multipart")) {
+    await koaBody({ multipart: true, formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4 } })(ctx, async () => undefined);
+    const files = ctx.request.files ?? {};
+    const f = files.file;
+    const names = [...Object.keys(files), ...Object.keys((ctx.request.body as Record<string, unknown>) ?? {})];
+    if (!f) throw new BadRequest(`expected the CSV in the multipart field 'file'${names.length > 0 ? `; got field(s) ${names.map((n) => `'${n}'`).join(", ")}` : ""}`, { field: "file" });
+    const file = Array.isArray(f) ? f[0]! : f;
+    return { bytes: await readFile(file.filepath), fileName: file.originalFilename || "upload.csv" };
+  }
+  const type = ctx.request.type;
+  if (CSV_TYPES.includes(type)) {
+    const fromQuery = typeof ctx.query.filename === "string" ? ctx.query.filename : undefined;
+    const disp = /filename="?([^";]+)"?/.exec(ctx.get("Content-Disposition"))?.[1];
+    return { bytes: await readRaw(ctx, limit), fileName: fromQuery ?? disp ?? "upload.csv" };
+  }
+  throw new UnsupportedMediaType(`POST /dataset takes multipart/form-data with a field 'file', or a text/csv body; got '${type || "no Content-Type"}'`, { field: "Content-Type" });
+}
+
+export function registerDatasets(router: Router, deps: Deps): void {
+  const { store, vocab, uris, tasks } = deps;
+
+  const datasetUri = (ctx: Context): string => {
+    const id = String(ctx.params.id);
+    const uri = uris.dataset(id);
+    if (!isId(id) || !store.has(uri)) throw new NotFound(`no dataset ${uri}`);
+    return uri;
+  };
+
+  router.get("/dataset", async (ctx) => {
+    const list = store.graphsWithPrefix(`${uris.datasets()}/`).filter((g) => isId(g.slice(uris.datasets().length + 1))).sort();
+    const titled = (): { uri: string; title: string }[] => list.map((uri) => ({ uri, title: readDatasetSummary(store.ox, uri, vocab).title }));
+    await respond(ctx, [
+      ["text/uri-list", () => uriList(list)],
+      ["text/html", () => datasetListHtml(titled(), vocab.base)],
+      ...rdfReps(() => list.map((u) => `<${u}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.opentox.org/api/1.1#Dataset> .\n`).join(""), vocab),
+    ]);
+  });
+
+  router.post("/dataset", async (ctx) => {
+    const file = await readUpload(ctx, deps);
+    if (file.bytes.length === 0) throw new BadRequest("the uploaded file is empty", { field: "file" });
+    const uri = uris.dataset(newId());
+    const op = uploadOperation(store, { bytes: new Uint8Array(file.bytes), fileName: file.fileName, datasetUri: uri, base: vocab.base });
+    const t = await tasks.submit(`Upload ${file.fileName}`, "dataset upload", op);
+    await respondTask(ctx, t, deps);
+  });
+
+  router.get("/dataset/:id", async (ctx) => {
+    const uri = datasetUri(ctx);
+    await respond(ctx, [
+      ...rdfReps(() => store.dump(uri, "application/n-triples"), vocab),
+      ["text/html", () => {
+        const pageSize = Math.min(500, Math.max(1, Number(ctx.query.page_size) || 50));
+        const pageNo = Math.max(1, Number(ctx.query.page) || 1);
+        const summary = readDatasetSummary(store.ox, uri, vocab);
+        const entries = readEntries(store.ox, uri, vocab, (pageNo - 1) * pageSize, pageSize);
+        const compounds = new Map(entries.map((e) => [e.compound, readCompound(store.ox, e.compound, vocab)]));
+        return datasetHtml(summary, entries, compounds, { page: pageNo, pageSize }, vocab.base);
+      }],
+      ["text/csv", () => datasetCsv(deps, uri)],
+      ["text/uri-list", () => uriList(compoundsInOrder(store.ox, uri, vocab))],
+    ]);
+  });
+
+  router.get("/dataset/:id/compounds", async (ctx) => {
+    const uri = datasetUri(ctx);
+    await respond(ctx, [["text/uri-list", () => uriList(compoundsInOrder(store.ox, uri, vocab))]]);
+  });
+
+  router.get("/dataset/:id/features", async (ctx) => {
+    const uri = datasetUri(ctx);
+    await respond(ctx, [["text/uri-list", () => uriList(readDatasetSummary(store.ox, uri, vocab).features.map((f) => f.uri))]]);
+  });
+
+  router.get("/dataset/:id/feature/:name", async (ctx) => {
+    const uri = datasetUri(ctx);
+    const fUri = `${uri}/feature/${encodeSegment(String(ctx.params.name))}`;
+    const feature = readDatasetSummary(store.ox, uri, vocab).features.find((f) => f.uri === fUri);
+    if (!feature) throw new NotFound(`no feature ${fUri}`);
+    await respond(ctx, [...rdfReps(() => describeInGraph(store.ox, fUri, uri), vocab), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([fUri])]]);
+  });
+
+  router.delete("/dataset/:id", async (ctx) => {
+    const uri = datasetUri(ctx);
+    await store.commit([{ graph: uri, delete: true }]);
+    await respond(ctx, [["text/plain", () => `deleted ${uri}\n`], ["text/uri-list", () => uriList([uri])]]);
+  });
+}
+
+/** CSV export: the structure as SMILES (InChI when no SMILES is known), then one column per feature. */
+function datasetCsv(deps: Deps, uri: string): string {
+  const { store, vocab } = deps;
+  const summary = readDatasetSummary(store.ox, uri, vocab);
+  const entries = readEntries(store.ox, uri, vocab);
+  const rows: string[][] = [["SMILES", ...summary.features.map((f) => f.title)]];
+  const cache = new Map<string, string>();
+  for (const e of entries) {
+    let s = cache.get(e.compound);
+    if (s === undefined) {
+      const c = readCompound(store.ox, e.compound, vocab);
+      s = c?.smiles ?? c?.inchi ?? e.compound;
+      cache.set(e.compound, s);
+    }
+    rows.push([s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
+  }
+  return stringify(rows);
+}

@@ -1,0 +1,57 @@
+/**
+ * `/` (the service: links to every collection, as HTML and RDF) and `/ontology` (the served
+ * vocabulary from ontology/qsargraph.ttl, resolved against this deployment's base URL, plus the
+ * JSON-LD context `/ontology/context.jsonld`).
+ */
+import type Router from "@koa/router";
+import { readFileSync } from "node:fs";
+import { Parser } from "n3";
+import { DataFactory } from "n3";
+import { toNTriples } from "../../store/ntriples.ts";
+import { iri, rdf, rdfs, str, dc } from "../../store/vocab.ts";
+import type { Deps } from "../deps.ts";
+import { esc, link, page } from "../html/layout.ts";
+import { jsonldContext } from "../render-rdf.ts";
+import { rdfReps, respond } from "../respond.ts";
+
+const ONTOLOGY_FILE = new URL("../../../ontology/qsargraph.ttl", import.meta.url);
+const VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+export function registerService(router: Router, deps: Deps): void {
+  const { vocab, uris } = deps;
+  const collections: [string, string, string][] = [
+    [uris.datasets(), "Datasets", "CSV uploads: compounds and their measured endpoints"],
+    [uris.compounds(), "Compounds", "every compound the service knows, by standard InChI"],
+    [uris.tasks(), "Tasks", "long-running operations and their progress"],
+    [uris.sparql(), "SPARQL", "read-only SPARQL 1.1 over every graph"],
+    [uris.ontology(), "Ontology", "the vocabulary this service adds to OpenTox 1.1"],
+  ];
+  const serviceNt = (): string => {
+    const s = iri(uris.service());
+    const q = [DataFactory.quad(s, rdf.type, vocab.qg.Service), DataFactory.quad(s, dc.title, str("qsargraph")), DataFactory.quad(s, vocab.qg.version, str(VERSION))];
+    for (const [u, title] of collections) {
+      q.push(DataFactory.quad(s, vocab.qg.collection, iri(u)), DataFactory.quad(iri(u), rdfs.label, str(title)));
+    }
+    q.push(DataFactory.quad(s, vocab.qg.sparqlEndpoint, iri(uris.sparql())), DataFactory.quad(s, vocab.qg.ontology, iri(uris.ontology())));
+    return toNTriples(q);
+  };
+  router.get("/", async (ctx) => {
+    await respond(ctx, [
+      ...rdfReps(serviceNt, vocab),
+      ["text/html", () => page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}</ul>`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] })],
+      ["text/uri-list", () => collections.map(([u]) => u).join("\r\n") + "\r\n"],
+    ]);
+  });
+
+  const ontologyNt = (): string => {
+    const quads = new Parser({ baseIRI: uris.ontology() }).parse(readFileSync(ONTOLOGY_FILE, "utf8"));
+    return toNTriples(quads);
+  };
+  const cached = ontologyNt();
+  router.get("/ontology", async (ctx) => {
+    await respond(ctx, [...rdfReps(() => cached, vocab), ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
+  });
+  router.get("/ontology/context.jsonld", async (ctx) => {
+    await respond(ctx, [["application/ld+json", () => JSON.stringify(jsonldContext(vocab), null, 1)], ["application/json", () => JSON.stringify(jsonldContext(vocab), null, 1)]]);
+  });
+}

@@ -1,0 +1,177 @@
+/**
+ * /sparql — the SPARQL 1.1 Protocol (https://www.w3.org/TR/sparql11-protocol/), query operation
+ * only; queries run on the read replica (store/replica.ts), never on the main thread.
+ *
+ *   GET  /sparql?query=…                                    (no query: an HTML form for browsers, else 400)
+ *   POST /sparql  application/x-www-form-urlencoded query=…  (update=… → 400 read-only)
+ *   POST /sparql  application/sparql-query  <query text>
+ *   POST /sparql  application/sparql-update                 → 400 read-only
+ *   other POST body types → 415; bodies over 1 MiB → 413.
+ *
+ * `default-graph-uri` / `named-graph-uri` (repeatable, absolute IRIs) set the dataset and replace
+ * the query's FROM clauses; without them the default graph is the union of all graphs. The result
+ * type is negotiated (Accept or `?format=`) among the types of the query's form, which is read
+ * lexically (sparql-syntax.ts); the replica is the authority on validity, time limit (503) and
+ * result size (400).
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import type { IncomingMessage } from "node:http";
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
+import type { SparqlReplica, QueryDataset } from "../../store/replica.ts";
+import { READ_ONLY_MESSAGE } from "../../store/sparql-exec.ts";
+import { GRAPH_FORMATS, queryForm, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
+import type { Deps } from "../deps.ts";
+import { esc, page } from "../html/layout.ts";
+import { negotiate } from "../negotiate.ts";
+
+export const MAX_SPARQL_BODY_BYTES = 1024 * 1024;
+
+const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
+
+/** Read a request body as UTF-8 text, refusing more than `max` bytes with 413. */
+export function readBody(req: IncomingMessage, max = MAX_SPARQL_BODY_BYTES): Promise<string> {
+  const tooLarge = (): PayloadTooLarge => new PayloadTooLarge(`the request body exceeds the limit of ${max} bytes`);
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  if (declared > max) return Promise.reject(tooLarge());
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= max) {
+        chunks.push(chunk);
+        return;
+      }
+      // Stop collecting, but keep draining so the 413 reaches the client on an intact socket.
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      req.resume();
+      reject(tooLarge());
+    };
+    const onEnd = (): void => resolve(Buffer.concat(chunks).toString("utf8"));
+    const onError = (err: Error): void => reject(new BadRequest(`could not read the request body: ${err.message}`));
+    // A client that goes away mid-body: 'close' without 'end' (after 'end' this is a no-op).
+    const onClose = (): void => reject(new BadRequest("the request body was cut short"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+/** The media type of the request body, lower-cased, without parameters; "" when absent. */
+function bodyType(ctx: Context): { type: string; charset?: string } {
+  const [type = "", ...params] = ctx.get("Content-Type").split(";");
+  const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(p)?.[1]).find((c) => c !== undefined);
+  return { type: type.trim().toLowerCase(), ...(charset ? { charset: charset.toLowerCase() } : {}) };
+}
+
+function graphList(params: readonly URLSearchParams[], name: string): string[] {
+  const out: string[] = [];
+  for (const p of params) {
+    for (const iri of p.getAll(name)) {
+      if (!ABSOLUTE_IRI.test(iri)) throw new BadRequest(`'${iri}' is not an absolute IRI`, { field: name });
+      out.push(iri);
+    }
+  }
+  return out;
+}
+
+function datasetOf(params: readonly URLSearchParams[]): QueryDataset {
+  const defaultGraphs = graphList(params, "default-graph-uri");
+  const namedGraphs = graphList(params, "named-graph-uri");
+  return { ...(defaultGraphs.length > 0 ? { defaultGraphs } : {}), ...(namedGraphs.length > 0 ? { namedGraphs } : {}) };
+}
+
+function readOnly(field: string): BadRequest {
+  return new BadRequest(READ_ONLY_MESSAGE, { field });
+}
+
+/** The single `query` parameter of a GET or form request. */
+function queryParam(params: URLSearchParams): string | undefined {
+  if (params.has("update")) throw readOnly("update");
+  const all = params.getAll("query");
+  if (all.length > 1) throw new BadRequest("give exactly one 'query' parameter", { field: "query" });
+  return all[0];
+}
+
+function wantsHtml(ctx: Context): boolean {
+  return ctx.get("Accept") !== "" && ctx.accepts("text/plain", "text/html") === "text/html";
+}
+
+function formPage(base: string): string {
+  const example = "SELECT ?g (COUNT(*) AS ?triples)\nWHERE { GRAPH ?g { ?s ?p ?o } }\nGROUP BY ?g\nORDER BY DESC(?triples)\nLIMIT 20";
+  return page(
+    "SPARQL",
+    `<p>Read-only SPARQL 1.1 queries over every graph of the service; the default graph is the union of all graphs.</p>
+<form method="get" action="${esc(base)}/sparql">
+<p><textarea name="query" rows="12" cols="90" class="mono">${esc(example)}</textarea></p>
+<p><button type="submit">Run query</button></p>
+</form>
+<p>Results are negotiated with <code>Accept</code>, or chosen with <code>format=</code>: SELECT/ASK as ${SOLUTION_FORMATS.map((f) => `<code>${esc(f)}</code>`).join(", ")}; CONSTRUCT/DESCRIBE as ${GRAPH_FORMATS.map((f) => `<code>${esc(f)}</code>`).join(", ")}.</p>`,
+    { base },
+  );
+}
+
+async function answer(ctx: Context, replica: SparqlReplica, query: string, dataset: QueryDataset): Promise<void> {
+  if (query.trim() === "") throw new BadRequest("the query is empty", { field: "query" });
+  const form = queryForm(query);
+  const offers: readonly string[] = form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS;
+  // Not a query form (an update, or not SPARQL): the replica reports why; no format to negotiate.
+  let format: string;
+  if (form) format = negotiate(ctx, offers);
+  else {
+    ctx.vary("Accept");
+    format = offers[0]!;
+  }
+  const result = await replica.query(query, format, dataset);
+  ctx.status = 200;
+  ctx.type = result.contentType.startsWith("text/") ? `${result.contentType}; charset=utf-8` : result.contentType;
+  ctx.set("Cache-Control", "no-store");
+  ctx.body = result.body;
+}
+
+export function registerSparql(router: Router, deps: Deps, replica: SparqlReplica): void {
+  const base = deps.config.baseUrl;
+
+  router.get("/sparql", async (ctx) => {
+    const params = new URLSearchParams(ctx.querystring);
+    const query = queryParam(params);
+    if (query === undefined) {
+      if (!wantsHtml(ctx)) throw new BadRequest("missing the 'query' parameter (SPARQL 1.1 Protocol §2.1.1)", { field: "query" });
+      ctx.vary("Accept");
+      ctx.type = "text/html; charset=utf-8";
+      ctx.body = formPage(base);
+      return;
+    }
+    await answer(ctx, replica, query, datasetOf([params]));
+  });
+
+  router.post("/sparql", async (ctx) => {
+    const { type, charset } = bodyType(ctx);
+    const urlParams = new URLSearchParams(ctx.querystring);
+    if (type === "application/sparql-update") throw readOnly("Content-Type");
+    if (charset && charset !== "utf-8" && charset !== "us-ascii") {
+      throw new UnsupportedMediaType(`the request body must be UTF-8, not ${charset}`, { field: "Content-Type" });
+    }
+    if (type === "application/x-www-form-urlencoded") {
+      const form = new URLSearchParams(await readBody(ctx.req));
+      const query = queryParam(form);
+      if (query === undefined) throw new BadRequest("missing the 'query' field of the form (SPARQL 1.1 Protocol §2.1.2)", { field: "query" });
+      await answer(ctx, replica, query, datasetOf([form, urlParams]));
+      return;
+    }
+    if (type === "application/sparql-query") {
+      if (urlParams.has("update")) throw readOnly("update");
+      await answer(ctx, replica, await readBody(ctx.req), datasetOf([urlParams]));
+      return;
+    }
+    throw new UnsupportedMediaType(
+      `POST /sparql takes application/x-www-form-urlencoded or application/sparql-query, not '${type || "(none)"}'`,
+      { field: "Content-Type" },
+    );
+  });
+}

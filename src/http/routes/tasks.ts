@@ -1,0 +1,116 @@
+/**
+ * /task and /task/{id} (DESIGN §5, spec lazar.md §2.2–2.3): status codes by state, uri-list body =
+ * task URI until completed then the result URI, HTML that refreshes, `text/event-stream` progress,
+ * DELETE cancels.
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { PassThrough } from "node:stream";
+import { NotFound } from "../../errors.ts";
+import { isFinished, taskHttpStatus, taskQuads, type TaskState } from "../../resources/task.ts";
+import { isId } from "../../resources/uris.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import type { Deps } from "../deps.ts";
+import { reportText } from "../error-response.ts";
+import { dl, esc, link, page } from "../html/layout.ts";
+import { negotiate } from "../negotiate.ts";
+import { rdfReps, respond, uriList } from "../respond.ts";
+
+function taskJson(t: TaskState): Record<string, unknown> {
+  return { uri: t.uri, status: t.status, percentageCompleted: t.percentageCompleted, resultURI: t.resultUri ?? null, error: t.error ?? null };
+}
+
+function taskHtml(t: TaskState, base: string): string {
+  const rows: [string, string][] = [
+    ["Status", esc(t.status)],
+    ["Operation", esc(t.operation)],
+    ["Progress", `<progress max="100" value="${t.percentageCompleted}"></progress> ${t.percentageCompleted.toFixed(1)} %`],
+    ["Created", esc(t.createdAt.toISOString())],
+  ];
+  if (t.startedAt) rows.push(["Started", esc(t.startedAt.toISOString())]);
+  if (t.finishedAt) rows.push(["Finished", esc(t.finishedAt.toISOString())]);
+  if (t.resultUri) rows.push(["Result", link(t.resultUri)]);
+  if (t.error) rows.push(["Error", `<pre class="err">${esc(reportText(t.error))}</pre>`]);
+  const refresh = isFinished(t.status) ? "" : `<meta http-equiv="refresh" content="2">`;
+  return page(`Task: ${t.title}`, dl(rows), { base, self: t.uri, formats: ["ttl", "json", "uri"], head: refresh });
+}
+
+export function registerTasks(router: Router, deps: Deps): void {
+  const { tasks, vocab, uris } = deps;
+
+  const find = (ctx: Context): TaskState => {
+    const id = String(ctx.params.id);
+    const t = isId(id) ? tasks.get(id) : undefined;
+    if (!t) throw new NotFound(`no task ${uris.task(id)}`);
+    return t;
+  };
+
+  router.get("/task", async (ctx) => {
+    const list = tasks.list();
+    await respond(ctx, [
+      ["text/uri-list", () => uriList(list.map((t) => t.uri))],
+      ["text/html", () => page("Tasks", `<table><tr><th>Task</th><th>Status</th><th>%</th><th>Created</th><th>Result</th></tr>${list
+        .map((t) => `<tr><td>${link(t.uri, t.title)}</td><td>${esc(t.status)}</td><td>${t.percentageCompleted.toFixed(0)}</td><td>${esc(t.createdAt.toISOString())}</td><td>${t.resultUri ? link(t.resultUri) : ""}</td></tr>`)
+        .join("")}</table>`, { base: vocab.base })],
+      ["application/json", () => JSON.stringify(list.map(taskJson))],
+    ]);
+  });
+
+  router.get("/task/:id", async (ctx) => {
+    const t = find(ctx);
+    const offers = ["text/uri-list", "text/turtle", "application/n-triples", "application/ld+json", "application/json", "application/rdf+xml", "text/html", "text/plain", "application/problem+json", "text/event-stream"];
+    if (negotiate(ctx, offers) === "text/event-stream") return streamEvents(ctx, deps, t);
+    const status = taskHttpStatus(t);
+    if (t.status === "Completed" && t.resultUri) ctx.set("Location", t.resultUri);
+    // A failed or cancelled task answers uri-list and plain-text clients with its error report,
+    // so that a client polling until the body differs from the task URI stops (DESIGN §5).
+    const failure = t.status === "Error" && t.error ? reportText(t.error) : t.status === "Cancelled" ? `503 Cancelled: task ${t.uri} was cancelled\n` : undefined;
+    await respond(
+      ctx,
+      [
+        ["text/uri-list", () => failure ?? uriList([t.status === "Completed" && t.resultUri ? t.resultUri : t.uri])],
+        ...rdfReps(() => toNTriples(taskQuads(t, vocab)), vocab),
+        ["text/html", () => taskHtml(t, vocab.base)],
+        ["text/plain", () => failure ?? `${t.status} ${t.percentageCompleted.toFixed(1)} %${t.resultUri ? ` ${t.resultUri}` : ""}\n`],
+        ["application/problem+json", () => JSON.stringify(t.error ? { title: t.error.code, status: t.error.status, detail: t.error.message, instance: t.uri, ...(t.error.line !== undefined ? { line: t.error.line } : {}), ...(t.error.causes ? { causes: t.error.causes } : {}) } : taskJson(t))],
+      ],
+      status,
+    );
+  });
+
+  router.delete("/task/:id", async (ctx) => {
+    const t = find(ctx);
+    await tasks.cancel(t.id);
+    await respond(ctx, [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => toNTriples(taskQuads(t, vocab)), vocab)], taskHttpStatus(t));
+  });
+}
+
+/** Server-sent events: one `progress` event per change, a final `status` event, then close. */
+function streamEvents(ctx: Context, deps: Deps, t: TaskState): void {
+  const stream = new PassThrough();
+  ctx.status = 200;
+  ctx.type = "text/event-stream";
+  ctx.set("Cache-Control", "no-cache");
+  ctx.body = stream;
+  const send = (s: TaskState): void => {
+    const done = isFinished(s.status);
+    stream.write(`event: ${done ? "status" : "progress"}\ndata: ${JSON.stringify(taskJson(s))}\n\n`);
+    if (done) {
+      deps.tasks.events.off(s.id, send);
+      stream.end();
+    }
+  };
+  ctx.req.on("close", () => deps.tasks.events.off(t.id, send));
+  deps.tasks.events.on(t.id, send);
+  send(t);
+}
+
+/** 202 + Location + task URI body (uri-list by default), as every long POST answers. */
+export async function respondTask(ctx: Context, t: TaskState, deps: Deps): Promise<void> {
+  ctx.set("Location", t.uri);
+  await respond(
+    ctx,
+    [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => toNTriples(taskQuads(t, deps.vocab)), deps.vocab), ["text/html", () => taskHtml(t, deps.vocab.base)]],
+    202,
+  );
+}

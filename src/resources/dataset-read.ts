@@ -1,0 +1,153 @@
+/**
+ * Reading datasets back from their graphs (for HTML, CSV and uri-list representations).
+ * Queries are built from RDF terms of our own IRIs (ids validated by the routes), never from
+ * client text.
+ */
+import * as ox from "oxigraph";
+import { dc, ot, rdf, rdfs, type Vocab } from "../store/vocab.ts";
+
+export interface FeatureView {
+  readonly uri: string;
+  readonly title: string;
+  readonly types: readonly string[];
+  readonly acceptValues: readonly string[];
+  readonly description: string;
+  readonly source: string;
+  readonly index: number;
+}
+
+export interface WarningView {
+  readonly kind: string;
+  readonly message: string;
+  readonly lines: readonly number[];
+  readonly column?: string;
+  readonly count?: number;
+}
+
+export interface DatasetSummary {
+  readonly uri: string;
+  readonly title: string;
+  readonly fileName: string;
+  readonly created: string;
+  readonly compounds: number;
+  readonly entries: number;
+  readonly features: readonly FeatureView[];
+  readonly warnings: readonly WarningView[];
+}
+
+export interface EntryView {
+  readonly line: number;
+  readonly compound: string;
+  /** feature URI → values */
+  readonly values: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface CompoundView {
+  readonly uri: string;
+  readonly inchi: string;
+  readonly inchikey: string;
+  readonly smiles?: string;
+}
+
+type Props = Map<string, string[]>;
+
+function props(store: ox.Store, subject: string, graph: string): Props {
+  const out: Props = new Map();
+  for (const q of store.match(ox.namedNode(subject), null, null, ox.namedNode(graph))) {
+    const l = out.get(q.predicate.value) ?? [];
+    l.push(q.object.value);
+    out.set(q.predicate.value, l);
+  }
+  return out;
+}
+
+export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): DatasetSummary {
+  const p = props(store, uri, uri);
+  const one = (k: { value: string }): string => p.get(k.value)?.[0] ?? "";
+  const g = ox.namedNode(uri);
+  const features = store
+    .match(null, ox.namedNode(rdf.type.value), ox.namedNode(ot.Feature.value), g)
+    .map((q) => {
+      const fp = props(store, q.subject.value, uri);
+      return {
+        uri: q.subject.value,
+        title: fp.get(dc.title.value)?.[0] ?? "",
+        types: (fp.get(rdf.type.value) ?? []).filter((t) => t !== ot.Feature.value).map((t) => t.replace(/^.*#/, "")).sort(),
+        acceptValues: fp.get(ot.acceptValue.value) ?? [],
+        description: fp.get(dc.description.value)?.[0] ?? "",
+        source: fp.get(ot.hasSource.value)?.[0] ?? "",
+        index: Number(fp.get(v.qg.index.value)?.[0] ?? 0),
+      };
+    })
+    .sort((a, b) => a.index - b.index);
+  const warnings = (p.get(v.qg.warning.value) ?? [])
+    .map((w) => {
+      const wp = props(store, w, uri);
+      const column = wp.get(v.qg.column.value)?.[0];
+      const count = wp.get(v.qg.count.value)?.[0];
+      return {
+        order: Number(w.slice(w.lastIndexOf("#w") + 2)),
+        kind: wp.get(v.qg.warningKind.value)?.[0] ?? "",
+        message: wp.get(rdfs.comment.value)?.[0] ?? "",
+        lines: (wp.get(v.qg.line.value) ?? []).map(Number).sort((a, b) => a - b),
+        ...(column !== undefined ? { column } : {}),
+        ...(count !== undefined ? { count: Number(count) } : {}),
+      };
+    })
+    .sort((a, b) => a.order - b.order)
+    .map(({ order: _o, ...w }) => w);
+  return {
+    uri,
+    title: one(dc.title),
+    fileName: one(v.qg.fileName),
+    created: one(dc.date),
+    compounds: Number(one(v.qg.numberOfCompounds) || 0),
+    entries: Number(one(v.qg.numberOfEntries) || 0),
+    features,
+    warnings,
+  };
+}
+
+/** Entries ordered by file line, `limit` from `offset`. */
+export function readEntries(store: ox.Store, uri: string, v: Vocab, offset = 0, limit?: number): EntryView[] {
+  const page = `${limit === undefined ? "" : `LIMIT ${Math.trunc(limit)}`} OFFSET ${Math.trunc(offset)}`;
+  const g = ox.namedNode(uri);
+  const rows = store.query(
+    `SELECT ?e ?line ?c WHERE { GRAPH <${uri}> { ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c } } ORDER BY ?line ${page}`,
+  ) as Map<string, ox.Term>[];
+  return rows.map((r) => {
+    const e = r.get("e")!.value;
+    const values = new Map<string, string[]>();
+    for (const vq of store.match(ox.namedNode(e), ox.namedNode(ot.values.value), null, g)) {
+      const f = store.match(vq.object as ox.NamedNode, ox.namedNode(ot.feature.value), null, g)[0]?.object.value;
+      const val = store.match(vq.object as ox.NamedNode, ox.namedNode(ot.value.value), null, g)[0]?.object.value;
+      if (f === undefined || val === undefined) continue;
+      const l = values.get(f) ?? [];
+      l.push(val);
+      values.set(f, l);
+    }
+    return { line: Number(r.get("line")!.value), compound: r.get("c")!.value, values };
+  });
+}
+
+/** Unique compounds of a dataset in the order of their first line. */
+export function compoundsInOrder(store: ox.Store, uri: string, v: Vocab): string[] {
+  const rows = store.query(
+    `SELECT ?c (MIN(?line) AS ?first) WHERE { GRAPH <${uri}> { ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c } } GROUP BY ?c ORDER BY ?first`,
+  ) as Map<string, ox.Term>[];
+  return rows.map((r) => r.get("c")!.value);
+}
+
+export function readCompound(store: ox.Store, uri: string, v: Vocab): CompoundView | null {
+  const p = props(store, uri, uri);
+  const inchi = p.get(v.qg.inchi.value)?.[0];
+  if (!inchi) return null;
+  const smiles = p.get(v.qg.smiles.value)?.[0];
+  return { uri, inchi, inchikey: p.get(v.qg.inchikey.value)?.[0] ?? "", ...(smiles ? { smiles } : {}) };
+}
+
+/** N-Triples of the triples about one subject in a graph (e.g. a feature inside its dataset). */
+export function describeInGraph(store: ox.Store, subject: string, graph: string): string {
+  const s = new ox.Store(store.match(ox.namedNode(subject), null, null, ox.namedNode(graph)).map((q) => ox.quad(q.subject, q.predicate, q.object)));
+  return s.dump({ format: "application/n-triples", from_graph_name: ox.defaultGraph() });
+}

@@ -1,0 +1,167 @@
+/**
+ * The data directory of the graph store: journal segments and snapshots (see journal.ts for the
+ * record format). Used by the writer (main thread) and, read-only, by the SPARQL read replica.
+ *
+ *     <dir>/snapshot-<seq>.qgs     complete snapshot of every graph as of commit <seq>
+ *     <dir>/journal-<first>.qgj    commits <first>, <first>+1, … appended in order
+ *
+ * Recovery = newest complete snapshot, then every journal record with a larger seq, in order.
+ * Only the tail of the newest journal segment may be torn (a crash during an append); anything
+ * else that fails to decode is corruption and stops the start with a message naming the file.
+ */
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { encodeRecord, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
+
+const SNAP = /^snapshot-(\d{12})\.qgs$/;
+const JOUR = /^journal-(\d{12})\.qgj$/;
+
+function pad(n: number): string {
+  return String(n).padStart(12, "0");
+}
+
+export function journalPath(dir: string, firstSeq: number): string {
+  return join(dir, `journal-${pad(firstSeq)}.qgj`);
+}
+
+interface Listing {
+  readonly snapshots: { seq: number; path: string }[];
+  readonly journals: { first: number; path: string }[];
+}
+
+export function listDataDir(dir: string): Listing {
+  const snapshots: { seq: number; path: string }[] = [];
+  const journals: { first: number; path: string }[] = [];
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const s = SNAP.exec(name);
+    if (s) snapshots.push({ seq: Number(s[1]), path: join(dir, name) });
+    const j = JOUR.exec(name);
+    if (j) journals.push({ first: Number(j[1]), path: join(dir, name) });
+  }
+  snapshots.sort((a, b) => b.seq - a.seq);
+  journals.sort((a, b) => a.first - b.first);
+  return { snapshots, journals };
+}
+
+export interface RecoveryResult {
+  /** Seq of the last commit applied (0 for an empty store). */
+  readonly lastSeq: number;
+  readonly snapshotSeq: number;
+  /** The journal segment new commits are appended to, and its valid length. */
+  readonly activeJournal?: { readonly path: string; readonly first: number; readonly validBytes: number };
+  readonly journalBytes: number;
+  /** Set when the tail of the newest journal was torn (and, unless read-only, truncated). */
+  readonly tornTail?: string;
+}
+
+/**
+ * Replay the data directory through `apply`, in commit order. With `readOnly` nothing on disk is
+ * touched (the replica reads while the writer appends).
+ */
+export function recover(dir: string, apply: (rec: DecodedRecord) => void, readOnly = false): RecoveryResult {
+  if (!readOnly) mkdirSync(dir, { recursive: true });
+  const { snapshots, journals } = listDataDir(dir);
+  let snapshotSeq = 0;
+  for (const snap of snapshots) {
+    const { records, tornReason } = scanRecords(readFileSync(snap.path));
+    const last = records[records.length - 1];
+    if (tornReason || !last?.end) {
+      if (!readOnly) unlinkSync(snap.path); // an unfinished snapshot: the journals still hold its data
+      continue;
+    }
+    for (const r of records) apply(r);
+    snapshotSeq = snap.seq;
+    break;
+  }
+  let lastSeq = snapshotSeq;
+  let journalBytes = 0;
+  let tornTail: string | undefined;
+  let active: RecoveryResult["activeJournal"];
+  journals.forEach((j, i) => {
+    const buf = readFileSync(j.path);
+    const { records, validBytes, tornReason } = scanRecords(buf);
+    const newest = i === journals.length - 1;
+    if (tornReason && !newest) throw new Error(`journal ${j.path} is corrupt (${tornReason}); it is not the newest segment, so this is not a torn append`);
+    for (const r of records) {
+      if (r.seq <= lastSeq) continue;
+      if (r.seq !== lastSeq + 1) throw new Error(`journal ${j.path}: commit ${r.seq} follows ${lastSeq}; commits are missing`);
+      apply(r);
+      lastSeq = r.seq;
+    }
+    journalBytes += validBytes;
+    if (tornReason) {
+      tornTail = `${j.path}: ${tornReason}`;
+      if (!readOnly) truncate(j.path, validBytes);
+    }
+    if (newest) active = { path: j.path, first: j.first, validBytes };
+  });
+  return { lastSeq, snapshotSeq, journalBytes, ...(active ? { activeJournal: active } : {}), ...(tornTail ? { tornTail } : {}) };
+}
+
+function truncate(path: string, length: number): void {
+  const fd = openSync(path, "r+");
+  try {
+    ftruncateSync(fd, length);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function fsyncDir(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Largest record body written to a snapshot, in bytes of N-Triples. */
+const SNAPSHOT_RECORD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Write a complete snapshot as of commit `seq` from (graph, N-Triples) pairs, atomically: it is
+ * written under a temporary name, fsynced, then renamed. Older snapshots and the journal segments
+ * it covers are removed afterwards by `pruneCovered`.
+ */
+export function writeSnapshot(dir: string, seq: number, graphs: Iterable<readonly [string, string]>): string {
+  const final = join(dir, `snapshot-${pad(seq)}.qgs`);
+  const tmp = `${final}.tmp`;
+  const fd = openSync(tmp, "w");
+  try {
+    let batch: GraphOp[] = [];
+    let bytes = 0;
+    const flush = (end: boolean): void => {
+      const rec = encodeRecord(seq, batch, end);
+      writeSync(fd, rec);
+      batch = [];
+      bytes = 0;
+    };
+    for (const [graph, ntriples] of graphs) {
+      if (ntriples.length === 0) continue;
+      batch.push({ graph, ntriples });
+      bytes += ntriples.length;
+      if (bytes >= SNAPSHOT_RECORD_BYTES) flush(false);
+    }
+    flush(true);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, final);
+  fsyncDir(dir);
+  return final;
+}
+
+/** Remove snapshots older than `snapshotSeq` and journal segments whose commits it all covers. */
+export function pruneCovered(dir: string, snapshotSeq: number): void {
+  const { snapshots, journals } = listDataDir(dir);
+  for (const s of snapshots) if (s.seq < snapshotSeq) unlinkSync(s.path);
+  journals.forEach((j, i) => {
+    const next = journals[i + 1];
+    if (next && next.first <= snapshotSeq + 1) unlinkSync(j.path);
+  });
+  for (const name of readdirSync(dir)) if (name.endsWith(".qgs.tmp")) unlinkSync(join(dir, name));
+  fsyncDir(dir);
+}

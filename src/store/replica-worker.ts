@@ -1,0 +1,103 @@
+/**
+ * Entry of the SPARQL read replica's worker thread (see replica.ts for the protocol's other side).
+ *
+ * At start it builds its own Oxigraph store by replaying the data directory read-only (the same
+ * `recover` + `applyOpSync` as the writer; nothing on disk is touched), posts `ready` with the
+ * last commit seq it loaded, then handles messages strictly in order:
+ *
+ *   {type:"record", seq, record}   a journal record the writer appended: applied unless seq ≤ the
+ *                                  last one loaded (records posted while loading are on disk too)
+ *   {type:"query", id, request}    answered with `started`, then `result` or `error` (an ErrorReport)
+ *
+ * A seq gap (seq > last + 1) means a commit was lost between disk and messages: the worker logs
+ * it, posts `gap`, and ignores everything after, so the main thread replaces it. A WASM trap
+ * during a query may leave the store inconsistent: the worker posts `fatal` and is replaced too.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import * as ox from "oxigraph";
+import { toReport, toServiceError, type ErrorReport } from "../errors.ts";
+import { applyOpSync } from "./apply.ts";
+import { recover } from "./disk.ts";
+import { decodeRecord, type DecodedRecord } from "./journal.ts";
+import { executeQuery, type QueryRequest } from "./sparql-exec.ts";
+
+export interface ReplicaWorkerData {
+  readonly dataDir: string;
+  readonly maxResults: number;
+}
+
+export type ToReplica =
+  | { readonly type: "record"; readonly seq: number; readonly record: Uint8Array }
+  | { readonly type: "query"; readonly id: number; readonly request: QueryRequest };
+
+export type FromReplica =
+  | { readonly type: "ready"; readonly seq: number; readonly ms: number }
+  | { readonly type: "load-error"; readonly message: string }
+  | { readonly type: "gap"; readonly expected: number; readonly got: number }
+  | { readonly type: "started"; readonly id: number }
+  | { readonly type: "result"; readonly id: number; readonly contentType: string; readonly body: string }
+  | { readonly type: "error"; readonly id: number; readonly report: ErrorReport }
+  | { readonly type: "fatal"; readonly id: number; readonly message: string };
+
+const port = parentPort;
+if (!port) throw new Error("replica-worker.ts must run in a worker thread");
+const { dataDir, maxResults } = workerData as ReplicaWorkerData;
+
+const store = new ox.Store();
+const graphs = new Set<string>();
+let lastSeq = 0;
+let broken = false;
+
+function apply(r: DecodedRecord): void {
+  for (const op of r.ops) {
+    applyOpSync(store, op, graphs.has(op.graph));
+    if ("delete" in op || op.ntriples.length === 0) graphs.delete(op.graph);
+    else graphs.add(op.graph);
+  }
+}
+
+function onRecord(seq: number, record: Uint8Array): void {
+  if (seq <= lastSeq) return;
+  if (seq !== lastSeq + 1) {
+    console.error(`SPARQL replica: commit ${seq} arrived after ${lastSeq}; commits are missing, restarting the replica`);
+    broken = true;
+    port!.postMessage({ type: "gap", expected: lastSeq + 1, got: seq } satisfies FromReplica);
+    return;
+  }
+  const rec = decodeRecord(Buffer.from(record.buffer, record.byteOffset, record.byteLength));
+  apply(rec);
+  lastSeq = seq;
+}
+
+function onQuery(id: number, request: QueryRequest): void {
+  port!.postMessage({ type: "started", id } satisfies FromReplica);
+  try {
+    const { contentType, body } = executeQuery(store, request, maxResults);
+    port!.postMessage({ type: "result", id, contentType, body } satisfies FromReplica);
+  } catch (err) {
+    if (err instanceof WebAssembly.RuntimeError) {
+      broken = true;
+      port!.postMessage({ type: "fatal", id, message: err.message } satisfies FromReplica);
+      return;
+    }
+    if (!(err instanceof Error && "status" in err)) console.error("SPARQL replica: query failed:", err);
+    port!.postMessage({ type: "error", id, report: toReport(toServiceError(err)) } satisfies FromReplica);
+  }
+}
+
+const t0 = performance.now();
+try {
+  lastSeq = recover(dataDir, apply, true).lastSeq;
+} catch (err) {
+  broken = true;
+  port.postMessage({ type: "load-error", message: err instanceof Error ? err.message : String(err) } satisfies FromReplica);
+}
+
+if (!broken) {
+  port.on("message", (msg: ToReplica) => {
+    if (broken) return;
+    if (msg.type === "record") onRecord(msg.seq, msg.record);
+    else onQuery(msg.id, msg.request);
+  });
+  port.postMessage({ type: "ready", seq: lastSeq, ms: performance.now() - t0 } satisfies FromReplica);
+}

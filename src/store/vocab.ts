@@ -1,0 +1,104 @@
+/**
+ * The vocabulary: every IRI the service writes is built here (DESIGN §4).
+ *
+ * OpenTox ontology 1.1 (`ot:`), Dublin Core elements (`dc:`), RDF/RDFS/OWL/XSD, and the service's
+ * own additions in `<base>/ontology#` (`qg:`, declared in `ontology/qsargraph.ttl`). Terms are
+ * n3 DataFactory terms: they are cheap plain objects, and n3's writer turns them into N-Triples.
+ */
+import { DataFactory } from "n3";
+import type { NamedNode, Literal } from "@rdfjs/types";
+
+const { namedNode, literal } = DataFactory;
+
+export const NS = {
+  ot: "http://www.opentox.org/api/1.1#",
+  ota: "http://www.opentox.org/algorithmTypes.owl#",
+  dc: "http://purl.org/dc/elements/1.1/",
+  dcterms: "http://purl.org/dc/terms/",
+  rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+  rdfs: "http://www.w3.org/2000/01/rdf-schema#",
+  owl: "http://www.w3.org/2002/07/owl#",
+  xsd: "http://www.w3.org/2001/XMLSchema#",
+} as const;
+
+type Terms<K extends string> = { readonly [k in K]: NamedNode };
+
+function terms<K extends string>(ns: string, names: readonly K[]): Terms<K> {
+  const out = {} as Record<K, NamedNode>;
+  for (const n of names) out[n] = namedNode(ns + n);
+  return out;
+}
+
+export const ot = terms(NS.ot, [
+  "Dataset", "DataEntry", "FeatureValue", "Feature", "NominalFeature", "NumericFeature", "StringFeature",
+  "Compound", "Task", "ErrorReport", "Algorithm", "Model", "Parameter", "Substructure",
+  "dataEntry", "compound", "values", "feature", "value", "acceptValue", "hasSource",
+  "hasStatus", "percentageCompleted", "resultURI", "errorReport", "statusCode", "errorCode", "message",
+  "actor", "errorCause", "smarts", "pValue", "effect", "parameters", "paramValue", "paramScope",
+  "Completed", "Running", "Queued", "Error", "Cancelled", "Warnings",
+] as const);
+
+export const dc = terms(NS.dc, ["title", "description", "creator", "date", "identifier", "source", "format"] as const);
+export const dcterms = terms(NS.dcterms, ["created", "modified", "hasPart", "isPartOf"] as const);
+export const rdf = terms(NS.rdf, ["type"] as const);
+export const rdfs = terms(NS.rdfs, ["label", "comment", "seeAlso", "Class"] as const);
+export const owl = terms(NS.owl, ["sameAs"] as const);
+
+export const xsd = terms(NS.xsd, ["string", "integer", "double", "boolean", "dateTime", "float", "decimal"] as const);
+
+/** Names in the service's own namespace (see ontology/qsargraph.ttl). */
+export const QG_NAMES = [
+  // datasets
+  "line", "warning", "Warning", "warningKind", "column", "count", "structureColumn", "fileName",
+  "numberOfCompounds", "numberOfEntries", "numberOfFeatures", "smiles", "inchi", "inchikey", "index",
+  "mixedValues",
+  // tasks
+  "startedAt", "finishedAt", "createdAt", "operation", "queuedAt",
+  // service
+  "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "version", "member",
+  // errors
+  "errorLine", "errorColumn", "errorField",
+] as const;
+export type QgName = (typeof QG_NAMES)[number];
+
+/** The vocabulary bound to one service base URL. */
+export class Vocab {
+  readonly base: string;
+  readonly qgNs: string;
+  readonly qg: Terms<QgName>;
+
+  constructor(base: string) {
+    this.base = base.replace(/\/+$/, "");
+    this.qgNs = `${this.base}/ontology#`;
+    this.qg = terms(this.qgNs, QG_NAMES);
+  }
+
+  /** Prefixes used when writing Turtle and compacting JSON-LD. */
+  prefixes(): Record<string, string> {
+    return { ...NS, qg: this.qgNs };
+  }
+}
+
+export function str(value: string): Literal {
+  return literal(value);
+}
+
+export function int(value: number): Literal {
+  return literal(String(Math.trunc(value)), xsd.integer);
+}
+
+export function dbl(value: number): Literal {
+  return literal(String(value), xsd.double);
+}
+
+export function bool(value: boolean): Literal {
+  return literal(value ? "true" : "false", xsd.boolean);
+}
+
+export function dateTime(d: Date): Literal {
+  return literal(d.toISOString(), xsd.dateTime);
+}
+
+export function iri(value: string): NamedNode {
+  return namedNode(value);
+}

@@ -1,0 +1,336 @@
+/**
+ * From a parsed CSV table to dataset content: structure column, compounds, typed features,
+ * values per row and the warnings a person needs to check the upload. Pure; no RDF.
+ *
+ * Follows spec lazar.md §1.2–§1.6 with these changes (document in the README):
+ * - structure column: a header named `SMILES` or `InChI` (any case) anywhere; else a header whose
+ *   last word is one of these (`STRUCTURE_SMILES`, `Canonical SMILES`, `Canonical_Smiles`, …,
+ *   /(^|[^a-z])(smiles|inchi)$/i); the first exact match wins, then the first loose one; if none,
+ *   the first column (the reference always used the first column);
+ * - every other column is a feature (also ID columns, as in the reference), typed by typing.ts;
+ *   an all-missing column is dropped with an "empty-column" warning;
+ * - missing values: an empty cell or exactly `NA`, `NaN`, `N/A` (case-sensitive); rows are kept;
+ * - ragged rows are warnings, not a failed upload: a short row gets empty cells, a long row is
+ *   skipped unless its extra cells are all empty (then they are dropped);
+ * - a row whose structure cannot be parsed is skipped with a warning; duplicate structures are all
+ *   kept (one warning per compound naming all its lines), as in §1.5;
+ * - no usable row at all → BadRequest.
+ * The work is split so that structure parsing (the slow part) can run in worker threads:
+ * `prepareTable` → parse `prepared.structures` (chunks, chem/structure.ts) → `assembleDataset`.
+ * All stage data is plain (structured-clone safe).
+ */
+
+import type { StructureRecord, StructureResult } from "../chem/structure.ts";
+import { BadRequest } from "../errors.ts";
+import type { CsvTable } from "./csv.ts";
+import { parseNumber, typeColumn } from "./typing.ts";
+
+export type WarningKind =
+  | "unparseable-structure"
+  | "wrong-cell-count"
+  | "duplicate-structure"
+  | "missing-values"
+  | "mixed-column"
+  | "empty-column";
+
+export interface Warning {
+  readonly kind: WarningKind;
+  readonly message: string;
+  /** File line numbers (for column-wide warnings at most the first LINES_LIMIT). */
+  readonly lines: readonly number[];
+  /** Column (header text) the warning is about. */
+  readonly column?: string;
+  /** Total number of affected cells/rows when `lines` may be truncated. */
+  readonly count?: number;
+}
+
+export interface FeatureDef {
+  /** Trimmed header text. */
+  readonly name: string;
+  /** 0-based column index in the file. */
+  readonly column: number;
+  readonly nominal: boolean;
+  readonly numeric: boolean;
+  /** Empty unless nominal. */
+  readonly acceptValues: readonly string[];
+}
+
+export interface Entry {
+  readonly line: number;
+  readonly compound: StructureRecord;
+  /** One per feature: the raw trimmed cell, null = missing. */
+  readonly values: readonly (string | null)[];
+}
+
+export interface DatasetContent {
+  readonly title: string;
+  readonly structureColumn: string;
+  readonly features: readonly FeatureDef[];
+  readonly entries: readonly Entry[];
+  /** Number of unique InChIs. */
+  readonly compounds: number;
+  readonly warnings: readonly Warning[];
+}
+
+export interface PreparedRow {
+  readonly line: number;
+  /** Trimmed structure cell (never empty). */
+  readonly structure: string;
+  /** All cells of the row, exactly one per header column. */
+  readonly cells: readonly string[];
+}
+
+export interface PreparedTable {
+  readonly header: readonly string[];
+  readonly structureIndex: number;
+  readonly structureMatchedBy: "header" | "first-column";
+  /** Rows with a structure cell, in file order. */
+  readonly rows: readonly PreparedRow[];
+  /** Distinct structure cells in order of first appearance: the work for the structure parser. */
+  readonly structures: readonly string[];
+  /** Row warnings so far (wrong cell count, empty structure cell). */
+  readonly warnings: readonly Warning[];
+  /** Data rows in the file (non-blank lines after the header). */
+  readonly dataRows: number;
+}
+
+/** Cell texts that mean "no value" (case-sensitive), besides the empty cell. */
+export const MISSING_TOKENS: ReadonlySet<string> = new Set(["", "NA", "NaN", "N/A"]);
+/** Column-wide warnings list at most this many line numbers (`count` has the total). */
+export const LINES_LIMIT = 100;
+
+const LOOSE_STRUCTURE_HEADER = /(^|[^a-z])(smiles|inchi)$/i;
+
+/** Which column holds the structures (see the module comment for the rule). */
+export function findStructureColumn(header: readonly string[]): { index: number; matchedBy: "header" | "first-column" } {
+  let loose = -1;
+  for (let i = 0; i < header.length; i++) {
+    const name = (header[i] ?? "").trim();
+    const lower = name.toLowerCase();
+    if (lower === "smiles" || lower === "inchi") return { index: i, matchedBy: "header" };
+    if (loose < 0 && LOOSE_STRUCTURE_HEADER.test(name)) loose = i;
+  }
+  return loose >= 0 ? { index: loose, matchedBy: "header" } : { index: 0, matchedBy: "first-column" };
+}
+
+/** Stage 1: structure column, cell-count checks, distinct structure cells. */
+export function prepareTable(table: CsvTable): PreparedTable {
+  const { header } = table;
+  const { index, matchedBy } = findStructureColumn(header);
+  const columnName = header[index] ?? "";
+  const width = header.length;
+  const rows: PreparedRow[] = [];
+  const warnings: Warning[] = [];
+  const seen = new Set<string>();
+  const structures: string[] = [];
+
+  for (const row of table.rows) {
+    let cells = row.cells;
+    if (cells.length !== width) {
+      const found = `line ${row.line} has ${cells.length} cell${cells.length === 1 ? "" : "s"}, expected ${width}`;
+      if (cells.length < width) {
+        cells = [...cells, ...new Array<string>(width - cells.length).fill("")];
+        warnings.push(cellCount(row.line, `${cap(found)}; the missing cells are treated as empty`));
+      } else if (cells.slice(width).every((c) => c === "")) {
+        cells = cells.slice(0, width);
+        warnings.push(cellCount(row.line, `${cap(found)}; the extra cells are empty and were ignored`));
+      } else {
+        warnings.push(cellCount(row.line, `${cap(found)}; row skipped`));
+        continue;
+      }
+    }
+    const structure = cells[index] ?? "";
+    if (structure === "") {
+      warnings.push({
+        kind: "unparseable-structure",
+        message: `Line ${row.line}: the structure cell (column '${columnName}') is empty; row skipped`,
+        lines: [row.line],
+        column: columnName,
+      });
+      continue;
+    }
+    if (!seen.has(structure)) {
+      seen.add(structure);
+      structures.push(structure);
+    }
+    rows.push({ line: row.line, structure, cells });
+  }
+  return { header, structureIndex: index, structureMatchedBy: matchedBy, rows, structures, warnings, dataRows: table.rows.length };
+}
+
+function cellCount(line: number, message: string): Warning {
+  return { kind: "wrong-cell-count", message, lines: [line] };
+}
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Stage 3: entries, typed features and all warnings, from the parsed structures. */
+export function assembleDataset(
+  prepared: PreparedTable,
+  parsed: ReadonlyMap<string, StructureResult>,
+  title: string,
+): DatasetContent {
+  const { header, structureIndex } = prepared;
+  const structureColumn = header[structureIndex] ?? "";
+  const columns = header.map((_, i) => i).filter((i) => i !== structureIndex);
+  const rowWarnings: Warning[] = [...prepared.warnings];
+  const failures: Warning[] = [];
+  const rawEntries: { line: number; compound: StructureRecord; values: (string | null)[] }[] = [];
+
+  for (const row of prepared.rows) {
+    const result = parsed.get(row.structure);
+    if (result === undefined) throw new Error(`assembleDataset: structure not parsed: ${row.structure}`);
+    if (!result.ok) {
+      const w: Warning = {
+        kind: "unparseable-structure",
+        message: `Line ${row.line}: cannot use structure "${row.structure}": ${result.error}; row skipped`,
+        lines: [row.line],
+        column: structureColumn,
+      };
+      rowWarnings.push(w);
+      failures.push(w);
+      continue;
+    }
+    const values = columns.map((c) => {
+      const cell = row.cells[c] ?? "";
+      return MISSING_TOKENS.has(cell) ? null : cell;
+    });
+    rawEntries.push({ line: row.line, compound: result.value, values });
+  }
+
+  if (rawEntries.length === 0) throw noUsableRow(prepared, structureColumn, failures, rowWarnings);
+
+  // Features: type every column over the kept rows; drop all-missing columns.
+  const features: FeatureDef[] = [];
+  const keep: number[] = [];
+  const columnWarnings: Warning[] = [];
+  columns.forEach((column, k) => {
+    const name = header[column] ?? "";
+    const cells = rawEntries.map((e) => e.values[k] ?? null);
+    const type = typeColumn(cells);
+    if (type.empty) {
+      columnWarnings.push({ kind: "empty-column", message: `Column '${name}' has no values; it is ignored`, lines: [], column: name });
+      return;
+    }
+    keep.push(k);
+    features.push({ name, column, nominal: type.nominal, numeric: type.numeric, acceptValues: type.nominal ? type.acceptValues : [] });
+    const missing = missingWarning(name, cells, rawEntries);
+    if (missing) columnWarnings.push(missing);
+    if (type.mixed) columnWarnings.push(mixedWarning(name, cells, rawEntries));
+  });
+
+  const entries: Entry[] = rawEntries.map((e) => ({
+    line: e.line,
+    compound: e.compound,
+    values: keep.length === columns.length ? e.values : keep.map((k) => e.values[k] ?? null),
+  }));
+
+  // Duplicates: one warning per compound with several rows.
+  const byInchi = new Map<string, number[]>();
+  for (const e of entries) {
+    const lines = byInchi.get(e.compound.inchi);
+    if (lines) lines.push(e.line);
+    else byInchi.set(e.compound.inchi, [e.line]);
+  }
+  const duplicates: Warning[] = [];
+  for (const [inchi, lines] of byInchi) {
+    if (lines.length < 2) continue;
+    duplicates.push({
+      kind: "duplicate-structure",
+      message: `Duplicate structure ${inchi} at lines ${lines.join(", ")} (all rows kept; make sure the measurements are independent)`,
+      lines,
+      column: structureColumn,
+      count: lines.length,
+    });
+  }
+
+  rowWarnings.sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
+  return {
+    title,
+    structureColumn,
+    features,
+    entries,
+    compounds: byInchi.size,
+    warnings: [...rowWarnings, ...duplicates, ...columnWarnings],
+  };
+}
+
+function firstLines(lines: readonly number[]): string {
+  const shown = lines.slice(0, 10).join(", ");
+  return lines.length > 10 ? `${shown}, …` : shown;
+}
+
+function missingWarning(
+  name: string,
+  cells: readonly (string | null)[],
+  entries: readonly { line: number }[],
+): Warning | null {
+  const lines: number[] = [];
+  let count = 0;
+  cells.forEach((v, i) => {
+    if (v !== null) return;
+    count++;
+    if (lines.length < LINES_LIMIT) lines.push(entries[i]?.line ?? 0);
+  });
+  if (count === 0) return null;
+  return {
+    kind: "missing-values",
+    message: `Column '${name}' has ${count} missing value${count === 1 ? "" : "s"} (line${count === 1 ? "" : "s"} ${firstLines(lines)})`,
+    lines,
+    column: name,
+    count,
+  };
+}
+
+/** Mixed numbers and text: point at the cells of the rarer kind (usually the typos). */
+function mixedWarning(
+  name: string,
+  cells: readonly (string | null)[],
+  entries: readonly { line: number }[],
+): Warning {
+  let numbers = 0;
+  let texts = 0;
+  for (const v of cells) {
+    if (v === null) continue;
+    if (parseNumber(v) === null) texts++;
+    else numbers++;
+  }
+  const wantText = texts <= numbers;
+  const lines: number[] = [];
+  const examples = new Set<string>();
+  cells.forEach((v, i) => {
+    if (v === null || (parseNumber(v) === null) !== wantText) return;
+    if (lines.length < LINES_LIMIT) lines.push(entries[i]?.line ?? 0);
+    if (examples.size < 3) examples.add(v);
+  });
+  const count = wantText ? texts : numbers;
+  const kind = wantText ? "text" : "numbers";
+  return {
+    kind: "mixed-column",
+    message:
+      `Column '${name}' mixes numbers and text: ${count} of ${numbers + texts} values are ${kind} ` +
+      `(${[...examples].join(", ")} at line${count === 1 ? "" : "s"} ${firstLines(lines)}); the column is treated as nominal`,
+    lines,
+    column: name,
+    count,
+  };
+}
+
+function noUsableRow(prepared: PreparedTable, column: string, failures: readonly Warning[], all: readonly Warning[]): BadRequest {
+  const useFailures = failures.length > 0;
+  const causes = (useFailures ? failures : all).slice(0, 5).map(
+    (w) =>
+      new BadRequest(w.message, {
+        ...(w.lines[0] !== undefined ? { line: w.lines[0] } : {}),
+        ...(useFailures ? { column: prepared.structureIndex + 1 } : {}),
+      }),
+  );
+  const tried = prepared.rows.length + prepared.warnings.filter((w) => w.kind === "unparseable-structure").length;
+  const message =
+    tried > 0
+      ? `no usable row: none of the ${tried} structures in column '${column}' could be parsed`
+      : `no usable row: all ${prepared.dataRows} data rows were skipped`;
+  return new BadRequest(message, { column: prepared.structureIndex + 1, causes });
+}

@@ -1,0 +1,17 @@
+/**
+ * The registry of worker jobs: kind → function (runs in a worker thread; plain input, plain
+ * output). The types of inputs and outputs follow from the functions.
+ */
+import { buildDatasetJob, parseStructures, prepareCsv } from "./dataset.ts";
+
+export type { JobContext } from "./context.ts";
+
+export const jobs = {
+  "csv.prepare": prepareCsv,
+  "chem.parse": parseStructures,
+  "dataset.build": buildDatasetJob,
+} as const;
+
+export type JobKind = keyof typeof jobs;
+export type JobInput<K extends JobKind> = Parameters<(typeof jobs)[K]>[0];
+export type JobOutput<K extends JobKind> = Awaited<ReturnType<(typeof jobs)[K]>>;

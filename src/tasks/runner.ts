@@ -1,0 +1,194 @@
+/**
+ * Task lifecycle (DESIGN §5; spec lazar.md §2): create a durable task, run its operation, and
+ * commit the operation's graphs together with the task's completion in one transaction.
+ *
+ * An operation is an async function on the main thread that orchestrates pool jobs (the compute
+ * happens in workers) and returns the graph operations to commit and the result URI. Progress is
+ * written to the task graph without fsync (throttled); creation and the final state are durable.
+ * After a restart, tasks that were Queued or Running become Error "interrupted by restart".
+ */
+import { EventEmitter, setMaxListeners } from "node:events";
+import { Cancelled, toReport, toServiceError } from "../errors.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { GraphOp } from "../store/journal.ts";
+import { toNTriples } from "../store/ntriples.ts";
+import type { Vocab } from "../store/vocab.ts";
+import { isFinished, readTask, taskQuads, type TaskState } from "../resources/task.ts";
+import { newId, type Uris } from "../resources/uris.ts";
+import type { RunOptions, WorkerPool } from "./pool.ts";
+import type { JobInput, JobKind, JobOutput } from "./jobs/index.ts";
+
+export interface OperationResult {
+  readonly ops: readonly GraphOp[];
+  readonly resultUri: string;
+}
+
+export interface OperationContext {
+  readonly signal: AbortSignal;
+  readonly taskUri: string;
+  /** Overall progress in [0, 1]. */
+  progress(fraction: number): void;
+  /** Run a pool job on behalf of this task (cancelled with it; marks the task Running). */
+  run<K extends JobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>>;
+}
+
+export type Operation = (ctx: OperationContext) => Promise<OperationResult>;
+
+const PROGRESS_WRITE_MS = 250;
+
+export class TaskRunner {
+  private readonly tasks = new Map<string, TaskState>();
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly lastWrite = new Map<string, number>();
+  readonly events = new EventEmitter();
+
+  constructor(
+    private readonly store: GraphStore,
+    private readonly pool: WorkerPool,
+    private readonly uris: Uris,
+    private readonly vocab: Vocab,
+  ) {
+    this.events.setMaxListeners(0);
+  }
+
+  /** Load every task graph; mark unfinished ones as interrupted (durably). */
+  async recover(): Promise<number> {
+    const interrupted: TaskState[] = [];
+    for (const g of this.store.graphsWithPrefix(this.uris.tasks() + "/")) {
+      const t = readTask(this.store.ox, g, this.vocab);
+      if (!t) continue;
+      this.tasks.set(t.id, t);
+      if (!isFinished(t.status)) {
+        t.status = "Error";
+        t.finishedAt = new Date();
+        t.error = { status: 500, code: "InternalError", message: "interrupted by restart: the service stopped while this task was running; submit it again" };
+        interrupted.push(t);
+      }
+    }
+    if (interrupted.length > 0) await this.store.commit(interrupted.map((t) => this.taskOp(t)));
+    return interrupted.length;
+  }
+
+  get(id: string): TaskState | undefined {
+    return this.tasks.get(id);
+  }
+
+  list(): TaskState[] {
+    return [...this.tasks.values()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
+
+  private taskOp(t: TaskState): GraphOp {
+    return { graph: t.uri, ntriples: toNTriples(taskQuads(t, this.vocab)) };
+  }
+
+  /** Create the task durably (it is Queued on return) and start the operation. */
+  async submit(title: string, operation: string, run: Operation): Promise<TaskState> {
+    const id = newId();
+    const t: TaskState = { id, uri: this.uris.task(id), title, operation, status: "Queued", percentageCompleted: 0, createdAt: new Date() };
+    await this.store.commit([this.taskOp(t)]);
+    this.tasks.set(id, t);
+    const ac = new AbortController();
+    setMaxListeners(0, ac.signal);
+    this.controllers.set(id, ac);
+    void this.execute(t, ac, run);
+    return t;
+  }
+
+  private markRunning(t: TaskState): void {
+    if (t.status !== "Queued") return;
+    t.status = "Running";
+    t.startedAt = new Date();
+    this.write(t, true);
+  }
+
+  private setProgress(t: TaskState, fraction: number): void {
+    const pct = Math.max(t.percentageCompleted, Math.min(99.9, fraction * 100));
+    if (pct === t.percentageCompleted || isFinished(t.status)) return;
+    t.percentageCompleted = pct;
+    this.write(t, false);
+  }
+
+  /** Non-durable write of an intermediate state (throttled unless forced) and an event. */
+  private write(t: TaskState, force: boolean): void {
+    this.events.emit(t.id, t);
+    const now = Date.now();
+    if (!force && now - (this.lastWrite.get(t.id) ?? 0) < PROGRESS_WRITE_MS) return;
+    this.lastWrite.set(t.id, now);
+    void this.store.commit([this.taskOp(t)], { durable: false }).catch(() => undefined);
+  }
+
+  private async execute(t: TaskState, ac: AbortController, run: Operation): Promise<void> {
+    const ctx: OperationContext = {
+      signal: ac.signal,
+      taskUri: t.uri,
+      progress: (f) => {
+        this.markRunning(t);
+        this.setProgress(t, f);
+      },
+      run: <K extends JobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>> => {
+        const opts: RunOptions = { signal: ac.signal, onStart: () => this.markRunning(t), ...(onProgress ? { onProgress } : {}) };
+        return this.pool.run(kind, input, opts);
+      },
+    };
+    // The final state is committed from a copy and published only after the commit: a client
+    // that sees "Completed" must find the result in the store.
+    const final: TaskState = { ...t };
+    let ops: readonly GraphOp[] = [];
+    try {
+      const result = await run(ctx);
+      if (ac.signal.aborted) throw new Cancelled("cancelled");
+      ops = result.ops;
+      final.status = "Completed";
+      final.percentageCompleted = 100;
+      final.resultUri = result.resultUri;
+    } catch (err) {
+      if (!(err instanceof Error && "status" in err)) console.error(`task ${t.uri} failed:`, err);
+      final.status = ac.signal.aborted ? "Cancelled" : "Error";
+      if (final.status === "Error") final.error = toReport(toServiceError(err));
+      ops = [];
+    }
+    final.percentageCompleted = Math.max(final.percentageCompleted, t.percentageCompleted);
+    final.startedAt = t.startedAt ?? new Date();
+    final.finishedAt = new Date();
+    try {
+      await this.store.commit([...ops, this.taskOp(final)]);
+    } catch (err) {
+      console.error(`task ${t.uri}: commit failed`, err);
+      final.status = "Error";
+      delete final.resultUri;
+      final.error = toReport(toServiceError(err));
+      await this.store.commit([this.taskOp(final)]).catch(() => undefined);
+    }
+    this.controllers.delete(t.id);
+    this.lastWrite.delete(t.id);
+    Object.assign(t, final);
+    this.events.emit(t.id, t);
+  }
+
+  /** Cancel a queued or running task; returns false if it had already finished. */
+  async cancel(id: string): Promise<boolean> {
+    const t = this.tasks.get(id);
+    const ac = this.controllers.get(id);
+    if (!t || !ac || isFinished(t.status)) return false;
+    ac.abort();
+    await new Promise<void>((resolve) => {
+      const check = (s: TaskState): void => {
+        if (isFinished(s.status)) {
+          this.events.off(id, check);
+          resolve();
+        }
+      };
+      this.events.on(id, check);
+    });
+    return true;
+  }
+
+  /** Wait until every running task has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all(
+      [...this.controllers.keys()].map(
+        (id) => new Promise<void>((resolve) => this.events.on(id, (s: TaskState) => isFinished(s.status) && resolve())),
+      ),
+    );
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Entry point of a pool worker thread: receives `{id, kind, input}`, runs the registered job and
+ * answers with progress messages and one `done` or `error` message (see pool.ts).
+ */
+import { parentPort } from "node:worker_threads";
+import { toReport, toServiceError } from "../errors.ts";
+import { jobs, type JobContext, type JobKind } from "./jobs/index.ts";
+
+interface Incoming {
+  readonly id: number;
+  readonly kind: JobKind;
+  readonly input: unknown;
+}
+
+const port = parentPort;
+if (!port) throw new Error("worker.ts must run in a worker thread");
+
+port.on("message", (msg: Incoming) => {
+  let last = -1;
+  const ctx: JobContext = {
+    progress(fraction: number): void {
+      const v = Math.max(0, Math.min(1, fraction));
+      if (v - last >= 0.01 || v === 1) {
+        last = v;
+        port.postMessage({ id: msg.id, type: "progress", value: v });
+      }
+    },
+  };
+  const job = jobs[msg.kind] as (input: unknown, ctx: JobContext) => Promise<unknown> | unknown;
+  Promise.resolve()
+    .then(() => job(msg.input, ctx))
+    .then(
+      (output) => port.postMessage({ id: msg.id, type: "done", output }),
+      (err: unknown) => {
+        if (!(err instanceof Error && "status" in err)) console.error(`job ${msg.kind} failed:`, err);
+        port.postMessage({ id: msg.id, type: "error", report: toReport(toServiceError(err)) });
+      },
+    );
+});

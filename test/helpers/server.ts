@@ -1,0 +1,136 @@
+/**
+ * Integration-test helper: starts the real server (`src/main.ts`) as a child process on
+ * 127.0.0.1 with a fresh data directory, and small HTTP helpers to talk to it. A child process,
+ * not an in-process app, so that tests can SIGKILL it and restart it on the same data.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const DATA = new URL("../../../shared/data/", import.meta.url).pathname;
+export const ROOT = new URL("../../", import.meta.url).pathname;
+
+export function freshDir(prefix = "qsargraph-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      const port = typeof a === "object" && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+export interface TestServer {
+  readonly base: string;
+  readonly dataDir: string;
+  readonly proc: ChildProcess;
+  readonly output: () => string;
+  /** Graceful stop (SIGTERM) and wait. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait: a crash. */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly dataDir?: string;
+  readonly port?: number;
+  readonly env?: Record<string, string>;
+}
+
+export async function startServer(o: StartOptions = {}): Promise<TestServer> {
+  const dataDir = o.dataDir ?? freshDir();
+  const port = o.port ?? (await freePort());
+  const base = `http://127.0.0.1:${port}`;
+  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DATA_DIR: dataDir, WORKERS: "2", ...o.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => proc.on("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${out}`)), 60_000);
+    const check = (): void => {
+      if (out.includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    proc.stdout!.on("data", check);
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+    });
+  });
+  return {
+    base,
+    dataDir,
+    proc,
+    output: () => out,
+    async stop(): Promise<void> {
+      if (proc.exitCode === null) proc.kill("SIGTERM");
+      await exited;
+    },
+    async kill(): Promise<void> {
+      if (proc.exitCode === null) proc.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export async function get(url: string, accept = "text/turtle", init: RequestInit = {}): Promise<Response> {
+  return fetch(url, { ...init, headers: { Accept: accept, ...(init.headers as Record<string, string> | undefined) } });
+}
+
+/** POST a file as multipart field `file` (or another field name). */
+export async function uploadFile(base: string, bytes: Uint8Array | string, fileName: string, field = "file"): Promise<Response> {
+  const form = new FormData();
+  form.append(field, new Blob([typeof bytes === "string" ? bytes : new Uint8Array(bytes)]), fileName);
+  return fetch(`${base}/dataset`, { method: "POST", body: form, headers: { Accept: "text/uri-list" } });
+}
+
+/** Poll a task with Accept: text/uri-list until the body differs from the task URI. */
+export async function waitForTask(taskUri: string, timeoutMs = 120_000): Promise<{ status: number; body: string }> {
+  const t0 = Date.now();
+  for (;;) {
+    const r = await fetch(taskUri, { headers: { Accept: "text/uri-list" } });
+    const body = (await r.text()).trim();
+    if (body !== taskUri) return { status: r.status, body };
+    if (Date.now() - t0 > timeoutMs) throw new Error(`task ${taskUri} did not finish in ${timeoutMs} ms`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+/** Upload and wait: returns the dataset URI (throws with the error report if the task failed). */
+export async function uploadDataset(base: string, path: string, fileName?: string): Promise<string> {
+  const { readFileSync } = await import("node:fs");
+  const r = await uploadFile(base, readFileSync(path), fileName ?? path.slice(path.lastIndexOf("/") + 1));
+  if (r.status !== 202) throw new Error(`upload answered ${r.status}: ${await r.text()}`);
+  const task = (await r.text()).trim();
+  const done = await waitForTask(task);
+  if (done.status !== 200) {
+    const report = await (await fetch(task, { headers: { Accept: "text/plain" } })).text();
+    throw new Error(`upload task failed (${done.status}): ${report}`);
+  }
+  return done.body;
+}
+
+/** Sorted N-Triples lines of a resource (for comparing graphs). */
+export async function sortedNTriples(uri: string): Promise<string[]> {
+  const r = await get(uri, "application/n-triples");
+  return (await r.text()).split("\n").filter(Boolean).sort();
+}

@@ -1,0 +1,126 @@
+/**
+ * Datasets over HTTP against the real server: uploads of the reference files, their counts via
+ * the representations and via SPARQL, the HTML features section, the duplicate warning, and a
+ * restart that serves every dataset identically.
+ *
+ * Expected values come from the files themselves (shared/data/lazar/test/data; SOURCES.md):
+ * hamster_carcinogenicity.csv has 85 data rows with 85 distinct structures and one column of
+ * true/false; multicolumn.csv has 7 rows, 6 feature columns, lines 4 and 6 and lines 5 and 7 hold
+ * the same structures; kazius.csv has 4069 rows.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { DATA, get, removeDir, sortedNTriples, startServer, uploadDataset, type TestServer } from "../helpers/server.ts";
+
+const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
+const MULTI = `${DATA}lazar/test/data/multicolumn.csv`;
+const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
+
+async function sparqlSelect(base: string, query: string): Promise<Record<string, { value: string }>[]> {
+  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: "application/sparql-results+json" } });
+  assert.equal(r.status, 200, await r.clone().text());
+  const j = (await r.json()) as { results: { bindings: Record<string, { value: string }>[] } };
+  return j.results.bindings;
+}
+
+const PREFIX = "PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> ";
+
+describe("datasets over HTTP", () => {
+  let srv: TestServer;
+  const uploaded: Record<string, string> = {};
+
+  before(async () => {
+    srv = await startServer();
+  });
+  after(async () => {
+    await srv.stop();
+    removeDir(srv.dataDir);
+  });
+
+  test("hamster: 85 compounds, 1 nominal feature with accept values true/false", async () => {
+    const ds = await uploadDataset(srv.base, HAMSTER);
+    uploaded.hamster = ds;
+    const compounds = (await (await get(ds, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
+    assert.equal(compounds.length, 85);
+    assert.ok(compounds.every((c) => c.startsWith(`${srv.base}/compound/InChI=1S/`)));
+    const features = (await (await get(`${ds}/features`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
+    assert.deepEqual(features, [`${ds}/feature/Hamster%20Carcinogenicity`]);
+    const f = await (await get(features[0]!, "application/n-triples")).text();
+    assert.match(f, /<http:\/\/www\.opentox\.org\/api\/1\.1#NominalFeature>/);
+    assert.doesNotMatch(f, /NumericFeature/);
+    const accept = [...f.matchAll(/acceptValue> "([^"]*)"/g)].map((m) => m[1]).sort();
+    assert.deepEqual(accept, ["false", "true"]);
+  });
+
+  test("hamster: the same counts through /sparql", async () => {
+    const ds = uploaded.hamster!;
+    const [c] = await sparqlSelect(srv.base, `${PREFIX} SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { GRAPH <${ds}> { <${ds}> ot:dataEntry ?e . ?e ot:compound ?c } }`);
+    assert.equal(c!.n.value, "85");
+    const rows = await sparqlSelect(srv.base, `${PREFIX} SELECT ?f ?v WHERE { GRAPH <${ds}> { ?f a ot:NominalFeature ; ot:acceptValue ?v } } ORDER BY ?v`);
+    assert.deepEqual(rows.map((r) => r.v!.value), ["false", "true"]);
+    assert.equal(new Set(rows.map((r) => r.f!.value)).size, 1);
+    // true/false counts in the file: 45/40 (SOURCES.md quick index)
+    const counts = await sparqlSelect(srv.base, `${PREFIX} SELECT ?v (COUNT(*) AS ?n) WHERE { GRAPH <${ds}> { ?e ot:values ?x . ?x ot:value ?v } } GROUP BY ?v ORDER BY ?v`);
+    assert.deepEqual(counts.map((r) => [r.v!.value, r.n!.value]), [["false", "40"], ["true", "45"]]);
+  });
+
+  test("hamster: the HTML has the features section with the feature's metadata", async () => {
+    const r = await get(uploaded.hamster!, "text/html");
+    assert.equal(r.status, 200);
+    const html = await r.text();
+    const section = /<section id="features">([\s\S]*?)<\/section>/.exec(html)?.[1];
+    assert.ok(section, "features section present");
+    assert.match(section, /Hamster Carcinogenicity/);
+    assert.match(section, /NominalFeature/);
+    assert.match(section, /false, true/);
+  });
+
+  test("multicolumn: 5 unique compounds, 6 features, duplicate warnings naming their lines", async () => {
+    const ds = await uploadDataset(srv.base, MULTI);
+    uploaded.multi = ds;
+    const compounds = (await (await get(ds, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
+    assert.equal(compounds.length, 5);
+    const features = (await (await get(`${ds}/features`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
+    assert.equal(features.length, 6);
+    const header = readFileSync(MULTI, "utf8").split("\n")[0]!.split(",").slice(1).map((h) => h.trim());
+    assert.deepEqual(features.map((f) => decodeURIComponent(f.slice(f.lastIndexOf("/") + 1))), header);
+    const warnings = await sparqlSelect(
+      srv.base,
+      `${PREFIX} SELECT ?w (GROUP_CONCAT(STR(?l); separator=",") AS ?lines) WHERE { GRAPH <${ds}> { <${ds}> ?p ?w . ?w ?k "duplicate-structure" ; <${srv.base}/ontology#line> ?l } } GROUP BY ?w`,
+    );
+    const lineSets = warnings.map((w) => w.lines!.value.split(",").map(Number).sort((a, b) => a - b).join(",")).sort();
+    assert.deepEqual(lineSets, ["4,6", "5,7"]);
+  });
+
+  test("kazius: 4069 rows, 4068 compounds (one tautomer pair merged by the standard InChI)", async () => {
+    const ds = await uploadDataset(srv.base, KAZIUS);
+    uploaded.kazius = ds;
+    const lines = readFileSync(KAZIUS, "utf8").split(/\r?\n/);
+    assert.equal(lines.slice(1).filter(Boolean).length, 4069);
+    // Lines 1358 and 2236 are 6-mercaptopurine with the ring H on N9 and on N7: tautomers, which
+    // the standard InChI's mobile-H layer identifies (so did the reference: compounds by InChI).
+    assert.equal(lines[1357], "SC2=C1[NH]C=NC1=NC=N2,1");
+    assert.equal(lines[2235], "SC2=C1N=C[NH]C1=NC=N2,1");
+    const compounds = (await (await get(ds, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
+    assert.equal(compounds.length, 4068);
+    const [n] = await sparqlSelect(srv.base, `${PREFIX} SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { <${ds}> ot:dataEntry ?e } }`);
+    assert.equal(n!.n.value, "4069");
+    const dup = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${ds}> { ?w ?k "duplicate-structure" ; <${srv.base}/ontology#line> ?l } } ORDER BY ?l`);
+    assert.deepEqual(dup.map((r) => Number(r.l!.value)), [1358, 2236]);
+  });
+
+  test("a restart serves every dataset identically", async () => {
+    const before: Record<string, string[]> = {};
+    for (const [k, uri] of Object.entries(uploaded)) before[k] = await sortedNTriples(uri);
+    const list = await (await get(`${srv.base}/dataset`, "text/uri-list")).text();
+    await srv.stop();
+    srv = await startServer({ dataDir: srv.dataDir, port: Number(new URL(srv.base).port) });
+    for (const [k, uri] of Object.entries(uploaded)) {
+      const afterRestart = await sortedNTriples(uri);
+      assert.ok(afterRestart.length > 0);
+      assert.deepEqual(afterRestart, before[k], `dataset ${k} differs after restart`);
+    }
+    assert.equal(await (await get(`${srv.base}/dataset`, "text/uri-list")).text(), list);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Tests of src/chem/structure.ts (structure cells → standard InChI / InChIKey / SMILES, molfiles,
+ * depiction). Reference identifiers come from outside the code under test: published values
+ * (PubChem / NIST WebBook records, cited per test) and the `InChI` column of the reference
+ * service's rat_feature_dataset.csv, which was computed by OpenBabel from the SMILES of
+ * DSSTox_Carcinogenic_Potency_DBS_Rat_validated.csv (same compounds, same order).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
+import { loadRDKit } from "../../../src/chem/rdkit.ts";
+import {
+  NON_STANDARD_INCHI,
+  depictSvg,
+  parseMolfile,
+  parseStructure,
+  toMolfile,
+  type StructureResult,
+} from "../../../src/chem/structure.ts";
+import { BadRequest } from "../../../src/errors.ts";
+
+const DATA = process.env.QSARGRAPH_DATA ?? "/work/shared/data";
+const LAZAR = `${DATA}/lazar/test/data`;
+const rdkit = await loadRDKit();
+
+function ok(r: StructureResult): { inchi: string; inchikey: string; smiles: string | null } {
+  if (!r.ok) assert.fail(`expected a structure, got error: ${r.error}`);
+  return r.value;
+}
+function err(r: StructureResult): string {
+  if (r.ok) assert.fail(`expected an error, got ${r.value.inchi}`);
+  return r.error;
+}
+/** Rows of a reference file, read with csv-parse directly (not with the code under test). */
+function rows(path: string): string[][] {
+  return parse(readFileSync(path, "utf8"), { relax_column_count: true, trim: true }) as string[][];
+}
+
+// Published standard InChI / InChIKey (PubChem CID 241 benzene, CID 702 ethanol, CID 996 phenol,
+// CID 177 acetaldehyde; identical in the NIST Chemistry WebBook).
+const BENZENE = { inchi: "InChI=1S/C6H6/c1-2-4-6-5-3-1/h1-6H", key: "UHOVQNZJYSORNB-UHFFFAOYSA-N" };
+const ETHANOL = { inchi: "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3", key: "LFQSCWFLJHTTHZ-UHFFFAOYSA-N" };
+const PHENOL = { inchi: "InChI=1S/C6H6O/c7-6-4-2-1-3-5-6/h1-5,7H", key: "ISWSIDIOOBJBQZ-UHFFFAOYSA-N" };
+const ACETALDEHYDE = { inchi: "InChI=1S/C2H4O/c1-2-3/h2H,1H3", key: "IKHGUXGNUITLKF-UHFFFAOYSA-N" };
+
+test("SMILES → published standard InChI and InChIKey", () => {
+  const cases: [string, { inchi: string; key: string }][] = [
+    ["c1ccccc1", BENZENE],
+    ["C1=CC=CC=C1", BENZENE], // Kekulé form: same compound
+    ["CCO", ETHANOL],
+    ["OCC", ETHANOL],
+    ["Oc1ccccc1", PHENOL],
+    ["  CC=O  ", ACETALDEHYDE], // cells are trimmed
+  ];
+  for (const [smiles, want] of cases) {
+    const v = ok(parseStructure(rdkit, smiles));
+    assert.equal(v.inchi, want.inchi, smiles);
+    assert.equal(v.inchikey, want.key, smiles);
+  }
+});
+
+test("canonical SMILES: different spellings give one SMILES that reads back as the same compound", () => {
+  const a = ok(parseStructure(rdkit, "CCO"));
+  const b = ok(parseStructure(rdkit, "OCC"));
+  assert.ok(a.smiles !== null && a.smiles.length > 0);
+  assert.equal(a.smiles, b.smiles);
+  assert.equal(ok(parseStructure(rdkit, a.smiles)).inchi, ETHANOL.inchi);
+});
+
+test("invalid SMILES from wrong_dataset.csv fail", () => {
+  const cells = rows(`${LAZAR}/wrong_dataset.csv`).slice(1).map((r) => r[0] ?? "");
+  // Tost, Is, A, Wrong, Dataset, Entry and a truncated SMILES (ends in "[C").
+  assert.equal(cells.length, 7);
+  for (const cell of cells) assert.match(err(parseStructure(rdkit, cell)), /could not be parsed/, cell);
+});
+
+test("garbage that RDKit alone would accept is rejected", () => {
+  // RDKit reads "c1ccccc1 Tost" as benzene named Tost; a cell is one token.
+  for (const cell of ["c1ccccc1 Tost", "CCO ethanol", "stupid error", "C(C)(C)(C)(C)C", "{\"commonchem\":{}}"]) {
+    assert.equal(err(parseStructure(rdkit, cell)), "SMILES could not be parsed", cell);
+  }
+  assert.equal(err(parseStructure(rdkit, "")), "empty structure");
+  assert.equal(err(parseStructure(rdkit, "*")), "InChI generation failed"); // a dummy atom has no InChI
+});
+
+test("a pyrrole-type n without its H (c1nccc1, multicolumn.csv line 8) is read as OpenBabel reads it", () => {
+  // Pyrrole, InChI and InChIKey as published by PubChem (CID 8027).
+  const v = ok(parseStructure(rdkit, "c1nccc1"));
+  assert.equal(v.inchi, "InChI=1S/C4H5N/c1-2-4-5-3-1/h1-5H");
+  assert.equal(v.inchikey, "KAESVJOAVNADME-UHFFFAOYSA-N");
+  // Imidazole (PubChem CID 795) written without [nH]: the mobile-H InChI does not depend on
+  // which n gets the hydrogen.
+  assert.equal(ok(parseStructure(rdkit, "c1ncnc1")).inchikey, "RAXXELZNTBOGNW-UHFFFAOYSA-N");
+  // A ring that stays unkekulisable with any [nH] is still rejected.
+  assert.equal(err(parseStructure(rdkit, "c1cccc1")), "SMILES could not be parsed");
+});
+
+test("standard InChI cells are accepted as identifiers (no SMILES)", () => {
+  const v = ok(parseStructure(rdkit, BENZENE.inchi));
+  assert.deepEqual(v, { inchi: BENZENE.inchi, inchikey: BENZENE.key, smiles: null });
+  // Case-insensitive prefix, stored with the canonical spelling.
+  assert.equal(ok(parseStructure(rdkit, "inchi=1S/C6H6/c1-2-4-6-5-3-1/h1-6H")).inchi, BENZENE.inchi);
+  // URL-encoded, as in the reference's CSV export (EPAFHM-constitutional.csv); encoded by hand.
+  const enc = ok(parseStructure(rdkit, "InChI%3D1S%2FC2H6O%2Fc1-2-3%2Fh3H%2C2H2%2C1H3"));
+  assert.equal(enc.inchi, ETHANOL.inchi);
+  assert.equal(enc.inchikey, ETHANOL.key);
+  // An InChI with several components and charge layers (row 2 of rat_feature_dataset.csv).
+  assert.ok(parseStructure(rdkit, "InChI=1S/C12H10O.Na/c13-12-9-5-4-8-11(12)10-6-2-1-3-7-10;/h1-9,13H;/q;+1/p-1").ok);
+});
+
+test("non-standard InChIs (batch_prediction_inchi_small.csv) are rejected with the message", () => {
+  const cells = rows(`${LAZAR}/batch_prediction_inchi_small.csv`).slice(1).map((r) => r[0] ?? "");
+  assert.equal(cells.length, 3);
+  for (const cell of cells) {
+    assert.ok(cell.startsWith("InChI=1/"), cell);
+    assert.equal(err(parseStructure(rdkit, cell)), NON_STANDARD_INCHI);
+  }
+  assert.match(NON_STANDARD_INCHI, /non-standard InChI \(InChI=1\/…\) is not accepted.*InChI=1S\//);
+});
+
+test("empty and malformed InChIs are rejected", () => {
+  assert.equal(err(parseStructure(rdkit, "InChI=")), "empty InChI");
+  assert.equal(err(parseStructure(rdkit, "InChI=1S/")), "empty InChI");
+  for (const cell of ["InChI=1S/garbage", "InChI=1S/C6H6/ c1", "InChI=1S/C6H6//h1", "InChI=2S/C6H6"]) {
+    assert.match(err(parseStructure(rdkit, cell)), /InChI could not be parsed/, cell);
+  }
+});
+
+test("InChIs from SMILES agree with the reference service's InChIs (rat carcinogenicity)", () => {
+  const ref = rows(`${LAZAR}/rat_feature_dataset.csv`).slice(1).map((r) => r[0] ?? "");
+  const smiles = rows(`${DATA}/opentox-test/development/test/data/gui_models/DSSTox_Carcinogenic_Potency_DBS_Rat_validated.csv`)
+    .slice(1)
+    .map((r) => r[0] ?? "");
+  assert.equal(ref.length, 1178);
+  assert.equal(smiles.length, ref.length);
+  let same = 0;
+  smiles.forEach((s, i) => {
+    const r = parseStructure(rdkit, s);
+    const equal = r.ok && r.value.inchi === ref[i];
+    if (equal) same++;
+    // Plain organic SMILES (no bracket atoms, no disconnected parts): OpenBabel and RDKit feed the
+    // same graph to the InChI library, so the InChIs must be identical.
+    if (!s.includes("[") && !s.includes(".")) assert.ok(equal, `row ${i + 2}: ${s} → ${r.ok ? r.value.inchi : r.error}, reference ${ref[i]}`);
+  });
+  assert.ok(same / ref.length >= 0.99, `only ${same} of ${ref.length} InChIs agree`);
+});
+
+test("molfile: the reference acetaldehyde.sdf gives the published InChI", () => {
+  const v = ok(parseMolfile(rdkit, readFileSync(`${LAZAR}/acetaldehyde.sdf`, "utf8")));
+  assert.equal(v.inchi, ACETALDEHYDE.inchi);
+  assert.equal(v.inchikey, ACETALDEHYDE.key);
+  assert.equal(v.smiles, "CC=O");
+});
+
+test("molfile errors", () => {
+  assert.match(err(parseMolfile(rdkit, "CCO")), /M {2}END/);
+  assert.equal(err(parseMolfile(rdkit, "\n  test\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n")), "structure has no atoms");
+});
+
+test("toMolfile writes a V2000 molfile that reads back as the same compound", () => {
+  const block = toMolfile(rdkit, "Oc1ccccc1");
+  assert.ok(block !== null);
+  assert.match(block, /V2000/);
+  // Counts line: phenol has 7 heavy atoms and 7 bonds (6 ring bonds + C–O).
+  assert.match(block.split("\n")[3] ?? "", /^\s*7\s+7\s/);
+  assert.equal(ok(parseMolfile(rdkit, block)).inchi, PHENOL.inchi);
+  assert.equal(toMolfile(rdkit, "Tost"), null);
+});
+
+test("depictSvg returns a standalone SVG document", () => {
+  const svg = depictSvg(rdkit, "Oc1ccccc1", 250, 180);
+  assert.ok(svg !== null);
+  assert.ok(svg.startsWith("<?xml") || svg.startsWith("<svg"));
+  assert.match(svg, /<\/svg>\s*$/);
+  assert.match(svg, /xmlns='http:\/\/www\.w3\.org\/2000\/svg'/);
+  assert.match(svg, /<svg[^>]*width='250px'[^>]*height='180px'/);
+  assert.doesNotMatch(svg, /iso-8859-1/);
+  assert.equal(depictSvg(rdkit, "Tost"), null);
+  assert.throws(() => depictSvg(rdkit, "CCO", 0, 100), (e: unknown) => e instanceof BadRequest && e.details.field === "width");
+  assert.throws(() => depictSvg(rdkit, "CCO", 100, Number.NaN), (e: unknown) => e instanceof BadRequest && e.details.field === "height");
+});
