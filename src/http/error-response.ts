@@ -25,7 +25,8 @@ export function reportText(r: ErrorReport, indent = ""): string {
   return s;
 }
 
-function problem(r: ErrorReport, instance: string): Record<string, unknown> {
+/** An RFC 9457 problem object for an error report (causes nested the same way). */
+export function problem(r: ErrorReport, instance: string): Record<string, unknown> {
   return {
     type: `about:blank`,
     title: r.code,

@@ -3,20 +3,25 @@
  *
  *   <ds> a ot:Dataset ; dc:title ; ot:hasSource "file.csv" ; ot:dataEntry <ds#e{line}> ; qg:warning <ds#w{k}> .
  *   <ds#e{line}> a ot:DataEntry ; ot:compound <c> ; qg:line L ; ot:values <ds#e{line}v{j}> .
- *   <ds#e{line}v{j}> a ot:FeatureValue ; ot:feature <f> ; ot:value "v"^^xsd:double|xsd:string .
+ *   <ds#e{line}v{j}> ot:feature <f> ; ot:value "v"^^xsd:double|xsd:string .
  *   <ds/feature/{name}> a ot:Feature, ot:NominalFeature?, ot:NumericFeature? ; dc:title ; ot:acceptValue … .
  *
  * One data entry per CSV row (duplicate structures keep one entry per row, so values measured
  * together stay together); entries and warnings are hash IRIs of the dataset (no blank nodes, so
  * the graph is identical after a restart). Each compound also gets its own graph
  * (`<compound/InChI…>`: ot:Compound with InChI, InChIKey, SMILES) unless the store has it already.
+ *
+ * Size matters (Oxigraph inserts ≈10^5 quads/s, and a restart reloads them all), so triples
+ * that only restate what the graph already says are left out: value nodes carry no
+ * `a ot:FeatureValue` (they are the objects of `ot:values`; the ontology gives the range), and the
+ * dataset graph does not repeat `<c> a ot:Compound` (the compound's own graph says it).
  * Pure: runs in a worker; no store or HTTP imports.
  */
 import { DataFactory } from "n3";
 import type { NamedNode, Quad } from "@rdfjs/types";
 import type { DatasetContent, Entry, FeatureDef, Warning } from "../tabular/table.ts";
 import { parseNumber } from "../tabular/typing.ts";
-import { toNTriples } from "../store/ntriples.ts";
+import { toNQuads, toNTriples } from "../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, rdfs, str, Vocab, xsd } from "../store/vocab.ts";
 import { Uris } from "./uris.ts";
 
@@ -31,7 +36,8 @@ export interface DatasetMeta {
 
 export interface BuiltDataset {
   readonly datasetNTriples: string;
-  readonly compounds: readonly { readonly uri: string; readonly ntriples: string }[];
+  /** Each compound's own graph, as N-Quads (so that many can be put in one operation). */
+  readonly compounds: readonly { readonly uri: string; readonly nquads: string }[];
   readonly summary: { readonly entries: number; readonly compounds: number; readonly features: number; readonly warnings: number };
 }
 
@@ -51,7 +57,6 @@ export function compoundQuads(uri: string, c: Entry["compound"], v: Vocab): Quad
   const s = iri(uri);
   const q = [quad(s, rdf.type, ot.Compound), quad(s, v.qg.inchi, str(c.inchi)), quad(s, v.qg.inchikey, str(c.inchikey))];
   if (c.smiles) q.push(quad(s, v.qg.smiles, str(c.smiles)));
-  q.push(quad(s, rdfs.label, str(c.smiles ?? c.inchikey)));
   return q;
 }
 
@@ -96,10 +101,7 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta): BuiltD
   const compounds = new Map<string, Entry["compound"]>();
   for (const e of content.entries) {
     const cUri = uris.compound(e.compound.inchi);
-    if (!compounds.has(cUri)) {
-      compounds.set(cUri, e.compound);
-      add(iri(cUri), rdf.type, ot.Compound);
-    }
+    if (!compounds.has(cUri)) compounds.set(cUri, e.compound);
     const en = iri(`${meta.uri}#e${e.line}`);
     add(ds, ot.dataEntry, en);
     add(en, rdf.type, ot.DataEntry);
@@ -110,7 +112,6 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta): BuiltD
       const f = content.features[j]!;
       const vn = iri(`${meta.uri}#e${e.line}v${j}`);
       add(en, ot.values, vn);
-      add(vn, rdf.type, ot.FeatureValue);
       add(vn, ot.feature, featureNodes[j]!);
       add(vn, ot.value, valueLiteral(f, raw));
     });
@@ -129,7 +130,7 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta): BuiltD
 
   return {
     datasetNTriples: toNTriples(q),
-    compounds: [...compounds].map(([uri, c]) => ({ uri, ntriples: toNTriples(compoundQuads(uri, c, v)) })),
+    compounds: [...compounds].map(([uri, c]) => ({ uri, nquads: toNQuads(compoundQuads(uri, c, v), iri(uri)) })),
     summary: { entries: content.entries.length, compounds: compounds.size, features: content.features.length, warnings: content.warnings.length },
   };
 }

@@ -2,20 +2,35 @@
  * Applying committed graph operations to an in-memory Oxigraph store — shared by the writer
  * (main thread), recovery and the SPARQL read replica, so that all of them hold the same graphs.
  *
- * Loads go through Oxigraph's N-Triples parser (text loading stays linear; quads built with
- * Oxigraph's own term functions do not), in slices of ~2 MB so that a large commit can yield
- * to the event loop between slices. The data is our own, already validated when it was written,
- * hence `lenient` and `no_transaction`; visibility is controlled by the caller.
+ * Loads go through Oxigraph's parsers (text loading stays linear; quads built with Oxigraph's own
+ * term functions do not), in slices of ~512 KB: measured on MuV's 1.8M-quad dataset graph, one
+ * `load` call took 12.8 s, 2 MB slices with `lenient` + `no_transaction` 4.9 s (≈200 ms a slice),
+ * and its 93k compound graphs as one N-Quads call 28 s against 2.2 s in slices. Small slices also
+ * let a large commit yield to the event loop between them. The data is our own, validated when
+ * it was written, hence `lenient` and `no_transaction`; visibility is controlled by the caller.
+ * Graphs are cleared with SPARQL `DROP` (a 32k-quad graph: 9 ms, against ≈700 ms deleting quad
+ * by quad).
  */
 import * as ox from "oxigraph";
-import type { GraphOp } from "./journal.ts";
+import { graphsOf, type GraphOp } from "./journal.ts";
 
-const SLICE_BYTES = 2 * 1024 * 1024;
+const SLICE_BYTES = 512 * 1024;
+/** Graphs dropped per SPARQL update (and per pause when yielding). */
+const DROP_BATCH = 500;
+
+/** IRIs written into an update: our own graph names, checked to hold nothing that could escape. */
+function iriRef(iri: string): string {
+  if (/[<>"{}|\\^`\s]/.test(iri)) throw new Error(`not a valid graph IRI: ${iri}`);
+  return `<${iri}>`;
+}
+
+export function clearGraphs(store: ox.Store, graphs: readonly string[]): void {
+  if (graphs.length === 0) return;
+  store.update(graphs.map((g) => `DROP SILENT GRAPH ${iriRef(g)}`).join(" ;\n"));
+}
 
 export function clearGraph(store: ox.Store, graph: string): void {
-  const g = ox.namedNode(graph);
-  const quads = store.match(null, null, null, g);
-  for (const q of quads) store.delete(q);
+  clearGraphs(store, [graph]);
 }
 
 function loadSlice(store: ox.Store, g: ox.NamedNode, text: string): void {
@@ -36,27 +51,61 @@ export function* slices(ntriples: string): Generator<string> {
   }
 }
 
+/** True when the operation leaves its graph(s) with content. */
+export function fills(op: GraphOp): boolean {
+  return !("delete" in op) && ("graphs" in op ? op.nquads.length > 0 : op.ntriples.length > 0);
+}
+
+function loadText(store: ox.Store, op: GraphOp, text: string): void {
+  if ("graphs" in op) store.load(text, { format: "application/n-quads", lenient: true, no_transaction: true });
+  else if (!("delete" in op)) loadSlice(store, ox.namedNode(op.graph), text);
+}
+
+function bodyOf(op: GraphOp): string {
+  return "graphs" in op ? op.nquads : "ntriples" in op ? op.ntriples : "";
+}
+
 /**
- * Apply one operation. `exists` says whether the graph may already hold quads (a fresh graph need
- * not be cleared). With `pause`, large bodies are loaded slice by slice with a pause in between.
+ * Apply one operation. `exists(g)` says whether graph g may already hold quads (a fresh graph
+ * need not be cleared). With `pause`, the work is done in small steps with a pause in between,
+ * so that the event loop keeps serving.
  */
-export async function applyOp(store: ox.Store, op: GraphOp, exists: boolean, pause?: () => Promise<void>): Promise<void> {
-  if (exists) clearGraph(store, op.graph);
-  if ("delete" in op || op.ntriples.length === 0) return;
-  const g = ox.namedNode(op.graph);
-  if (!pause || op.ntriples.length <= SLICE_BYTES) {
-    loadSlice(store, g, op.ntriples);
-    return;
+export async function applyOp(store: ox.Store, op: GraphOp, exists: (g: string) => boolean, pause?: () => Promise<void>): Promise<void> {
+  const existing = graphsOf(op).filter(exists);
+  for (let i = 0; i < existing.length; i += DROP_BATCH) {
+    clearGraphs(store, existing.slice(i, i + DROP_BATCH));
+    if (pause && i + DROP_BATCH < existing.length) await pause();
   }
-  for (const s of slices(op.ntriples)) {
-    loadSlice(store, g, s);
-    await pause();
+  if (!fills(op)) return;
+  let first = true;
+  for (const s of slices(bodyOf(op))) {
+    if (pause && !first) await pause();
+    loadText(store, op, s);
+    first = false;
   }
 }
 
 /** Synchronous variant for recovery (nothing else runs yet). */
-export function applyOpSync(store: ox.Store, op: GraphOp, exists: boolean): void {
-  if (exists) clearGraph(store, op.graph);
-  if ("delete" in op || op.ntriples.length === 0) return;
-  loadSlice(store, ox.namedNode(op.graph), op.ntriples);
+export function applyOpSync(store: ox.Store, op: GraphOp, exists: (g: string) => boolean): void {
+  const existing = graphsOf(op).filter(exists);
+  for (let i = 0; i < existing.length; i += DROP_BATCH) clearGraphs(store, existing.slice(i, i + DROP_BATCH));
+  if (fills(op)) for (const s of slices(bodyOf(op))) loadText(store, op, s);
+}
+
+/** Record in `graphs` which graphs exist after an operation. */
+export function track(graphs: Set<string>, op: GraphOp): void {
+  const present = fills(op);
+  for (const g of graphsOf(op)) {
+    if (present) graphs.add(g);
+    else graphs.delete(g);
+  }
+}
+
+/** Apply a record's operations synchronously, keeping `graphs` (the graphs that exist) up to date. */
+export function applyOpsSync(store: ox.Store, graphs: Set<string>, ops: readonly GraphOp[]): void {
+  const exists = (g: string): boolean => graphs.has(g);
+  for (const op of ops) {
+    applyOpSync(store, op, exists);
+    track(graphs, op);
+  }
 }

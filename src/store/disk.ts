@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { encodeRecord, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
+import { encodeRecord, isTornTail, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
 
 const SNAP = /^snapshot-(\d{12})\.qgs$/;
 const JOUR = /^journal-(\d{12})\.qgj$/;
@@ -61,17 +61,18 @@ export interface RecoveryResult {
 export function recover(dir: string, apply: (rec: DecodedRecord) => void, readOnly = false): RecoveryResult {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const { snapshots, journals } = listDataDir(dir);
+  if (!readOnly) for (const name of readdirSync(dir)) if (name.endsWith(".qgs.tmp")) unlinkSync(join(dir, name));
   let snapshotSeq = 0;
-  for (const snap of snapshots) {
+  const snap = snapshots[0];
+  if (snap) {
+    // Snapshots are written under a temporary name and renamed when complete, and pruning
+    // removes what they cover: a damaged snapshot is lost data, never something to skip.
     const { records, tornReason } = scanRecords(readFileSync(snap.path));
-    const last = records[records.length - 1];
-    if (tornReason || !last?.end) {
-      if (!readOnly) unlinkSync(snap.path); // an unfinished snapshot: the journals still hold its data
-      continue;
+    if (tornReason || !records[records.length - 1]?.end) {
+      throw new Error(`snapshot ${snap.path} is damaged (${tornReason ?? "no end record"}); restore it from a backup`);
     }
     for (const r of records) apply(r);
     snapshotSeq = snap.seq;
-    break;
   }
   let lastSeq = snapshotSeq;
   let journalBytes = 0;
@@ -82,6 +83,9 @@ export function recover(dir: string, apply: (rec: DecodedRecord) => void, readOn
     const { records, validBytes, tornReason } = scanRecords(buf);
     const newest = i === journals.length - 1;
     if (tornReason && !newest) throw new Error(`journal ${j.path} is corrupt (${tornReason}); it is not the newest segment, so this is not a torn append`);
+    if (tornReason && !isTornTail(buf.subarray(validBytes))) {
+      throw new Error(`journal ${j.path} is corrupt (${tornReason}) with committed data after it; refusing to start rather than drop it`);
+    }
     for (const r of records) {
       if (r.seq <= lastSeq) continue;
       if (r.seq !== lastSeq + 1) throw new Error(`journal ${j.path}: commit ${r.seq} follows ${lastSeq}; commits are missing`);
@@ -121,11 +125,11 @@ export function fsyncDir(dir: string): void {
 const SNAPSHOT_RECORD_BYTES = 8 * 1024 * 1024;
 
 /**
- * Write a complete snapshot as of commit `seq` from (graph, N-Triples) pairs, atomically: it is
+ * Write a complete snapshot as of commit `seq` from graph operations (puts), atomically: it is
  * written under a temporary name, fsynced, then renamed. Older snapshots and the journal segments
  * it covers are removed afterwards by `pruneCovered`.
  */
-export function writeSnapshot(dir: string, seq: number, graphs: Iterable<readonly [string, string]>): string {
+export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>): string {
   const final = join(dir, `snapshot-${pad(seq)}.qgs`);
   const tmp = `${final}.tmp`;
   const fd = openSync(tmp, "w");
@@ -133,15 +137,13 @@ export function writeSnapshot(dir: string, seq: number, graphs: Iterable<readonl
     let batch: GraphOp[] = [];
     let bytes = 0;
     const flush = (end: boolean): void => {
-      const rec = encodeRecord(seq, batch, end);
-      writeSync(fd, rec);
+      writeSync(fd, encodeRecord(seq, batch, end));
       batch = [];
       bytes = 0;
     };
-    for (const [graph, ntriples] of graphs) {
-      if (ntriples.length === 0) continue;
-      batch.push({ graph, ntriples });
-      bytes += ntriples.length;
+    for (const op of ops) {
+      batch.push(op);
+      bytes += "graphs" in op ? op.nquads.length : "ntriples" in op ? op.ntriples.length : 0;
       if (bytes >= SNAPSHOT_RECORD_BYTES) flush(false);
     }
     flush(true);

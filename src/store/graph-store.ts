@@ -10,14 +10,17 @@
 import * as ox from "oxigraph";
 import { closeSync, fdatasync, openSync, statSync, writeSync } from "node:fs";
 import { promisify } from "node:util";
-import { applyOp, applyOpSync } from "./apply.ts";
+import { applyOp, applyOpsSync, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
-import { encodeRecord, type GraphOp } from "./journal.ts";
+import { encodeRecord, graphsOf, type GraphOp } from "./journal.ts";
 
 const fdatasyncAsync = promisify(fdatasync);
 
 export interface StoreOptions {
-  /** Write a snapshot at start-up when the journals hold more than this many bytes. */
+  /**
+   * Write a snapshot at start-up when the journals hold at least this many bytes of superseded
+   * data (graphs replaced or deleted since the last snapshot). Default 64 MiB.
+   */
   readonly compactAboveBytes?: number;
 }
 
@@ -45,6 +48,9 @@ export class GraphStore {
   private fd = -1;
   private seq = 0;
   private journalBytes = 0;
+  /** Approximate journal bytes of each graph's current content, and of superseded content. */
+  private readonly sizes = new Map<string, number>();
+  private garbage = 0;
   private applyChain: Promise<void> = Promise.resolve();
   openInfo!: OpenInfo;
 
@@ -55,17 +61,14 @@ export class GraphStore {
     const s = new GraphStore(dir);
     const t0 = performance.now();
     const rec = recover(dir, (r) => {
-      for (const op of r.ops) {
-        applyOpSync(s.ox, op, s.graphSet.has(op.graph));
-        if ("delete" in op || op.ntriples.length === 0) s.graphSet.delete(op.graph);
-        else s.graphSet.add(op.graph);
-      }
+      applyOpsSync(s.ox, s.graphSet, r.ops);
+      for (const op of r.ops) s.account(op);
     });
     s.seq = rec.lastSeq;
     s.journalBytes = rec.journalBytes;
     let compacted = false;
-    if (rec.journalBytes > (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
-      s.compact();
+    if (rec.journalBytes > 0 && s.garbage >= (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
+      s.compactNow();
       compacted = true;
     } else {
       const path = rec.activeJournal?.path ?? journalPath(dir, s.seq + 1);
@@ -78,6 +81,22 @@ export class GraphStore {
       ...(rec.tornTail ? { tornTail: rec.tornTail } : {}),
     };
     return s;
+  }
+
+  /** Keep the size accounting that decides when compaction pays. */
+  private account(op: GraphOp): void {
+    const graphs = graphsOf(op);
+    const body = "graphs" in op ? op.nquads.length : "ntriples" in op ? op.ntriples.length : 0;
+    for (const g of graphs) {
+      this.garbage += this.sizes.get(g) ?? 0;
+      if (body > 0) this.sizes.set(g, body / graphs.length);
+      else this.sizes.delete(g);
+    }
+  }
+
+  /** Journal bytes of content that a snapshot would drop. */
+  get supersededBytes(): number {
+    return this.garbage;
   }
 
   /** Seq of the last commit written to the journal. */
@@ -118,25 +137,29 @@ export class GraphStore {
     while (off < record.length) off += writeSync(this.fd, record, off, record.length - off);
     this.journalBytes += record.length;
     for (const l of this.listeners) l(seq, record);
-    for (const op of ops) this.pending.set(op.graph, (this.pending.get(op.graph) ?? 0) + 1);
+    const touched = ops.flatMap(graphsOf);
+    for (const g of touched) this.pending.set(g, (this.pending.get(g) ?? 0) + 1);
     const synced = options.durable === false ? Promise.resolve() : fdatasyncAsync(this.fd);
-    const applied = this.applyChain.then(async () => {
-      await synced;
-      for (const op of ops) {
-        await applyOp(this.ox, op, this.graphSet.has(op.graph), pauseForIo);
-        if ("delete" in op || op.ntriples.length === 0) this.graphSet.delete(op.graph);
-        else this.graphSet.add(op.graph);
-      }
-    });
-    this.applyChain = applied.catch(() => undefined).finally(() => {
-      for (const op of ops) {
-        const n = (this.pending.get(op.graph) ?? 1) - 1;
-        if (n <= 0) this.pending.delete(op.graph);
-        else this.pending.set(op.graph, n);
-      }
-    });
+    synced.catch(() => undefined); // handled where the chain awaits it
+    const exists = (g: string): boolean => this.graphSet.has(g);
+    const applied = this.applyChain
+      .then(async () => {
+        await synced;
+        for (const op of ops) {
+          await applyOp(this.ox, op, exists, pauseForIo);
+          track(this.graphSet, op);
+          this.account(op);
+        }
+      })
+      .finally(() => {
+        for (const g of touched) {
+          const n = (this.pending.get(g) ?? 1) - 1;
+          if (n <= 0) this.pending.delete(g);
+          else this.pending.set(g, n);
+        }
+      });
+    this.applyChain = applied.catch(() => undefined);
     await applied;
-    await this.applyChain;
     return seq;
   }
 
@@ -145,21 +168,47 @@ export class GraphStore {
     return this.ox.dump({ format, from_graph_name: ox.namedNode(graph) });
   }
 
-  /** N-Triples of every graph, one at a time (a whole-store dump can exceed Node's string limit). */
-  *eachGraph(): Generator<readonly [string, string]> {
-    for (const g of [...this.graphSet].sort()) yield [g, this.dump(g, "application/n-triples")];
+  /**
+   * The whole store as put operations for a snapshot: one N-Quads dump when it fits in a string,
+   * else one N-Triples dump per graph (a whole-store dump over ≈5M quads exceeds Node's string
+   * limit).
+   */
+  *snapshotOps(): Generator<GraphOp> {
+    const graphs = [...this.graphSet].sort();
+    let nquads: string | undefined;
+    try {
+      nquads = this.ox.dump({ format: "application/n-quads" });
+    } catch {
+      nquads = undefined;
+    }
+    if (nquads !== undefined) {
+      yield { graphs, nquads };
+      return;
+    }
+    for (const g of graphs) yield { graph: g, ntriples: this.dump(g, "application/n-triples") };
   }
 
   /**
    * Write a snapshot of the current state, start a new journal segment and remove what the
-   * snapshot covers. Blocks while it dumps; used at start-up and by maintenance.
+   * snapshot covers. Waits until no commit is being applied (the snapshot must hold every
+   * journalled commit), then blocks while it dumps.
    */
-  compact(): void {
+  async compact(): Promise<void> {
+    for (;;) {
+      const chain = this.applyChain;
+      await chain;
+      if (chain === this.applyChain) break; // no commit started meanwhile: nothing can interleave now
+    }
+    this.compactNow();
+  }
+
+  private compactNow(): void {
     if (this.fd >= 0) closeSync(this.fd);
-    writeSnapshot(this.dir, this.seq, this.eachGraph());
+    writeSnapshot(this.dir, this.seq, this.snapshotOps());
     this.fd = openSync(journalPath(this.dir, this.seq + 1), "a");
     pruneCovered(this.dir, this.seq);
     this.journalBytes = 0;
+    this.garbage = 0;
   }
 
   get journalSize(): number {

@@ -5,22 +5,34 @@
  * A record is one atomic commit: an ordered list of graph operations, each either "replace graph
  * G by these N-Triples" or "delete graph G". Framing, little-endian:
  *
- *     "QGJ1" | seq: u64 | payload length: u32 | first 8 bytes of SHA-256(payload) | payload
+ *     "QGJ1" | seq: u64 | payload length: u32 | first 8 bytes of SHA-256(seq, length, payload) | payload
  *
- * payload = one JSON line `{"ops":[{"g":iri,"n":bytes}|{"g":iri,"d":1}], "end"?: true}` followed by
- * the N-Triples bodies of the put operations, concatenated in order (`n` = body length in bytes).
- * A record whose header or payload runs past the end of the file, or whose hash does not match,
- * is a torn tail: replay stops there and the writer truncates it.
+ * payload = one JSON line `{"ops":[{"g":iri,"n":bytes}|{"g":iri,"d":1}|{"gs":[iri…],"n":bytes}], "end"?: true}`
+ * followed by the bodies of the put operations, concatenated in order (`n` = body length in
+ * bytes): N-Triples for a one-graph put, N-Quads for a several-graph put (`gs`).
+ * Only the end of the newest journal can be torn by a crash during an append: a record cut short,
+ * a last record whose hash does not match, or trailing zero bytes (a file extended but not
+ * written). Anything else that fails to decode, with valid-looking data after it, is corruption.
  */
 import { createHash } from "node:crypto";
 
 export const MAGIC = Buffer.from("QGJ1", "latin1");
 export const HEADER_BYTES = 24;
 
-/** One operation of a commit: replace a graph's content, or delete the graph. */
+/**
+ * One operation of a commit: replace a graph's content (N-Triples), delete a graph, or replace
+ * several graphs at once from one N-Quads body (every quad must be in one of `graphs`; used for
+ * many small graphs, e.g. the compounds of an upload, which load much faster in one call).
+ */
 export type GraphOp =
   | { readonly graph: string; readonly ntriples: string }
-  | { readonly graph: string; readonly delete: true };
+  | { readonly graph: string; readonly delete: true }
+  | { readonly graphs: readonly string[]; readonly nquads: string };
+
+/** The graphs an operation replaces or deletes. */
+export function graphsOf(op: GraphOp): readonly string[] {
+  return "graphs" in op ? op.graphs : [op.graph];
+}
 
 export interface DecodedRecord {
   readonly seq: number;
@@ -30,13 +42,15 @@ export interface DecodedRecord {
 }
 
 interface OpHeader {
-  readonly g: string;
+  readonly g?: string;
+  readonly gs?: readonly string[];
   readonly n?: number;
   readonly d?: 1;
 }
 
-function digest(payload: Buffer): Buffer {
-  return createHash("sha256").update(payload).digest().subarray(0, 8);
+/** The checksum covers the seq and length fields of the header as well as the payload. */
+function digest(header: Buffer, payload: Buffer): Buffer {
+  return createHash("sha256").update(header.subarray(4, 16)).update(payload).digest().subarray(0, 8);
 }
 
 export function encodeRecord(seq: number, ops: readonly GraphOp[], end = false): Buffer {
@@ -44,7 +58,11 @@ export function encodeRecord(seq: number, ops: readonly GraphOp[], end = false):
   const heads: OpHeader[] = [];
   for (const op of ops) {
     if ("delete" in op) heads.push({ g: op.graph, d: 1 });
-    else {
+    else if ("graphs" in op) {
+      const body = Buffer.from(op.nquads, "utf8");
+      bodies.push(body);
+      heads.push({ gs: op.graphs, n: body.length });
+    } else {
       const body = Buffer.from(op.ntriples, "utf8");
       bodies.push(body);
       heads.push({ g: op.graph, n: body.length });
@@ -56,7 +74,7 @@ export function encodeRecord(seq: number, ops: readonly GraphOp[], end = false):
   MAGIC.copy(header, 0);
   header.writeBigUInt64LE(BigInt(seq), 4);
   header.writeUInt32LE(payload.length, 12);
-  digest(payload).copy(header, 16);
+  digest(header, payload).copy(header, 16);
   return Buffer.concat([header, payload]);
 }
 
@@ -80,7 +98,7 @@ export function scanRecords(buf: Buffer): ScanResult {
     const start = pos + HEADER_BYTES;
     if (start + len > buf.length) return { records, validBytes: pos, tornReason: `record ${seq} is cut short at byte ${pos}` };
     const payload = buf.subarray(start, start + len);
-    if (!digest(payload).equals(buf.subarray(pos + 16, pos + 24))) {
+    if (!digest(buf.subarray(pos, pos + HEADER_BYTES), payload).equals(buf.subarray(pos + 16, pos + 24))) {
       return { records, validBytes: pos, tornReason: `record ${seq} fails its checksum at byte ${pos}` };
     }
     records.push(decodePayload(seq, payload));
@@ -95,14 +113,29 @@ function decodePayload(seq: number, payload: Buffer): DecodedRecord {
   let off = nl + 1;
   const ops: GraphOp[] = [];
   for (const h of head.ops) {
-    if (h.d) ops.push({ graph: h.g, delete: true });
-    else {
-      const n = h.n ?? 0;
-      ops.push({ graph: h.g, ntriples: payload.toString("utf8", off, off + n) });
-      off += n;
+    if (h.d) {
+      ops.push({ graph: h.g!, delete: true });
+      continue;
     }
+    const n = h.n ?? 0;
+    const body = payload.toString("utf8", off, off + n);
+    off += n;
+    ops.push(h.gs ? { graphs: h.gs, nquads: body } : { graph: h.g!, ntriples: body });
   }
   return { seq, ops, end: head.end === true };
+}
+
+/**
+ * Whether the bytes from the first undecodable record to the end of the file are what a crash
+ * during an append leaves (see the module comment), as opposed to corruption of committed data.
+ */
+export function isTornTail(rest: Buffer): boolean {
+  if (rest.length < HEADER_BYTES) return true;
+  if (rest.every((b) => b === 0)) return true;
+  if (!rest.subarray(0, 4).equals(MAGIC)) return false;
+  const end = HEADER_BYTES + rest.readUInt32LE(12);
+  // cut short, or the last record of the file (its hash failed: a partly written page)
+  return end >= rest.length;
 }
 
 /** Decode one record given as a whole buffer (as sent to the read replica). */

@@ -10,3 +10,8 @@ export function toNTriples(quads: readonly Quad[]): string {
   const triples = quads.map((q) => (q.graph.termType === "DefaultGraph" ? q : DataFactory.quad(q.subject, q.predicate, q.object)));
   return new Writer({ format: "N-Triples" }).quadsToString(triples);
 }
+
+/** Triples → N-Quads text in graph `graph` (n3's writer). */
+export function toNQuads(triples: readonly Quad[], graph: Quad["graph"]): string {
+  return new Writer({ format: "N-Quads" }).quadsToString(triples.map((q) => DataFactory.quad(q.subject, q.predicate, q.object, graph)));
+}

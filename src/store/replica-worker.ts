@@ -2,7 +2,7 @@
  * Entry of the SPARQL read replica's worker thread (see replica.ts for the protocol's other side).
  *
  * At start it builds its own Oxigraph store by replaying the data directory read-only (the same
- * `recover` + `applyOpSync` as the writer; nothing on disk is touched), posts `ready` with the
+ * `recover` + `applyOpsSync` as the writer; nothing on disk is touched), posts `ready` with the
  * last commit seq it loaded, then handles messages strictly in order:
  *
  *   {type:"record", seq, record}   a journal record the writer appended: applied unless seq ≤ the
@@ -16,7 +16,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import * as ox from "oxigraph";
 import { toReport, toServiceError, type ErrorReport } from "../errors.ts";
-import { applyOpSync } from "./apply.ts";
+import { applyOpsSync } from "./apply.ts";
 import { recover } from "./disk.ts";
 import { decodeRecord, type DecodedRecord } from "./journal.ts";
 import { executeQuery, type QueryRequest } from "./sparql-exec.ts";
@@ -49,11 +49,7 @@ let lastSeq = 0;
 let broken = false;
 
 function apply(r: DecodedRecord): void {
-  for (const op of r.ops) {
-    applyOpSync(store, op, graphs.has(op.graph));
-    if ("delete" in op || op.ntriples.length === 0) graphs.delete(op.graph);
-    else graphs.add(op.graph);
-  }
+  applyOpsSync(store, graphs, r.ops);
 }
 
 function onRecord(seq: number, record: Uint8Array): void {

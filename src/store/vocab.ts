@@ -95,8 +95,9 @@ export function bool(value: boolean): Literal {
   return literal(value ? "true" : "false", xsd.boolean);
 }
 
+/** xsd:dateTime in canonical form (no trailing zeros in the fraction), as Oxigraph writes it back. */
 export function dateTime(d: Date): Literal {
-  return literal(d.toISOString(), xsd.dateTime);
+  return literal(d.toISOString().replace(/\.?0+Z$/, "Z"), xsd.dateTime);
 }
 
 export function iri(value: string): NamedNode {

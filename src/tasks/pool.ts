@@ -2,7 +2,9 @@
  * A pool of `worker_threads` that runs CPU-heavy jobs off the event loop (DESIGN §1.2).
  *
  * A job is a kind (registered in jobs/index.ts) plus plain, structured-clone-safe input; it
- * reports progress in [0, 1] and returns plain output. Jobs queue FIFO for a free worker.
+ * reports progress in [0, 1] and returns plain output. Jobs wait for a free worker in one FIFO
+ * queue per owner (a task), served round-robin, so that a small upload is not stuck behind the
+ * hundred chunks of a large one.
  * Aborting a job's signal terminates the worker running it (the only way to stop synchronous
  * WASM code) and starts a fresh one in its place.
  */
@@ -16,10 +18,13 @@ export interface RunOptions {
   readonly onProgress?: (fraction: number) => void;
   /** Called when a worker starts the job. */
   readonly onStart?: () => void;
+  /** Jobs of different owners share the workers round-robin (default: one shared owner). */
+  readonly owner?: string;
 }
 
 interface Pending {
   readonly id: number;
+  readonly owner: string;
   readonly kind: JobKind;
   readonly input: unknown;
   readonly options: RunOptions;
@@ -45,7 +50,8 @@ function spawn(): Worker {
 
 export class WorkerPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  /** Waiting jobs per owner; the Map's order is the round-robin order. */
+  private readonly queues = new Map<string, Pending[]>();
   private nextId = 1;
   private closed = false;
 
@@ -97,15 +103,17 @@ export class WorkerPool {
   run<K extends JobKind>(kind: K, input: JobInput<K>, options: RunOptions = {}): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new InternalError("worker pool is closed"));
     return new Promise<JobOutput<K>>((resolve, reject) => {
-      const job: Pending = { id: this.nextId++, kind, input, options, resolve: resolve as (o: unknown) => void, reject };
+      const job: Pending = { id: this.nextId++, owner: options.owner ?? "", kind, input, options, resolve: resolve as (o: unknown) => void, reject };
       const { signal } = options;
       if (signal?.aborted) return reject(new Cancelled("cancelled"));
       signal?.addEventListener(
         "abort",
         () => {
-          const q = this.queue.indexOf(job);
-          if (q >= 0) {
-            this.queue.splice(q, 1);
+          const q = this.queues.get(job.owner);
+          const at = q?.indexOf(job) ?? -1;
+          if (q && at >= 0) {
+            q.splice(at, 1);
+            if (q.length === 0) this.queues.delete(job.owner);
             reject(new Cancelled("cancelled"));
             return;
           }
@@ -114,15 +122,29 @@ export class WorkerPool {
         },
         { once: true },
       );
-      this.queue.push(job);
+      const q = this.queues.get(job.owner);
+      if (q) q.push(job);
+      else this.queues.set(job.owner, [job]);
       this.dispatch();
     });
   }
 
+  /** The next job round-robin over owners: the first owner's oldest job, then that owner goes last. */
+  private next(): Pending | undefined {
+    for (const [owner, q] of this.queues) {
+      const job = q.shift();
+      this.queues.delete(owner);
+      if (q.length > 0) this.queues.set(owner, q);
+      if (job) return job;
+    }
+    return undefined;
+  }
+
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.job || this.queue.length === 0) continue;
-      const job = this.queue.shift()!;
+      if (slot.job) continue;
+      const job = this.next();
+      if (!job) return;
       slot.job = job;
       job.options.onStart?.();
       slot.worker.postMessage({ id: job.id, kind: job.kind, input: job.input });
@@ -131,12 +153,15 @@ export class WorkerPool {
 
   /** Jobs waiting for a worker. */
   get queued(): number {
-    return this.queue.length;
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Cancelled("server is shutting down"));
+    for (const q of this.queues.values()) for (const job of q) job.reject(new Cancelled("server is shutting down"));
+    this.queues.clear();
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

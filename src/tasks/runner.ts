@@ -126,7 +126,7 @@ export class TaskRunner {
         this.setProgress(t, f);
       },
       run: <K extends JobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>> => {
-        const opts: RunOptions = { signal: ac.signal, onStart: () => this.markRunning(t), ...(onProgress ? { onProgress } : {}) };
+        const opts: RunOptions = { signal: ac.signal, owner: t.id, onStart: () => this.markRunning(t), ...(onProgress ? { onProgress } : {}) };
         return this.pool.run(kind, input, opts);
       },
     };

@@ -49,7 +49,8 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       meta: { uri: input.datasetUri, fileName: input.fileName, created: new Date(), base: input.base },
     });
     const ops: GraphOp[] = [{ graph: input.datasetUri, ntriples: built.datasetNTriples }];
-    for (const c of built.compounds) if (!store.has(c.uri)) ops.push({ graph: c.uri, ntriples: c.ntriples });
+    const fresh = built.compounds.filter((c) => !store.has(c.uri));
+    if (fresh.length > 0) ops.push({ graphs: fresh.map((c) => c.uri), nquads: fresh.map((c) => c.nquads).join("") });
     return { ops, resultUri: input.datasetUri };
   };
 }

@@ -97,10 +97,10 @@ export async function get(url: string, accept = "text/turtle", init: RequestInit
 }
 
 /** POST a file as multipart field `file` (or another field name). */
-export async function uploadFile(base: string, bytes: Uint8Array | string, fileName: string, field = "file"): Promise<Response> {
+export async function uploadFile(base: string, bytes: Uint8Array | string, fileName: string, field = "file", accept = "text/uri-list"): Promise<Response> {
   const form = new FormData();
   form.append(field, new Blob([typeof bytes === "string" ? bytes : new Uint8Array(bytes)]), fileName);
-  return fetch(`${base}/dataset`, { method: "POST", body: form, headers: { Accept: "text/uri-list" } });
+  return fetch(`${base}/dataset`, { method: "POST", body: form, headers: { Accept: accept } });
 }
 
 /** Poll a task with Accept: text/uri-list until the body differs from the task URI. */
@@ -133,4 +133,55 @@ export async function uploadDataset(base: string, path: string, fileName?: strin
 export async function sortedNTriples(uri: string): Promise<string[]> {
   const r = await get(uri, "application/n-triples");
   return (await r.text()).split("\n").filter(Boolean).sort();
+}
+
+/** Lines of a text/uri-list response (CRLF or LF), without blanks. */
+export async function uriList(url: string): Promise<string[]> {
+  const r = await get(url, "text/uri-list");
+  if (r.status !== 200) throw new Error(`GET ${url} answered ${r.status}: ${await r.text()}`);
+  return (await r.text()).split(/\r?\n/).filter(Boolean);
+}
+
+/** A SPARQL SELECT through /sparql (JSON results): the bindings. */
+export async function sparqlSelect(base: string, query: string): Promise<Record<string, { value: string }>[]> {
+  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: "application/sparql-results+json" } });
+  if (r.status !== 200) throw new Error(`SPARQL answered ${r.status}: ${await r.text()}`);
+  const j = (await r.json()) as { results: { bindings: Record<string, { value: string }>[] } };
+  return j.results.bindings;
+}
+
+/** What a failed request must not change: the dataset list and the quads outside task graphs. */
+export interface StoreSnapshot {
+  readonly datasets: string;
+  readonly quads: number;
+}
+
+export async function storeSnapshot(base: string): Promise<StoreSnapshot> {
+  const datasets = await (await get(`${base}/dataset`, "text/uri-list")).text();
+  const [row] = await sparqlSelect(base, `SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER(!STRSTARTS(STR(?g), "${base}/task/")) }`);
+  return { datasets, quads: Number(row?.n?.value) };
+}
+
+/** A task's `ot:hasStatus` and `ot:percentageCompleted`, read from its N-Triples. */
+export async function taskState(taskUri: string): Promise<{ status: string; percentageCompleted: number }> {
+  const nt = await (await get(taskUri, "application/n-triples")).text();
+  const status = /<http:\/\/www\.opentox\.org\/api\/1\.1#hasStatus> "([^"]*)"/.exec(nt)?.[1];
+  const pct = /<http:\/\/www\.opentox\.org\/api\/1\.1#percentageCompleted> "([^"]*)"/.exec(nt)?.[1];
+  if (status === undefined || pct === undefined) throw new Error(`not a task: ${taskUri}\n${nt}`);
+  return { status, percentageCompleted: Number(pct) };
+}
+
+/** Poll a task's state until `done` holds. */
+export async function waitForTaskState(
+  taskUri: string,
+  done: (t: { status: string; percentageCompleted: number }) => boolean,
+  timeoutMs = 60_000,
+): Promise<{ status: string; percentageCompleted: number }> {
+  const t0 = Date.now();
+  for (;;) {
+    const t = await taskState(taskUri);
+    if (done(t)) return t;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`task ${taskUri} did not reach the state in ${timeoutMs} ms: ${JSON.stringify(t)}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
 }

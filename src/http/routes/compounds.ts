@@ -15,6 +15,7 @@ import type { Deps } from "../deps.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { rdfReps, respond, uriList, type Representations } from "../respond.ts";
 import { toMolfile } from "../../chem/structure.ts";
+import { readBytes } from "../body.ts";
 
 const PREFIX = "/compound/";
 
@@ -29,14 +30,7 @@ function compoundHtml(c: CompoundView, base: string): string {
 }
 
 async function readBody(ctx: Context, limit: number): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new PayloadTooLarge(`body exceeds ${limit} bytes`);
-    parts.push(chunk);
-  }
-  return Buffer.concat(parts).toString("utf8");
+  return (await readBytes(ctx.req, limit, () => new PayloadTooLarge(`body exceeds ${limit} bytes`))).toString("utf8");
 }
 
 export function registerCompounds(router: Router, deps: Deps): void {
@@ -48,11 +42,14 @@ export function registerCompounds(router: Router, deps: Deps): void {
 
   router.post("/compound", async (ctx) => {
     const type = ctx.request.type;
-    const body = (await readBody(ctx, 1024 * 1024)).trim();
+    const raw = await readBody(ctx, 1024 * 1024);
+    const body = raw.trim();
     if (!body) throw new BadRequest("empty body: POST a SMILES, a molfile or a standard InChI");
     const rdkit = await loadRDKit();
     let r: StructureResult;
-    if (type === "chemical/x-mdl-molfile" || body.includes("M  END")) r = parseMolfile(rdkit, body);
+    // A molfile's header block is three lines that are often empty (the name line, e.g. in RDKit's
+    // own output): only a BOM and trailing space may go, or the counts line would move up.
+    if (type === "chemical/x-mdl-molfile" || body.includes("M  END")) r = parseMolfile(rdkit, raw.replace(/^\uFEFF/, "").trimEnd());
     else if (["text/plain", "chemical/x-daylight-smiles", "chemical/x-inchi", ""].includes(type)) r = parseStructure(rdkit, body);
     else throw new UnsupportedMediaType(`POST /compound takes chemical/x-daylight-smiles, chemical/x-inchi, chemical/x-mdl-molfile or text/plain; got '${type}'`, { field: "Content-Type" });
     if (!r.ok) throw new UnprocessableEntity(`the structure could not be read: ${r.error}`, { field: "body" });

@@ -6,7 +6,7 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { koaBody } from "koa-body";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { stringify } from "csv-stringify/sync";
 import { BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
 import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, describeInGraph } from "../../resources/dataset-read.ts";
@@ -16,20 +16,16 @@ import type { Deps } from "../deps.ts";
 import { datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
 import { rdfReps, respond, uriList } from "../respond.ts";
 import { respondTask } from "./tasks.ts";
+import { readBytes } from "../body.ts";
 
 const CSV_TYPES = ["text/csv", "text/plain", "text/tab-separated-values", "application/csv", "application/vnd.ms-excel"];
 
 async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
   const declared = Number(ctx.get("Content-Length") || 0);
-  if (declared > limit) throw new PayloadTooLarge(`upload of ${declared} bytes exceeds the size limit of ${Math.round(limit / 1024 / 1024)} MiB`);
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new PayloadTooLarge(`upload exceeds the size limit of ${Math.round(limit / 1024 / 1024)} MiB`);
-    parts.push(chunk);
-  }
-  return Buffer.concat(parts);
+  const mib = Math.round(limit / 1024 / 1024);
+  return readBytes(ctx.req, limit, () =>
+    new PayloadTooLarge(declared > limit ? `upload of ${declared} bytes exceeds the size limit of ${mib} MiB` : `upload exceeds the size limit of ${mib} MiB`),
+  );
 }
 
 interface UploadFile {
@@ -40,13 +36,19 @@ interface UploadFile {
 async function readUpload(ctx: Context, deps: Deps): Promise<UploadFile> {
   const limit = deps.config.maxUploadBytes;
   if (ctx.is("multipart")) {
-    await koaBody({ multipart: true, formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4 } })(ctx, async () => undefined);
+    await koaBody({ multipart: true, formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, allowEmptyFiles: true, minFileSize: 0 } })(ctx, async () => undefined);
     const files = ctx.request.files ?? {};
-    const f = files.file;
-    const names = [...Object.keys(files), ...Object.keys((ctx.request.body as Record<string, unknown>) ?? {})];
-    if (!f) throw new BadRequest(`expected the CSV in the multipart field 'file'${names.length > 0 ? `; got field(s) ${names.map((n) => `'${n}'`).join(", ")}` : ""}`, { field: "file" });
-    const file = Array.isArray(f) ? f[0]! : f;
-    return { bytes: await readFile(file.filepath), fileName: file.originalFilename || "upload.csv" };
+    // formidable leaves every part in a temporary file: read what we need, then remove them all.
+    const temporary = Object.values(files).flatMap((v) => (Array.isArray(v) ? v : [v]).map((x) => x.filepath));
+    try {
+      const f = files.file;
+      const names = [...Object.keys(files), ...Object.keys((ctx.request.body as Record<string, unknown>) ?? {})];
+      if (!f) throw new BadRequest(`expected the CSV in the multipart field 'file'${names.length > 0 ? `; got field(s) ${names.map((n) => `'${n}'`).join(", ")}` : ""}`, { field: "file" });
+      const file = Array.isArray(f) ? f[0]! : f;
+      return { bytes: await readFile(file.filepath), fileName: file.originalFilename || "upload.csv" };
+    } finally {
+      await Promise.all(temporary.map((p) => rm(p, { force: true })));
+    }
   }
   const type = ctx.request.type;
   if (CSV_TYPES.includes(type)) {

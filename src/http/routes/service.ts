@@ -12,7 +12,7 @@ import { iri, rdf, rdfs, str, dc } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { jsonldContext } from "../render-rdf.ts";
-import { rdfReps, respond } from "../respond.ts";
+import { rdfReps, respond, uriList } from "../respond.ts";
 
 const ONTOLOGY_FILE = new URL("../../../ontology/qsargraph.ttl", import.meta.url);
 const VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -49,7 +49,7 @@ export function registerService(router: Router, deps: Deps): void {
   };
   const cached = ontologyNt();
   router.get("/ontology", async (ctx) => {
-    await respond(ctx, [...rdfReps(() => cached, vocab), ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
+    await respond(ctx, [...rdfReps(() => cached, vocab), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
   });
   router.get("/ontology/context.jsonld", async (ctx) => {
     await respond(ctx, [["application/ld+json", () => JSON.stringify(jsonldContext(vocab), null, 1)], ["application/json", () => JSON.stringify(jsonldContext(vocab), null, 1)]]);

@@ -24,42 +24,15 @@ import { GRAPH_FORMATS, queryForm, SOLUTION_FORMATS } from "../../store/sparql-s
 import type { Deps } from "../deps.ts";
 import { esc, page } from "../html/layout.ts";
 import { negotiate } from "../negotiate.ts";
+import { readBytes } from "../body.ts";
 
 export const MAX_SPARQL_BODY_BYTES = 1024 * 1024;
 
 const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
 
 /** Read a request body as UTF-8 text, refusing more than `max` bytes with 413. */
-export function readBody(req: IncomingMessage, max = MAX_SPARQL_BODY_BYTES): Promise<string> {
-  const tooLarge = (): PayloadTooLarge => new PayloadTooLarge(`the request body exceeds the limit of ${max} bytes`);
-  const declared = Number(req.headers["content-length"] ?? NaN);
-  if (declared > max) return Promise.reject(tooLarge());
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= max) {
-        chunks.push(chunk);
-        return;
-      }
-      // Stop collecting, but keep draining so the 413 reaches the client on an intact socket.
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      req.off("close", onClose);
-      req.resume();
-      reject(tooLarge());
-    };
-    const onEnd = (): void => resolve(Buffer.concat(chunks).toString("utf8"));
-    const onError = (err: Error): void => reject(new BadRequest(`could not read the request body: ${err.message}`));
-    // A client that goes away mid-body: 'close' without 'end' (after 'end' this is a no-op).
-    const onClose = (): void => reject(new BadRequest("the request body was cut short"));
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-    req.on("close", onClose);
-  });
+export async function readBody(req: IncomingMessage, max = MAX_SPARQL_BODY_BYTES): Promise<string> {
+  return (await readBytes(req, max, () => new PayloadTooLarge(`the request body exceeds the limit of ${max} bytes`))).toString("utf8");
 }
 
 /** The media type of the request body, lower-cased, without parameters; "" when absent. */

@@ -11,7 +11,7 @@ import { isFinished, taskHttpStatus, taskQuads, type TaskState } from "../../res
 import { isId } from "../../resources/uris.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import type { Deps } from "../deps.ts";
-import { reportText } from "../error-response.ts";
+import { problem, reportText } from "../error-response.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { negotiate } from "../negotiate.ts";
 import { rdfReps, respond, uriList } from "../respond.ts";
@@ -72,7 +72,7 @@ export function registerTasks(router: Router, deps: Deps): void {
         ...rdfReps(() => toNTriples(taskQuads(t, vocab)), vocab),
         ["text/html", () => taskHtml(t, vocab.base)],
         ["text/plain", () => failure ?? `${t.status} ${t.percentageCompleted.toFixed(1)} %${t.resultUri ? ` ${t.resultUri}` : ""}\n`],
-        ["application/problem+json", () => JSON.stringify(t.error ? { title: t.error.code, status: t.error.status, detail: t.error.message, instance: t.uri, ...(t.error.line !== undefined ? { line: t.error.line } : {}), ...(t.error.causes ? { causes: t.error.causes } : {}) } : taskJson(t))],
+        ["application/problem+json", () => JSON.stringify(t.error ? problem(t.error, t.uri) : taskJson(t))],
       ],
       status,
     );
@@ -81,7 +81,9 @@ export function registerTasks(router: Router, deps: Deps): void {
   router.delete("/task/:id", async (ctx) => {
     const t = find(ctx);
     await tasks.cancel(t.id);
-    await respond(ctx, [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => toNTriples(taskQuads(t, vocab)), vocab)], taskHttpStatus(t));
+    // The DELETE itself succeeded (or had nothing to do on a finished task): 200 with the task's
+    // state, not the task's GET status (a 503 would tell clients the service is unavailable).
+    await respond(ctx, [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => toNTriples(taskQuads(t, vocab)), vocab)], 200);
   });
 }
 

@@ -1,0 +1,77 @@
+/**
+ * Upload benchmark (issue "Service foundation"): wall time and the server's peak RSS for
+ * uploading kazius.csv (4069 rows) and MoleculeNet muv.csv (93,127 rows) over HTTP, and the
+ * restart time with both stored (process start → listening, and → first dataset served).
+ * Each figure is the median of RUNS runs (default 3), each on a fresh data directory.
+ *
+ *   npx tsx bench/upload.ts [runs]
+ *
+ * Goals from the issue: Kazius ≤ 2 s, MUV ≤ 30 s, restart ≤ 10 s.
+ */
+import { readFileSync } from "node:fs";
+import { availableParallelism, cpus, totalmem } from "node:os";
+import { DATA, removeDir, startServer, uploadFile, waitForTask, type TestServer } from "../test/helpers/server.ts";
+
+const RUNS = Number(process.argv[2] ?? 3);
+const FILES = [
+  ["kazius.csv", `${DATA}lazar/test/data/kazius.csv`],
+  ["muv.csv", `${DATA}moleculenet/muv.csv`],
+] as const;
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function timedUpload(srv: TestServer, path: string, name: string): Promise<{ ms: number; dataset: string }> {
+  const bytes = readFileSync(path);
+  const t0 = performance.now();
+  const r = await uploadFile(srv.base, bytes, name);
+  const task = (await r.text()).trim();
+  const done = await waitForTask(task, 600_000);
+  const ms = performance.now() - t0;
+  if (done.status !== 200) throw new Error(`${name}: task failed ${done.status} ${done.body}`);
+  return { ms, dataset: done.body };
+}
+
+const results: Record<string, number[]> = { "kazius.csv": [], "muv.csv": [], rssKazius: [], rssBoth: [], restartListen: [], restartServe: [] };
+
+for (let run = 1; run <= RUNS; run++) {
+  let srv = await startServer();
+  const datasets: string[] = [];
+  for (const [name, path] of FILES) {
+    const { ms, dataset } = await timedUpload(srv, path, name);
+    datasets.push(dataset);
+    results[name]!.push(ms);
+    results[name === "kazius.csv" ? "rssKazius" : "rssBoth"]!.push(peakRssMb(srv.proc.pid!));
+    console.log(`run ${run}: ${name} uploaded in ${(ms / 1000).toFixed(2)} s, server peak RSS ${peakRssMb(srv.proc.pid!).toFixed(0)} MB`);
+  }
+  await srv.stop();
+  const t0 = performance.now();
+  srv = await startServer({ dataDir: srv.dataDir });
+  const listen = performance.now() - t0;
+  for (const d of datasets) {
+    const url = d.replace(/^http:\/\/127\.0\.0\.1:\d+/, srv.base);
+    const r = await fetch(url, { headers: { Accept: "text/uri-list" } });
+    if (r.status !== 200) throw new Error(`after restart ${url} answered ${r.status}`);
+    await r.arrayBuffer();
+  }
+  const serve = performance.now() - t0;
+  results.restartListen!.push(listen);
+  results.restartServe!.push(serve);
+  console.log(`run ${run}: restart to listening ${(listen / 1000).toFixed(2)} s, to both datasets served ${(serve / 1000).toFixed(2)} s`);
+  await srv.stop();
+  removeDir(srv.dataDir);
+}
+
+console.log(`\nmachine: ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; node ${process.version}; ${RUNS} runs, medians:`);
+console.log(`kazius.csv (4069 rows)   upload ${(median(results["kazius.csv"]!) / 1000).toFixed(2)} s   peak RSS ${median(results.rssKazius!).toFixed(0)} MB`);
+console.log(`muv.csv (93,127 rows)    upload ${(median(results["muv.csv"]!) / 1000).toFixed(2)} s   peak RSS ${median(results.rssBoth!).toFixed(0)} MB (both stored)`);
+console.log(`restart with both        listening ${(median(results.restartListen!) / 1000).toFixed(2)} s   both served ${(median(results.restartServe!) / 1000).toFixed(2)} s`);

@@ -1,0 +1,156 @@
+/**
+ * Compounds over HTTP against the real server (issue "Service foundation" §7; DESIGN §3): after
+ * uploading hamster_carcinogenicity.csv, `/compound/{InChI}` serves Turtle (ot:Compound with
+ * SMILES, InChI, InChIKey), SMILES, InChI, molfile, SVG and HTML, also under the percent-encoded
+ * path; `POST /compound` with a SMILES or molfile body answers the compound URI (201 the first
+ * time, 200 after, with Location); a bad SMILES is 422, an unknown compound 404.
+ *
+ * Expected values are published identifiers (PubChem): acetaldehyde (CID 177, row 1 of the
+ * hamster file, `CC=O`) InChI=1S/C2H4O/c1-2-3/h2H,1H3, InChIKey IKHGUXGNUITLKF-UHFFFAOYSA-N;
+ * phenol (CID 996; not in the hamster file) InChI=1S/C6H6O/c7-6-4-2-1-3-5-6/h1-5,7H, InChIKey
+ * ISWSIDIOOBJBQZ-UHFFFAOYSA-N; methylamine (CID 6329) InChI=1S/CH5N/c1-2/h2H2,1H3. Acetaldehyde
+ * has 3 heavy atoms and 2 bonds (the molfile counts line); shared/data/lazar/test/data/
+ * acetaldehyde.sdf is one record of it, with empty header lines and CRLF line ends.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { Parser } from "n3";
+import { DATA, get, removeDir, startServer, uploadDataset, type TestServer } from "../helpers/server.ts";
+
+const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
+const ACETALDEHYDE_SDF = `${DATA}lazar/test/data/acetaldehyde.sdf`;
+const ACETALDEHYDE = { inchi: "InChI=1S/C2H4O/c1-2-3/h2H,1H3", key: "IKHGUXGNUITLKF-UHFFFAOYSA-N" };
+const PHENOL = { inchi: "InChI=1S/C6H6O/c7-6-4-2-1-3-5-6/h1-5,7H", key: "ISWSIDIOOBJBQZ-UHFFFAOYSA-N" };
+const METHYLAMINE = "InChI=1S/CH5N/c1-2/h2H2,1H3";
+// Methylamine drawn by hand: empty name line, program line, empty comment line, counts line (V2000).
+const METHYLAMINE_MOL = [
+  "",
+  "  handmade",
+  "",
+  "  2  1  0  0  0  0  0  0  0  0999 V2000",
+  "    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0",
+  "    1.2990    0.7500    0.0000 N   0  0  0  0  0  0  0  0  0  0  0  0",
+  "  1  2  1  0",
+  "M  END",
+  "",
+].join("\n");
+
+describe("compounds", () => {
+  let srv: TestServer;
+  let acetaldehyde = "";
+
+  before(async () => {
+    srv = await startServer();
+    await uploadDataset(srv.base, HAMSTER);
+    acetaldehyde = `${srv.base}/compound/${ACETALDEHYDE.inchi}`;
+    assert.equal(readFileSync(HAMSTER, "utf8").split("\n")[1]?.split(",")[0], "CC=O", "row 1 of the file is acetaldehyde");
+  });
+  after(async () => {
+    await srv.stop();
+    removeDir(srv.dataDir);
+  });
+
+  async function ok(url: string, accept: string): Promise<string> {
+    const r = await get(url, accept);
+    const body = await r.text();
+    assert.equal(r.status, 200, `${accept}: ${body.slice(0, 200)}`);
+    assert.equal(r.headers.get("content-type")?.split(";")[0], accept);
+    return body;
+  }
+
+  test("Turtle: an ot:Compound with its SMILES, standard InChI and InChIKey", async () => {
+    const quads = new Parser({ format: "Turtle" }).parse(await ok(acetaldehyde, "text/turtle"));
+    const about = quads.filter((q) => q.subject.value === acetaldehyde);
+    const value = (local: string): string[] => about.filter((q) => q.predicate.value === `${srv.base}/ontology#${local}`).map((q) => q.object.value);
+    assert.ok(about.some((q) => q.predicate.value.endsWith("#type") && q.object.value === "http://www.opentox.org/api/1.1#Compound"));
+    assert.deepEqual(value("inchi"), [ACETALDEHYDE.inchi]);
+    assert.deepEqual(value("inchikey"), [ACETALDEHYDE.key]);
+    assert.deepEqual(value("smiles"), ["CC=O"]);
+  });
+
+  test("chemical/x-daylight-smiles, chemical/x-inchi", async () => {
+    assert.equal((await ok(acetaldehyde, "chemical/x-daylight-smiles")).trim(), "CC=O");
+    assert.equal((await ok(acetaldehyde, "chemical/x-inchi")).trim(), ACETALDEHYDE.inchi);
+  });
+
+  test("chemical/x-mdl-molfile: the counts line has 3 atoms and 2 bonds, then C, C, O", async () => {
+    const lines = (await ok(acetaldehyde, "chemical/x-mdl-molfile")).split(/\r?\n/);
+    const counts = lines[3]!; // lines 1–3 are the header block
+    assert.match(counts, /V2000\s*$/);
+    assert.equal(Number(counts.slice(0, 3)), 3, "atoms");
+    assert.equal(Number(counts.slice(3, 6)), 2, "bonds");
+    const atoms = lines.slice(4, 7).map((l) => l.slice(31, 34).trim()).sort();
+    assert.deepEqual(atoms, ["C", "C", "O"]);
+    assert.ok(lines.includes("M  END"));
+  });
+
+  test("image/svg+xml is an SVG document; HTML shows the identifiers", async () => {
+    const svg = await ok(acetaldehyde, "image/svg+xml");
+    assert.match(svg, /<svg[\s>]/);
+    assert.match(svg.trim(), /<\/svg>$/);
+    const html = await ok(acetaldehyde, "text/html");
+    assert.match(html, /^<!DOCTYPE html>/i);
+    for (const s of [ACETALDEHYDE.key, "CC=O", ACETALDEHYDE.inchi]) assert.ok(html.includes(s), `HTML shows ${s}`);
+  });
+
+  test("the percent-encoded InChI path names the same compound", async () => {
+    const encoded = `${srv.base}/compound/${encodeURIComponent(ACETALDEHYDE.inchi)}`;
+    assert.notEqual(encoded, acetaldehyde);
+    assert.equal((await ok(encoded, "chemical/x-inchi")).trim(), ACETALDEHYDE.inchi);
+    assert.deepEqual((await ok(encoded, "text/uri-list")).split(/\r?\n/).filter(Boolean), [acetaldehyde]);
+  });
+
+  test("POST /compound with a SMILES: 201 + Location the first time, 200 after (same compound, other SMILES)", async () => {
+    const phenol = `${srv.base}/compound/${PHENOL.inchi}`;
+    assert.equal((await get(phenol)).status, 404, "phenol is not in the hamster file");
+    const cases: [string, string, number][] = [
+      ["text/plain", "Oc1ccccc1", 201],
+      ["chemical/x-daylight-smiles", "c1ccccc1O", 200],
+      ["text/plain", "C1=CC=C(C=C1)O\n", 200],
+    ];
+    for (const [type, smiles, status] of cases) {
+      const r = await fetch(`${srv.base}/compound`, { method: "POST", body: smiles, headers: { "Content-Type": type, Accept: "text/uri-list" } });
+      assert.equal(r.status, status, `${smiles} as ${type}`);
+      assert.equal(r.headers.get("location"), phenol);
+      assert.equal((await r.text()).trim(), phenol);
+    }
+    assert.equal((await ok(phenol, "chemical/x-inchi")).trim(), PHENOL.inchi);
+    const ttl = await ok(phenol, "text/turtle");
+    assert.ok(ttl.includes(PHENOL.key), "InChIKey of phenol");
+  });
+
+  test("POST /compound with a molfile: a new compound (201) and an SD record of a known one (200)", async () => {
+    const mol = await fetch(`${srv.base}/compound`, { method: "POST", body: METHYLAMINE_MOL, headers: { "Content-Type": "chemical/x-mdl-molfile" } });
+    assert.equal(mol.status, 201, await mol.clone().text());
+    assert.equal(mol.headers.get("location"), `${srv.base}/compound/${METHYLAMINE}`);
+    assert.equal((await ok(`${srv.base}/compound/${METHYLAMINE}`, "chemical/x-daylight-smiles")).trim(), "CN");
+
+    const sdf = await fetch(`${srv.base}/compound`, { method: "POST", body: readFileSync(ACETALDEHYDE_SDF), headers: { "Content-Type": "chemical/x-mdl-molfile" } });
+    assert.equal(sdf.status, 200, await sdf.clone().text());
+    assert.equal(sdf.headers.get("location"), acetaldehyde);
+
+    // The service's own molfile output goes back in and names the same compound.
+    const own = await ok(acetaldehyde, "chemical/x-mdl-molfile");
+    const back = await fetch(`${srv.base}/compound`, { method: "POST", body: own, headers: { "Content-Type": "chemical/x-mdl-molfile" } });
+    assert.equal(back.status, 200, await back.clone().text());
+    assert.equal(back.headers.get("location"), acetaldehyde);
+  });
+
+  test("a bad SMILES → 422 naming the body; nothing created", async () => {
+    const before = await (await get(`${srv.base}/compound`, "text/uri-list")).text();
+    const r = await fetch(`${srv.base}/compound`, { method: "POST", body: "C1CC(", headers: { "Content-Type": "chemical/x-daylight-smiles", Accept: "application/problem+json" } });
+    assert.equal(r.status, 422);
+    const p = (await r.json()) as { status: number; field?: string; detail: string };
+    assert.equal(p.status, 422);
+    assert.equal(p.field, "body");
+    assert.match(p.detail, /SMILES/);
+    assert.equal(await (await get(`${srv.base}/compound`, "text/uri-list")).text(), before);
+  });
+
+  test("an unknown compound → 404", async () => {
+    const r = await get(`${srv.base}/compound/InChI=1S/Xe`, "text/plain");
+    assert.equal(r.status, 404);
+    assert.match(await r.text(), /^404 NotFound: .*InChI=1S\/Xe/);
+  });
+});
