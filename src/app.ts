@@ -29,13 +29,15 @@ export interface App {
 }
 
 export async function createApp(config: Config): Promise<App> {
+  // The replica loads the data dir in its own thread while this one recovers the writer's store.
+  const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults });
   const store = GraphStore.open(config.dataDir);
+  replica.follow(store);
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
   const pool = new WorkerPool(config.workers);
   const tasks = new TaskRunner(store, pool, uris, vocab);
   await tasks.recover();
-  const replica = await SparqlReplica.start(store, { dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults });
   const deps: Deps = { config, store, vocab, uris, tasks, pool };
 
   const router = new Router();

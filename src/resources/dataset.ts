@@ -34,10 +34,17 @@ export interface DatasetMeta {
   readonly base: string;
 }
 
+/** The compounds' own graphs as one N-Quads body; compound i is bytes [ends[i-1], ends[i]). */
+export interface CompoundGraphs {
+  readonly uris: readonly string[];
+  readonly nquads: Uint8Array;
+  readonly ends: readonly number[];
+}
+
+/** Graph bodies as UTF-8 bytes, so that a worker can hand them over without a copy. */
 export interface BuiltDataset {
-  readonly datasetNTriples: string;
-  /** Each compound's own graph, as N-Quads (so that many can be put in one operation). */
-  readonly compounds: readonly { readonly uri: string; readonly nquads: string }[];
+  readonly datasetNTriples: Uint8Array;
+  readonly compounds: CompoundGraphs;
   readonly summary: { readonly entries: number; readonly compounds: number; readonly features: number; readonly warnings: number };
 }
 
@@ -66,13 +73,62 @@ export function featureDescription(f: FeatureDef, fileName: string): string {
   return `Column '${f.name}' of ${fileName} (${kind}${values})`;
 }
 
-export function buildDataset(content: DatasetContent, meta: DatasetMeta): BuiltDataset {
+/** Which share of the rows to build: part `index` of `count` (the header triples go with part 0). */
+export interface Part {
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
+ * The graphs of a dataset, or of one part of its rows (so that several workers can build a large
+ * dataset side by side; concatenating the parts' bodies gives the whole). A compound's own graph
+ * is built by the part holding its first row.
+ */
+export function buildDataset(content: DatasetContent, meta: DatasetMeta, part: Part = { index: 0, count: 1 }): BuiltDataset {
   const v = new Vocab(meta.base);
   const uris = new Uris(meta.base);
   const ds = iri(meta.uri);
   const q: Quad[] = [];
   const add = (s: NamedNode, p: NamedNode, o: Quad["object"]): void => void q.push(quad(s, p, o));
 
+  const featureNodes = content.features.map((f) => iri(uris.feature(meta.uri, f.name)));
+  if (part.index === 0) headerTriples(content, meta, featureNodes, v, add);
+
+  const n = content.entries.length;
+  const from = Math.floor((n * part.index) / part.count);
+  const to = Math.floor((n * (part.index + 1)) / part.count);
+  const seen = new Set<string>();
+  const compounds = new Map<string, Entry["compound"]>();
+  content.entries.forEach((e, i) => {
+    const cUri = uris.compound(e.compound.inchi);
+    const first = !seen.has(cUri);
+    seen.add(cUri);
+    if (i < from || i >= to) return;
+    if (first) compounds.set(cUri, e.compound);
+    const en = iri(`${meta.uri}#e${e.line}`);
+    add(ds, ot.dataEntry, en);
+    add(en, rdf.type, ot.DataEntry);
+    add(en, ot.compound, iri(cUri));
+    add(en, v.qg.line, int(e.line));
+    e.values.forEach((raw, j) => {
+      if (raw === null) return;
+      const vn = iri(`${meta.uri}#e${e.line}v${j}`);
+      add(en, ot.values, vn);
+      add(vn, ot.feature, featureNodes[j]!);
+      add(vn, ot.value, valueLiteral(content.features[j]!, raw));
+    });
+  });
+
+  return {
+    datasetNTriples: new TextEncoder().encode(toNTriples(q)),
+    compounds: compoundGraphs([...compounds], v),
+    summary: { entries: to - from, compounds: compounds.size, features: content.features.length, warnings: part.index === 0 ? content.warnings.length : 0 },
+  };
+}
+
+/** The dataset node, its features and its warnings. */
+function headerTriples(content: DatasetContent, meta: DatasetMeta, featureNodes: readonly NamedNode[], v: Vocab, add: (s: NamedNode, p: NamedNode, o: Quad["object"]) => void): void {
+  const ds = iri(meta.uri);
   add(ds, rdf.type, ot.Dataset);
   add(ds, dc.title, str(content.title));
   add(ds, dc.date, dateTime(meta.created));
@@ -82,9 +138,8 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta): BuiltD
   add(ds, v.qg.numberOfCompounds, int(content.compounds));
   add(ds, v.qg.numberOfEntries, int(content.entries.length));
   add(ds, v.qg.numberOfFeatures, int(content.features.length));
-
-  const featureNodes = content.features.map((f, i) => {
-    const fn = iri(uris.feature(meta.uri, f.name));
+  content.features.forEach((f, i) => {
+    const fn = featureNodes[i]!;
     add(fn, rdf.type, ot.Feature);
     if (f.nominal) add(fn, rdf.type, ot.NominalFeature);
     if (f.numeric) add(fn, rdf.type, ot.NumericFeature);
@@ -95,28 +150,7 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta): BuiltD
     add(fn, v.qg.column, int(f.column + 1));
     add(fn, v.qg.index, int(i));
     for (const a of f.acceptValues) add(fn, ot.acceptValue, str(a));
-    return fn;
   });
-
-  const compounds = new Map<string, Entry["compound"]>();
-  for (const e of content.entries) {
-    const cUri = uris.compound(e.compound.inchi);
-    if (!compounds.has(cUri)) compounds.set(cUri, e.compound);
-    const en = iri(`${meta.uri}#e${e.line}`);
-    add(ds, ot.dataEntry, en);
-    add(en, rdf.type, ot.DataEntry);
-    add(en, ot.compound, iri(cUri));
-    add(en, v.qg.line, int(e.line));
-    e.values.forEach((raw, j) => {
-      if (raw === null) return;
-      const f = content.features[j]!;
-      const vn = iri(`${meta.uri}#e${e.line}v${j}`);
-      add(en, ot.values, vn);
-      add(vn, ot.feature, featureNodes[j]!);
-      add(vn, ot.value, valueLiteral(f, raw));
-    });
-  }
-
   content.warnings.forEach((w: Warning, k) => {
     const wn = iri(`${meta.uri}#w${k + 1}`);
     add(ds, v.qg.warning, wn);
@@ -127,10 +161,45 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta): BuiltD
     if (w.column !== undefined) add(wn, v.qg.column, str(w.column));
     if (w.count !== undefined) add(wn, v.qg.count, int(w.count));
   });
+}
 
+/** Join the parts built by `buildDataset` (in part order). */
+export function joinParts(parts: readonly BuiltDataset[]): BuiltDataset {
+  if (parts.length === 1) return parts[0]!;
+  let end = 0;
+  const ends: number[] = [];
+  for (const p of parts) {
+    for (const e of p.compounds.ends) ends.push(end + e);
+    end += p.compounds.nquads.length;
+  }
   return {
-    datasetNTriples: toNTriples(q),
-    compounds: [...compounds].map(([uri, c]) => ({ uri, nquads: toNQuads(compoundQuads(uri, c, v), iri(uri)) })),
-    summary: { entries: content.entries.length, compounds: compounds.size, features: content.features.length, warnings: content.warnings.length },
+    datasetNTriples: Buffer.concat(parts.map((p) => p.datasetNTriples)),
+    compounds: { uris: parts.flatMap((p) => p.compounds.uris), nquads: Buffer.concat(parts.map((p) => p.compounds.nquads)), ends },
+    summary: {
+      entries: parts.reduce((a, p) => a + p.summary.entries, 0),
+      compounds: parts.reduce((a, p) => a + p.summary.compounds, 0),
+      features: parts[0]!.summary.features,
+      warnings: parts[0]!.summary.warnings,
+    },
   };
+}
+
+function compoundGraphs(list: readonly (readonly [string, Entry["compound"]])[], v: Vocab): CompoundGraphs {
+  const texts = list.map(([uri, c]) => toNQuads(compoundQuads(uri, c, v), iri(uri)));
+  const ends: number[] = [];
+  let end = 0;
+  for (const t of texts) ends.push((end += Buffer.byteLength(t, "utf8")));
+  return { uris: list.map(([uri]) => uri), nquads: new TextEncoder().encode(texts.join("")), ends };
+}
+
+/** The N-Quads of the compounds whose graphs `keep` selects (all of them without a copy). */
+export function selectCompounds(c: CompoundGraphs, keep: (uri: string) => boolean): { graphs: string[]; nquads: Uint8Array } {
+  const graphs: string[] = [];
+  const parts: Uint8Array[] = [];
+  c.uris.forEach((uri, i) => {
+    if (!keep(uri)) return;
+    graphs.push(uri);
+    parts.push(c.nquads.subarray(i === 0 ? 0 : c.ends[i - 1], c.ends[i]));
+  });
+  return { graphs, nquads: graphs.length === c.uris.length ? c.nquads : Buffer.concat(parts) };
 }

@@ -12,7 +12,7 @@
  * by quad).
  */
 import * as ox from "oxigraph";
-import { graphsOf, type GraphOp } from "./journal.ts";
+import { bodyOf, bytesOf, graphsOf, type Body, type GraphOp } from "./journal.ts";
 
 const SLICE_BYTES = 512 * 1024;
 /** Graphs dropped per SPARQL update (and per pause when yielding). */
@@ -33,36 +33,29 @@ export function clearGraph(store: ox.Store, graph: string): void {
   clearGraphs(store, [graph]);
 }
 
-function loadSlice(store: ox.Store, g: ox.NamedNode, text: string): void {
-  store.load(text, { format: "application/n-triples", to_graph_name: g, lenient: true, no_transaction: true });
-}
-
-/** Cut N-Triples text into slices of whole lines of about SLICE_BYTES characters. */
-export function* slices(ntriples: string): Generator<string> {
+/** Cut a body into slices of whole lines of about SLICE_BYTES bytes (views, no copies). */
+export function* slices(body: Body): Generator<Uint8Array> {
+  const bytes = bytesOf(body);
   let start = 0;
-  while (start < ntriples.length) {
-    let end = Math.min(ntriples.length, start + SLICE_BYTES);
-    if (end < ntriples.length) {
-      const nl = ntriples.indexOf("\n", end);
-      end = nl < 0 ? ntriples.length : nl + 1;
+  while (start < bytes.length) {
+    let end = Math.min(bytes.length, start + SLICE_BYTES);
+    if (end < bytes.length) {
+      const nl = bytes.indexOf(10, end);
+      end = nl < 0 ? bytes.length : nl + 1;
     }
-    yield ntriples.slice(start, end);
+    yield bytes.subarray(start, end);
     start = end;
   }
 }
 
 /** True when the operation leaves its graph(s) with content. */
 export function fills(op: GraphOp): boolean {
-  return !("delete" in op) && ("graphs" in op ? op.nquads.length > 0 : op.ntriples.length > 0);
+  return bodyOf(op).length > 0;
 }
 
-function loadText(store: ox.Store, op: GraphOp, text: string): void {
-  if ("graphs" in op) store.load(text, { format: "application/n-quads", lenient: true, no_transaction: true });
-  else if (!("delete" in op)) loadSlice(store, ox.namedNode(op.graph), text);
-}
-
-function bodyOf(op: GraphOp): string {
-  return "graphs" in op ? op.nquads : "ntriples" in op ? op.ntriples : "";
+function loadBytes(store: ox.Store, op: GraphOp, bytes: Uint8Array): void {
+  if ("graphs" in op) store.load(bytes, { format: "application/n-quads", lenient: true, no_transaction: true });
+  else if (!("delete" in op)) store.load(bytes, { format: "application/n-triples", to_graph_name: ox.namedNode(op.graph), lenient: true, no_transaction: true });
 }
 
 /**
@@ -80,7 +73,7 @@ export async function applyOp(store: ox.Store, op: GraphOp, exists: (g: string) 
   let first = true;
   for (const s of slices(bodyOf(op))) {
     if (pause && !first) await pause();
-    loadText(store, op, s);
+    loadBytes(store, op, s);
     first = false;
   }
 }
@@ -89,7 +82,7 @@ export async function applyOp(store: ox.Store, op: GraphOp, exists: (g: string) 
 export function applyOpSync(store: ox.Store, op: GraphOp, exists: (g: string) => boolean): void {
   const existing = graphsOf(op).filter(exists);
   for (let i = 0; i < existing.length; i += DROP_BATCH) clearGraphs(store, existing.slice(i, i + DROP_BATCH));
-  if (fills(op)) for (const s of slices(bodyOf(op))) loadText(store, op, s);
+  if (fills(op)) for (const s of slices(bodyOf(op))) loadBytes(store, op, s);
 }
 
 /** Record in `graphs` which graphs exist after an operation. */

@@ -2,19 +2,28 @@
  * The graph store: Oxigraph in memory, one named graph per resource, made durable by the journal
  * and snapshots of disk.ts (DESIGN §1.1, §1.4; issue "Service foundation" §2).
  *
- * `commit(ops)` is the only way to change the store. It appends one journal record, fsyncs it
- * (unless `durable: false`, used for task progress), then applies the operations in memory.
- * Until a commit has been applied, the graphs it touches are *pending*: `has()` says no, so a
- * half-loaded graph is never served. Commits are applied strictly in journal order.
+ * `commit(ops)` is the only way to change the store. It appends one journal record and fsyncs it
+ * (unless `durable: false`, used for task progress) while it applies the operations in memory.
+ * Until a commit is both on disk and applied, the graphs it touches are *pending*: `has()` says
+ * no, so a half-loaded or not yet durable graph is never served. Records are written, and
+ * commits applied, strictly in seq order.
  */
 import * as ox from "oxigraph";
-import { closeSync, fdatasync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, fdatasync, openSync, writev } from "node:fs";
 import { promisify } from "node:util";
 import { applyOp, applyOpsSync, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
-import { encodeRecord, graphsOf, type GraphOp } from "./journal.ts";
+import { bodyOf, encodeRecordAsync, graphsOf, type GraphOp } from "./journal.ts";
 
 const fdatasyncAsync = promisify(fdatasync);
+const writevAsync = promisify(writev);
+
+/** Where a committed record lies in the journal (the read replica reads it from there). */
+export interface RecordLocation {
+  readonly path: string;
+  readonly offset: number;
+  readonly length: number;
+}
 
 export interface StoreOptions {
   /**
@@ -29,7 +38,7 @@ export interface CommitOptions {
   readonly durable?: boolean;
 }
 
-export type RecordListener = (seq: number, record: Buffer) => void;
+export type RecordListener = (seq: number, at: RecordLocation) => void;
 
 export type DumpFormat = "application/n-triples" | "application/n-quads" | "application/rdf+xml" | "application/ld+json";
 
@@ -46,6 +55,13 @@ export class GraphStore {
   private readonly pending = new Map<string, number>();
   private readonly listeners: RecordListener[] = [];
   private fd = -1;
+  private journalFile = "";
+  /** Bytes of the active journal segment written so far. */
+  private fileOffset = 0;
+  /** Records are written strictly in seq order through this chain. */
+  private writeChain: Promise<void> = Promise.resolve();
+  /** Set when a journal write failed: the journal may end in a partial record, so stop writing. */
+  private failed: Error | undefined;
   private seq = 0;
   private journalBytes = 0;
   /** Approximate journal bytes of each graph's current content, and of superseded content. */
@@ -71,8 +87,7 @@ export class GraphStore {
       s.compactNow();
       compacted = true;
     } else {
-      const path = rec.activeJournal?.path ?? journalPath(dir, s.seq + 1);
-      s.fd = openSync(path, "a");
+      s.openJournal(rec.activeJournal?.path ?? journalPath(dir, s.seq + 1), rec.activeJournal?.validBytes ?? 0);
     }
     s.openInfo = {
       lastSeq: s.seq,
@@ -86,7 +101,7 @@ export class GraphStore {
   /** Keep the size accounting that decides when compaction pays. */
   private account(op: GraphOp): void {
     const graphs = graphsOf(op);
-    const body = "graphs" in op ? op.nquads.length : "ntriples" in op ? op.ntriples.length : 0;
+    const body = bodyOf(op).length;
     for (const g of graphs) {
       this.garbage += this.sizes.get(g) ?? 0;
       if (body > 0) this.sizes.set(g, body / graphs.length);
@@ -131,36 +146,56 @@ export class GraphStore {
   async commit(ops: readonly GraphOp[], options: CommitOptions = {}): Promise<number> {
     if (ops.length === 0) return this.seq;
     if (this.fd < 0) throw new Error("store is closed");
+    if (this.failed) throw new Error(`the journal cannot be written (${this.failed.message}); restart the service`);
     const seq = ++this.seq;
-    const record = encodeRecord(seq, ops);
-    let off = 0;
-    while (off < record.length) off += writeSync(this.fd, record, off, record.length - off);
-    this.journalBytes += record.length;
-    for (const l of this.listeners) l(seq, record);
     const touched = ops.flatMap(graphsOf);
     for (const g of touched) this.pending.set(g, (this.pending.get(g) ?? 0) + 1);
-    const synced = options.durable === false ? Promise.resolve() : fdatasyncAsync(this.fd);
-    synced.catch(() => undefined); // handled where the chain awaits it
+    // Hash the bodies now (large ones off the main thread), write in seq order, then fsync.
+    const encoded = encodeRecordAsync(seq, ops);
+    const written = this.writeChain.then(async () => {
+      if (this.failed) throw this.failed;
+      const parts = await encoded;
+      const length = parts.reduce((a, p) => a + p.length, 0);
+      const at: RecordLocation = { path: this.journalFile, offset: this.fileOffset, length };
+      try {
+        await writeAll(this.fd, parts);
+      } catch (err) {
+        this.failed = err instanceof Error ? err : new Error(String(err));
+        throw this.failed;
+      }
+      this.fileOffset += length;
+      this.journalBytes += length;
+      for (const l of this.listeners) l(seq, at);
+    });
+    this.writeChain = written.catch(() => undefined);
+    const synced = options.durable === false ? written : written.then(() => fdatasyncAsync(this.fd));
+    synced.catch(() => undefined); // handled where the apply chain awaits it
     const exists = (g: string): boolean => this.graphSet.has(g);
-    const applied = this.applyChain
-      .then(async () => {
-        await synced;
-        for (const op of ops) {
-          await applyOp(this.ox, op, exists, pauseForIo);
-          track(this.graphSet, op);
-          this.account(op);
-        }
-      })
-      .finally(() => {
-        for (const g of touched) {
-          const n = (this.pending.get(g) ?? 1) - 1;
-          if (n <= 0) this.pending.delete(g);
-          else this.pending.set(g, n);
-        }
-      });
+    // Load into memory while the record is being written and synced; the graphs stay pending
+    // (never served) until both are done. If either fails they stay hidden: the store refuses
+    // further commits after a failed write, and a restart replays only what is on disk.
+    const applied = this.applyChain.then(async () => {
+      for (const op of ops) {
+        await applyOp(this.ox, op, exists, pauseForIo);
+        track(this.graphSet, op);
+        this.account(op);
+      }
+      await synced;
+      for (const g of touched) {
+        const n = (this.pending.get(g) ?? 1) - 1;
+        if (n <= 0) this.pending.delete(g);
+        else this.pending.set(g, n);
+      }
+    });
     this.applyChain = applied.catch(() => undefined);
     await applied;
     return seq;
+  }
+
+  private openJournal(path: string, size: number): void {
+    this.fd = openSync(path, "a");
+    this.journalFile = path;
+    this.fileOffset = size;
   }
 
   /** Serialise one graph with Oxigraph's writer. */
@@ -205,7 +240,7 @@ export class GraphStore {
   private compactNow(): void {
     if (this.fd >= 0) closeSync(this.fd);
     writeSnapshot(this.dir, this.seq, this.snapshotOps());
-    this.fd = openSync(journalPath(this.dir, this.seq + 1), "a");
+    this.openJournal(journalPath(this.dir, this.seq + 1), 0);
     pruneCovered(this.dir, this.seq);
     this.journalBytes = 0;
     this.garbage = 0;
@@ -225,10 +260,23 @@ export class GraphStore {
   }
 }
 
-function pauseForIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/** Write every buffer, in order, with as few system calls as the kernel allows. */
+async function writeAll(fd: number, parts: Uint8Array[]): Promise<void> {
+  let rest = parts.filter((p) => p.length > 0);
+  while (rest.length > 0) {
+    let n = (await writevAsync(fd, rest)).bytesWritten;
+    const next: Uint8Array[] = [];
+    for (const p of rest) {
+      if (n >= p.length) n -= p.length;
+      else {
+        next.push(n > 0 ? p.subarray(n) : p);
+        n = 0;
+      }
+    }
+    rest = next;
+  }
 }
 
-export function fileSize(path: string): number {
-  return statSync(path).size;
+function pauseForIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -14,10 +14,13 @@
  * a last record whose hash does not match, or trailing zero bytes (a file extended but not
  * written). Anything else that fails to decode, with valid-looking data after it, is corruption.
  */
-import { createHash } from "node:crypto";
+import { createHash, webcrypto } from "node:crypto";
 
 export const MAGIC = Buffer.from("QGJ1", "latin1");
 export const HEADER_BYTES = 24;
+
+/** A graph body: text, or its UTF-8 bytes (as workers hand them over, without a copy). */
+export type Body = string | Uint8Array;
 
 /**
  * One operation of a commit: replace a graph's content (N-Triples), delete a graph, or replace
@@ -25,17 +28,27 @@ export const HEADER_BYTES = 24;
  * many small graphs, e.g. the compounds of an upload, which load much faster in one call).
  */
 export type GraphOp =
-  | { readonly graph: string; readonly ntriples: string }
+  | { readonly graph: string; readonly ntriples: Body }
   | { readonly graph: string; readonly delete: true }
-  | { readonly graphs: readonly string[]; readonly nquads: string };
+  | { readonly graphs: readonly string[]; readonly nquads: Body };
 
 /** The graphs an operation replaces or deletes. */
 export function graphsOf(op: GraphOp): readonly string[] {
   return "graphs" in op ? op.graphs : [op.graph];
 }
 
+/** The body of a put (empty for a delete). */
+export function bodyOf(op: GraphOp): Body {
+  return "graphs" in op ? op.nquads : "ntriples" in op ? op.ntriples : "";
+}
+
+export function bytesOf(b: Body): Uint8Array {
+  return typeof b === "string" ? Buffer.from(b, "utf8") : b;
+}
+
 export interface DecodedRecord {
   readonly seq: number;
+  /** Put bodies are views into the decoded buffer (no copy). */
   readonly ops: readonly GraphOp[];
   /** Set on the last record of a complete snapshot. */
   readonly end: boolean;
@@ -48,34 +61,64 @@ interface OpHeader {
   readonly d?: 1;
 }
 
-/** The checksum covers the seq and length fields of the header as well as the payload. */
-function digest(header: Buffer, payload: Buffer): Buffer {
-  return createHash("sha256").update(header.subarray(4, 16)).update(payload).digest().subarray(0, 8);
+/**
+ * The record checksum: SHA-256 over the seq and length fields, the JSON line, and the SHA-256 of
+ * each body. Hashing the bodies one by one lets a writer hash large bodies off the main thread
+ * (WebCrypto) without first copying them into one buffer.
+ */
+function digest(fields: Uint8Array, json: Uint8Array, bodyHashes: readonly Uint8Array[]): Buffer {
+  const h = createHash("sha256").update(fields).update(json);
+  for (const b of bodyHashes) h.update(b);
+  return h.digest().subarray(0, 8);
+}
+
+function hashSync(b: Uint8Array): Uint8Array {
+  return createHash("sha256").update(b).digest();
+}
+
+/** Bodies above this size are hashed asynchronously by encodeRecordAsync. */
+const ASYNC_HASH_BYTES = 256 * 1024;
+
+async function hashAsync(b: Uint8Array): Promise<Uint8Array> {
+  if (b.length < ASYNC_HASH_BYTES) return hashSync(b);
+  return new Uint8Array(await webcrypto.subtle.digest("SHA-256", b));
+}
+
+function headOf(ops: readonly GraphOp[], end: boolean): { json: Buffer; bodies: Uint8Array[] } {
+  const bodies: Uint8Array[] = [];
+  const heads: OpHeader[] = [];
+  for (const op of ops) {
+    if ("delete" in op) {
+      heads.push({ g: op.graph, d: 1 });
+      continue;
+    }
+    const body = bytesOf(bodyOf(op));
+    bodies.push(body);
+    heads.push("graphs" in op ? { gs: op.graphs, n: body.length } : { g: op.graph, n: body.length });
+  }
+  const json = Buffer.from(JSON.stringify(end ? { ops: heads, end: true } : { ops: heads }) + "\n", "utf8");
+  return { json, bodies };
+}
+
+function header(seq: number, json: Uint8Array, bodies: readonly Uint8Array[], bodyHashes: readonly Uint8Array[]): Buffer {
+  const h = Buffer.alloc(HEADER_BYTES);
+  MAGIC.copy(h, 0);
+  h.writeBigUInt64LE(BigInt(seq), 4);
+  h.writeUInt32LE(json.length + bodies.reduce((a, b) => a + b.length, 0), 12);
+  digest(h.subarray(4, 16), json, bodyHashes).copy(h, 16);
+  return h;
+}
+
+/** A record as the list of buffers to write in order (header, JSON line, bodies), without copying the bodies. */
+export async function encodeRecordAsync(seq: number, ops: readonly GraphOp[]): Promise<Uint8Array[]> {
+  const { json, bodies } = headOf(ops, false);
+  const hashes = await Promise.all(bodies.map(hashAsync));
+  return [header(seq, json, bodies, hashes), json, ...bodies];
 }
 
 export function encodeRecord(seq: number, ops: readonly GraphOp[], end = false): Buffer {
-  const bodies: Buffer[] = [];
-  const heads: OpHeader[] = [];
-  for (const op of ops) {
-    if ("delete" in op) heads.push({ g: op.graph, d: 1 });
-    else if ("graphs" in op) {
-      const body = Buffer.from(op.nquads, "utf8");
-      bodies.push(body);
-      heads.push({ gs: op.graphs, n: body.length });
-    } else {
-      const body = Buffer.from(op.ntriples, "utf8");
-      bodies.push(body);
-      heads.push({ g: op.graph, n: body.length });
-    }
-  }
-  const json = Buffer.from(JSON.stringify(end ? { ops: heads, end: true } : { ops: heads }) + "\n", "utf8");
-  const payload = Buffer.concat([json, ...bodies]);
-  const header = Buffer.alloc(HEADER_BYTES);
-  MAGIC.copy(header, 0);
-  header.writeBigUInt64LE(BigInt(seq), 4);
-  header.writeUInt32LE(payload.length, 12);
-  digest(header, payload).copy(header, 16);
-  return Buffer.concat([header, payload]);
+  const { json, bodies } = headOf(ops, end);
+  return Buffer.concat([header(seq, json, bodies, bodies.map(hashSync)), json, ...bodies]);
 }
 
 export interface ScanResult {
@@ -98,31 +141,40 @@ export function scanRecords(buf: Buffer): ScanResult {
     const start = pos + HEADER_BYTES;
     if (start + len > buf.length) return { records, validBytes: pos, tornReason: `record ${seq} is cut short at byte ${pos}` };
     const payload = buf.subarray(start, start + len);
-    if (!digest(buf.subarray(pos, pos + HEADER_BYTES), payload).equals(buf.subarray(pos + 16, pos + 24))) {
+    const rec = decodePayload(seq, payload);
+    if (!rec || !digest(buf.subarray(pos + 4, pos + 16), rec.json, rec.bodies.map(hashSync)).equals(buf.subarray(pos + 16, pos + 24))) {
       return { records, validBytes: pos, tornReason: `record ${seq} fails its checksum at byte ${pos}` };
     }
-    records.push(decodePayload(seq, payload));
+    records.push(rec.record);
     pos = start + len;
   }
   return { records, validBytes: pos };
 }
 
-function decodePayload(seq: number, payload: Buffer): DecodedRecord {
+function decodePayload(seq: number, payload: Buffer): { record: DecodedRecord; json: Buffer; bodies: Buffer[] } | null {
   const nl = payload.indexOf(10);
-  const head = JSON.parse(payload.toString("utf8", 0, nl)) as { ops: OpHeader[]; end?: boolean };
+  if (nl < 0) return null;
+  let head: { ops: OpHeader[]; end?: boolean };
+  try {
+    head = JSON.parse(payload.toString("utf8", 0, nl)) as { ops: OpHeader[]; end?: boolean };
+  } catch {
+    return null;
+  }
   let off = nl + 1;
   const ops: GraphOp[] = [];
+  const bodies: Buffer[] = [];
   for (const h of head.ops) {
     if (h.d) {
       ops.push({ graph: h.g!, delete: true });
       continue;
     }
-    const n = h.n ?? 0;
-    const body = payload.toString("utf8", off, off + n);
-    off += n;
+    const body = payload.subarray(off, off + (h.n ?? 0));
+    off += body.length;
+    bodies.push(body);
     ops.push(h.gs ? { graphs: h.gs, nquads: body } : { graph: h.g!, ntriples: body });
   }
-  return { seq, ops, end: head.end === true };
+  if (off !== payload.length) return null;
+  return { record: { seq, ops, end: head.end === true }, json: payload.subarray(0, nl + 1), bodies };
 }
 
 /**

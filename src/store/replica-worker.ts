@@ -5,14 +5,18 @@
  * `recover` + `applyOpsSync` as the writer; nothing on disk is touched), posts `ready` with the
  * last commit seq it loaded, then handles messages strictly in order:
  *
- *   {type:"record", seq, record}   a journal record the writer appended: applied unless seq ≤ the
- *                                  last one loaded (records posted while loading are on disk too)
+ *   {type:"record", seq, path, offset, length}
+ *                                  a journal record the writer appended, read from the file and
+ *                                  applied unless seq ≤ the last one loaded (records posted while
+ *                                  loading are on disk too); a record that cannot be read (its
+ *                                  segment was compacted away meanwhile) is a gap: reload
  *   {type:"query", id, request}    answered with `started`, then `result` or `error` (an ErrorReport)
  *
  * A seq gap (seq > last + 1) means a commit was lost between disk and messages: the worker logs
  * it, posts `gap`, and ignores everything after, so the main thread replaces it. A WASM trap
  * during a query may leave the store inconsistent: the worker posts `fatal` and is replaced too.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import * as ox from "oxigraph";
 import { toReport, toServiceError, type ErrorReport } from "../errors.ts";
@@ -27,7 +31,7 @@ export interface ReplicaWorkerData {
 }
 
 export type ToReplica =
-  | { readonly type: "record"; readonly seq: number; readonly record: Uint8Array }
+  | { readonly type: "record"; readonly seq: number; readonly path: string; readonly offset: number; readonly length: number }
   | { readonly type: "query"; readonly id: number; readonly request: QueryRequest };
 
 export type FromReplica =
@@ -52,7 +56,27 @@ function apply(r: DecodedRecord): void {
   applyOpsSync(store, graphs, r.ops);
 }
 
-function onRecord(seq: number, record: Uint8Array): void {
+function readRecord(path: string, offset: number, length: number): Buffer | null {
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const buf = Buffer.allocUnsafe(length);
+      let got = 0;
+      while (got < length) {
+        const n = readSync(fd, buf, got, length - got, offset + got);
+        if (n === 0) return null;
+        got += n;
+      }
+      return buf;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+function onRecord(seq: number, path: string, offset: number, length: number): void {
   if (seq <= lastSeq) return;
   if (seq !== lastSeq + 1) {
     console.error(`SPARQL replica: commit ${seq} arrived after ${lastSeq}; commits are missing, restarting the replica`);
@@ -60,7 +84,14 @@ function onRecord(seq: number, record: Uint8Array): void {
     port!.postMessage({ type: "gap", expected: lastSeq + 1, got: seq } satisfies FromReplica);
     return;
   }
-  const rec = decodeRecord(Buffer.from(record.buffer, record.byteOffset, record.byteLength));
+  const record = readRecord(path, offset, length);
+  if (!record) {
+    console.error(`SPARQL replica: commit ${seq} could not be read from ${path}; restarting the replica`);
+    broken = true;
+    port!.postMessage({ type: "gap", expected: seq, got: seq } satisfies FromReplica);
+    return;
+  }
+  const rec = decodeRecord(record);
   apply(rec);
   lastSeq = seq;
 }
@@ -92,7 +123,7 @@ try {
 if (!broken) {
   port.on("message", (msg: ToReplica) => {
     if (broken) return;
-    if (msg.type === "record") onRecord(msg.seq, msg.record);
+    if (msg.type === "record") onRecord(msg.seq, msg.path, msg.offset, msg.length);
     else onQuery(msg.id, msg.request);
   });
   port.postMessage({ type: "ready", seq: lastSeq, ms: performance.now() - t0 } satisfies FromReplica);

@@ -4,7 +4,8 @@
  * because Oxigraph's `query()` runs synchronously and a large query would block the event loop.
  *
  * - Consistency: the replica subscribes to `GraphStore.onRecord`, which fires right after a
- *   commit's record is appended to the journal, and posts every record to the worker in order.
+ *   commit's record is appended to the journal, and posts where it lies (file, offset, length) to
+ *   the worker in order; the worker reads it from the journal (no copy through the main thread).
  *   The worker handles messages in order, so a query sent after a commit resolved sees it.
  * - Queries run one at a time, FIFO (at most MAX_QUEUED wait; more → 503). Each has a time limit
  *   counted from the moment the worker starts it: when it is reached the worker is terminated
@@ -20,7 +21,7 @@
 import type { Worker } from "node:worker_threads";
 import { fromReport, InternalError, QueryTimeout, ServiceUnavailable } from "../errors.ts";
 import { spawnTsWorker } from "../tasks/spawn.ts";
-import type { GraphStore } from "./graph-store.ts";
+import type { GraphStore, RecordLocation } from "./graph-store.ts";
 import type { FromReplica, ReplicaWorkerData, ToReplica } from "./replica-worker.ts";
 import type { QueryRequest, QueryResult } from "./sparql-exec.ts";
 
@@ -61,17 +62,41 @@ export class SparqlReplica {
   private loadFailures = 0;
   private restarts = 0;
   private seq = 0;
+  private readyPromise: Promise<void> = Promise.resolve();
 
   private constructor(private readonly opts: ReplicaOptions) {}
 
-  /** Start the worker and follow `store`'s commits; resolves once the data dir is loaded. */
-  static start(store: GraphStore, opts: ReplicaOptions): Promise<SparqlReplica> {
+  /**
+   * Start the worker now (it loads the data directory read-only, in parallel with whatever the
+   * main thread does meanwhile, e.g. the writer's own recovery); `follow` must be called before
+   * the first commit. Queries sent before the replica is loaded wait for it.
+   */
+  static create(opts: ReplicaOptions): SparqlReplica {
     const r = new SparqlReplica(opts);
-    return new Promise<SparqlReplica>((resolve, reject) => {
-      r.starting = { resolve: () => resolve(r), reject };
-      store.onRecord((seq, record) => r.forward(seq, record));
-      r.spawn();
+    r.readyPromise = new Promise<void>((resolve, reject) => {
+      r.starting = { resolve, reject };
     });
+    r.readyPromise.catch(() => undefined);
+    r.spawn();
+    return r;
+  }
+
+  /** Forward every commit of `store` to the worker. */
+  follow(store: GraphStore): void {
+    store.onRecord((seq, at) => this.forward(seq, at));
+  }
+
+  /** Resolves once the first worker has loaded the data dir. */
+  get loaded(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** Start the worker and follow `store`'s commits; resolves once the data dir is loaded. */
+  static async start(store: GraphStore, opts: ReplicaOptions): Promise<SparqlReplica> {
+    const r = SparqlReplica.create(opts);
+    r.follow(store);
+    await r.loaded;
+    return r;
   }
 
   /** Run one query; `format` is a media type of SOLUTION_FORMATS or GRAPH_FORMATS. */
@@ -112,10 +137,10 @@ export class SparqlReplica {
     if (w) await w.terminate();
   }
 
-  private forward(seq: number, record: Buffer): void {
+  private forward(seq: number, at: RecordLocation): void {
     // With no worker (a respawn is pending) the next one reads this record from disk.
     if (this.closed || !this.worker) return;
-    this.worker.postMessage({ type: "record", seq, record } satisfies ToReplica);
+    this.worker.postMessage({ type: "record", seq, ...at } satisfies ToReplica);
   }
 
   private spawn(): void {

@@ -5,12 +5,16 @@
 import { parentPort } from "node:worker_threads";
 import { toReport, toServiceError } from "../errors.ts";
 import { jobs, type JobContext, type JobKind } from "./jobs/index.ts";
+import { loadRDKit } from "../chem/rdkit.ts";
 
 interface Incoming {
   readonly id: number;
   readonly kind: JobKind;
   readonly input: unknown;
 }
+
+// Start RDKit's WASM now, not in the first job that needs it.
+void loadRDKit().catch(() => undefined);
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
@@ -30,10 +34,21 @@ port.on("message", (msg: Incoming) => {
   Promise.resolve()
     .then(() => job(msg.input, ctx))
     .then(
-      (output) => port.postMessage({ id: msg.id, type: "done", output }),
+      (output) => port.postMessage({ id: msg.id, type: "done", output }, transferables(output)),
       (err: unknown) => {
         if (!(err instanceof Error && "status" in err)) console.error(`job ${msg.kind} failed:`, err);
         port.postMessage({ id: msg.id, type: "error", report: toReport(toServiceError(err)) });
       },
     );
 });
+
+/** Large byte arrays of an output that own their whole buffer: moved to the main thread, not copied. */
+function transferables(value: unknown, depth = 0, out: ArrayBuffer[] = []): ArrayBuffer[] {
+  if (value instanceof Uint8Array) {
+    const b = value.buffer;
+    if (b instanceof ArrayBuffer && value.byteOffset === 0 && value.byteLength === b.byteLength && b.byteLength >= 64 * 1024 && !out.includes(b)) out.push(b);
+  } else if (depth < 3 && value !== null && typeof value === "object") {
+    for (const v of Array.isArray(value) ? value : Object.values(value)) transferables(v, depth + 1, out);
+  }
+  return out;
+}
