@@ -55,10 +55,10 @@ for (let run = 1; run <= RUNS; run++) {
   }
   await srv.stop();
   const t0 = performance.now();
-  srv = await startServer({ dataDir: srv.dataDir });
+  srv = await startServer({ dataDir: srv.dataDir, port: Number(new URL(srv.base).port) });
   const listen = performance.now() - t0;
   for (const d of datasets) {
-    const url = d.replace(/^http:\/\/127\.0\.0\.1:\d+/, srv.base);
+    const url = d;
     const r = await fetch(url, { headers: { Accept: "text/uri-list" } });
     if (r.status !== 200) throw new Error(`after restart ${url} answered ${r.status}`);
     await r.arrayBuffer();

@@ -3,7 +3,10 @@
  * produce (ordered, default first); the negotiated one is rendered and sent.
  */
 import type { Context } from "koa";
-import type { Vocab } from "../store/vocab.ts";
+import { DataFactory } from "n3";
+import type { NamedNode } from "@rdfjs/types";
+import { toNTriples } from "../store/ntriples.ts";
+import { iri, rdf, rdfs, type Vocab } from "../store/vocab.ts";
 import { negotiate } from "./negotiate.ts";
 import { RDF_TYPES, renderRdf } from "./render-rdf.ts";
 
@@ -32,4 +35,18 @@ export function uriList(uris: Iterable<string>): string {
   let s = "";
   for (const u of uris) s += `${u}\r\n`;
   return s;
+}
+
+/**
+ * The representations of a collection: its members as a uri-list (the default), and as RDF
+ * (`<collection> rdfs:member <m>`, each member typed with `type`).
+ */
+export function collectionReps(collection: string, members: readonly string[], type: NamedNode, v: Vocab): Representations {
+  const nt = (): string => {
+    const c = iri(collection);
+    const q = [DataFactory.quad(c, rdf.type, v.qg.Collection)];
+    for (const m of members) q.push(DataFactory.quad(c, rdfs.member, iri(m)), DataFactory.quad(iri(m), rdf.type, type));
+    return toNTriples(q);
+  };
+  return [["text/uri-list", () => uriList(members)], ...rdfReps(nt, v)];
 }

@@ -41,7 +41,7 @@ export const ot = terms(NS.ot, [
 export const dc = terms(NS.dc, ["title", "description", "creator", "date", "identifier", "source", "format"] as const);
 export const dcterms = terms(NS.dcterms, ["created", "modified", "hasPart", "isPartOf"] as const);
 export const rdf = terms(NS.rdf, ["type"] as const);
-export const rdfs = terms(NS.rdfs, ["label", "comment", "seeAlso", "Class"] as const);
+export const rdfs = terms(NS.rdfs, ["label", "comment", "seeAlso", "Class", "member"] as const);
 export const owl = terms(NS.owl, ["sameAs"] as const);
 
 export const xsd = terms(NS.xsd, ["string", "integer", "double", "boolean", "dateTime", "float", "decimal"] as const);

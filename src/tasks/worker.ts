@@ -6,6 +6,7 @@ import { parentPort } from "node:worker_threads";
 import { toReport, toServiceError } from "../errors.ts";
 import { jobs, type JobContext, type JobKind } from "./jobs/index.ts";
 import { loadRDKit } from "../chem/rdkit.ts";
+import { warmUp } from "../chem/warmup.ts";
 
 interface Incoming {
   readonly id: number;
@@ -13,8 +14,10 @@ interface Incoming {
   readonly input: unknown;
 }
 
-// Start RDKit's WASM now, not in the first job that needs it.
-void loadRDKit().catch(() => undefined);
+// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts).
+void loadRDKit()
+  .then((rdkit) => warmUp(rdkit))
+  .catch(() => undefined);
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");

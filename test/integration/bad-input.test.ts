@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { DATA, get, removeDir, sparqlSelect, startServer, storeSnapshot, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
 
 const WRONG = `${DATA}lazar/test/data/wrong_dataset.csv`;
+const FIXTURES = new URL("../../fixtures/", import.meta.url).pathname;
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...new Array<number>(4096).fill(0)]);
 const TEXT_THEN_NUL = `SMILES,act\nCCO,1\nCC${"\u0000".repeat(64)}\n`;
 const TWO_MB = `SMILES,act\n${"CCO,1\n".repeat(350_000)}`;
@@ -184,8 +185,8 @@ describe("bad input", () => {
   });
 
   test("ragged rows: the upload succeeds with wrong-cell-count warnings naming the lines", async () => {
-    // line 1 header (3 cells); 2 ok; 3 short; 4 long with a value; 5 long but the extra cell is empty; 6 ok
-    const csv = "SMILES,act,name\nCC=O,1,a\nCCO,0\nCCC,1,b,extra\nCCCC,0,c,\nCCN,1,d\n";
+    // fixtures/ragged.csv: line 1 header (3 cells); 2 ok; 3 short; 4 long with a value; 5 long but the extra cell is empty; 6 ok
+    const csv = readFileSync(`${FIXTURES}ragged.csv`, "utf8");
     const ds = await uploaded(srv.base, csv, "ragged.csv");
     const warned = await sparqlSelect(srv.base, `SELECT ?l ?m WHERE { GRAPH <${ds}> { <${ds}> <${srv.base}/ontology#warning> ?w . ?w <${srv.base}/ontology#warningKind> "wrong-cell-count" ; <${srv.base}/ontology#line> ?l . OPTIONAL { ?w ?p ?m FILTER(CONTAINS(STR(?m), "cells")) } } } ORDER BY ?l`);
     assert.deepEqual(warned.map((w) => Number(w.l!.value)), [3, 4, 5]);
@@ -199,8 +200,9 @@ describe("bad input", () => {
   });
 
   test("quoted cells spanning lines: each entry's qg:line is the line where its record starts", async () => {
-    // line 2 opens a quoted cell closed on line 3; line 5's quoted cell holds a blank line 6 and ends on 7.
-    const csv = 'SMILES,note,act\nCC=O,"first\nsecond",1\nCCO,plain,0\nCCC,"a, b\n\nc ""q""",1\nCCCC,x,0\n';
+    // fixtures/quoted-newlines.csv: line 2 opens a quoted cell closed on line 3; line 5's quoted
+    // cell holds a blank line 6 and ends on 7.
+    const csv = readFileSync(`${FIXTURES}quoted-newlines.csv`, "utf8");
     const ds = await uploaded(srv.base, csv, "newlines.csv");
     assert.deepEqual(await entryLines(srv.base, ds), [2, 4, 5, 8]);
     const notes = await sparqlSelect(srv.base, `SELECT ?v WHERE { GRAPH <${ds}> { ?e <http://www.opentox.org/api/1.1#values> ?x . ?x <http://www.opentox.org/api/1.1#feature> <${ds}/feature/note> ; <http://www.opentox.org/api/1.1#value> ?v } } ORDER BY ?v`);

@@ -13,7 +13,8 @@ import { readCompound, type CompoundView } from "../../resources/dataset-read.ts
 import { toNTriples } from "../../store/ntriples.ts";
 import type { Deps } from "../deps.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
-import { rdfReps, respond, uriList, type Representations } from "../respond.ts";
+import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
+import { ot } from "../../store/vocab.ts";
 import { toMolfile } from "../../chem/structure.ts";
 import { readBytes } from "../body.ts";
 
@@ -37,7 +38,11 @@ export function registerCompounds(router: Router, deps: Deps): void {
   const { store, vocab, uris } = deps;
 
   router.get("/compound", async (ctx) => {
-    await respond(ctx, [["text/uri-list", () => uriList(store.graphsWithPrefix(uris.compounds() + "/").sort())]]);
+    const list = store.graphsWithPrefix(uris.compounds() + "/").sort();
+    await respond(ctx, [
+      ...collectionReps(uris.compounds(), list, ot.Compound, vocab),
+      ["text/html", () => page("Compounds", `<p>${list.length} compounds.</p><ul>${list.slice(0, 1000).map((u) => `<li>${link(u, decodeURIComponent(u.slice(uris.compounds().length + 1)))}</li>`).join("")}</ul>${list.length > 1000 ? "<p>(first 1000 shown; the uri-list has all)</p>" : ""}`, { base: vocab.base, self: uris.compounds(), formats: ["uri", "ttl"] })],
+    ]);
   });
 
   router.post("/compound", async (ctx) => {

@@ -14,7 +14,8 @@ import { encodeSegment, isId, newId } from "../../resources/uris.ts";
 import { uploadOperation } from "../../tasks/upload.ts";
 import type { Deps } from "../deps.ts";
 import { datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
-import { rdfReps, respond, uriList } from "../respond.ts";
+import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { ot } from "../../store/vocab.ts";
 import { respondTask } from "./tasks.ts";
 import { readBytes } from "../body.ts";
 
@@ -72,11 +73,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
   router.get("/dataset", async (ctx) => {
     const list = store.graphsWithPrefix(`${uris.datasets()}/`).filter((g) => isId(g.slice(uris.datasets().length + 1))).sort();
     const titled = (): { uri: string; title: string }[] => list.map((uri) => ({ uri, title: readDatasetSummary(store.ox, uri, vocab).title }));
-    await respond(ctx, [
-      ["text/uri-list", () => uriList(list)],
-      ["text/html", () => datasetListHtml(titled(), vocab.base)],
-      ...rdfReps(() => list.map((u) => `<${u}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.opentox.org/api/1.1#Dataset> .\n`).join(""), vocab),
-    ]);
+    await respond(ctx, [...collectionReps(uris.datasets(), list, ot.Dataset, vocab), ["text/html", () => datasetListHtml(titled(), vocab.base)]]);
   });
 
   router.post("/dataset", async (ctx) => {

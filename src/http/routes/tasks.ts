@@ -14,7 +14,8 @@ import type { Deps } from "../deps.ts";
 import { problem, reportText } from "../error-response.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { negotiate } from "../negotiate.ts";
-import { rdfReps, respond, uriList } from "../respond.ts";
+import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { ot } from "../../store/vocab.ts";
 
 function taskJson(t: TaskState): Record<string, unknown> {
   return { uri: t.uri, status: t.status, percentageCompleted: t.percentageCompleted, resultURI: t.resultUri ?? null, error: t.error ?? null };
@@ -48,11 +49,10 @@ export function registerTasks(router: Router, deps: Deps): void {
   router.get("/task", async (ctx) => {
     const list = tasks.list();
     await respond(ctx, [
-      ["text/uri-list", () => uriList(list.map((t) => t.uri))],
+      ...collectionReps(uris.tasks(), list.map((t) => t.uri), ot.Task, vocab),
       ["text/html", () => page("Tasks", `<table><tr><th>Task</th><th>Status</th><th>%</th><th>Created</th><th>Result</th></tr>${list
         .map((t) => `<tr><td>${link(t.uri, t.title)}</td><td>${esc(t.status)}</td><td>${t.percentageCompleted.toFixed(0)}</td><td>${esc(t.createdAt.toISOString())}</td><td>${t.resultUri ? link(t.resultUri) : ""}</td></tr>`)
-        .join("")}</table>`, { base: vocab.base })],
-      ["application/json", () => JSON.stringify(list.map(taskJson))],
+        .join("")}</table>`, { base: vocab.base, self: uris.tasks(), formats: ["uri", "ttl", "json"] })],
     ]);
   });
 
@@ -76,6 +76,8 @@ export function registerTasks(router: Router, deps: Deps): void {
       ],
       status,
     );
+    // the error report is not a URI list: say what it is
+    if (failure !== undefined && ctx.type === "text/uri-list") ctx.type = "text/plain; charset=utf-8";
   });
 
   router.delete("/task/:id", async (ctx) => {
