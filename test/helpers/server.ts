@@ -9,7 +9,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export const DATA = new URL("../../../shared/data/", import.meta.url).pathname;
+export { DATA } from "./data.ts";
+import { DATA } from "./data.ts";
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
 export function freshDir(prefix = "qsargraph-test-"): string {

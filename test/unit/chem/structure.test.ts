@@ -5,9 +5,10 @@
  * service's rat_feature_dataset.csv, which was computed by OpenBabel from the SMILES of
  * DSSTox_Carcinogenic_Potency_DBS_Rat_validated.csv (same compounds, same order).
  */
+import { DATA as SHARED_DATA } from "../../helpers/data.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import {
@@ -20,7 +21,7 @@ import {
 } from "../../../src/chem/structure.ts";
 import { BadRequest } from "../../../src/errors.ts";
 
-const DATA = process.env.QSARGRAPH_DATA ?? "/work/shared/data";
+const DATA = SHARED_DATA.replace(/\/$/, "");
 const LAZAR = `${DATA}/lazar/test/data`;
 const rdkit = await loadRDKit();
 

@@ -3,13 +3,14 @@
  * Expected values come from the reference files themselves (read naively here where the file has
  * no quotes) or from hand-written inputs.
  */
+import { DATA as SHARED_DATA } from "../../helpers/data.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { parseCsv, detectDelimiter } from "../../../src/tabular/csv.ts";
 import { BadRequest } from "../../../src/errors.ts";
 
-const DATA = process.env.QSARGRAPH_DATA ?? "/work/shared/data";
+const DATA = SHARED_DATA.replace(/\/$/, "");
 const LAZAR = `${DATA}/lazar/test/data`;
 const read = (name: string): string => readFileSync(`${LAZAR}/${name}`, "utf8");
 

@@ -4,9 +4,10 @@
  * (line numbers, cells) or follow from the rules in the module comment and from chemistry
  * (e.g. `c1nccc1` is pyrrole without its N–H, which has no valid Kekulé form).
  */
+import { DATA as SHARED_DATA } from "../../helpers/data.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { NON_STANDARD_INCHI, parseStructure, type StructureResult } from "../../../src/chem/structure.ts";
 import { BadRequest } from "../../../src/errors.ts";
@@ -19,7 +20,7 @@ import {
   type Warning,
 } from "../../../src/tabular/table.ts";
 
-const DATA = process.env.QSARGRAPH_DATA ?? "/work/shared/data";
+const DATA = SHARED_DATA.replace(/\/$/, "");
 const LAZAR = `${DATA}/lazar/test/data`;
 const rdkit = await loadRDKit();
 const read = (path: string): string => readFileSync(path.startsWith("/") ? path : `${LAZAR}/${path}`, "utf8");
