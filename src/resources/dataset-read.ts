@@ -5,6 +5,7 @@
  */
 import * as ox from "oxigraph";
 import { dc, ot, rdf, rdfs, type Vocab } from "../store/vocab.ts";
+import { sortAcceptValues } from "../tabular/typing.ts";
 
 export interface FeatureView {
   readonly uri: string;
@@ -69,11 +70,13 @@ export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): Data
     .match(null, ox.namedNode(rdf.type.value), ox.namedNode(ot.Feature.value), g)
     .map((q) => {
       const fp = props(store, q.subject.value, uri);
+      const types = fp.get(rdf.type.value) ?? [];
       return {
         uri: q.subject.value,
         title: fp.get(dc.title.value)?.[0] ?? "",
-        types: (fp.get(rdf.type.value) ?? []).filter((t) => t !== ot.Feature.value).map((t) => t.replace(/^.*#/, "")).sort(),
-        acceptValues: fp.get(ot.acceptValue.value) ?? [],
+        types: types.filter((t) => t !== ot.Feature.value).map((t) => t.replace(/^.*#/, "")).sort(),
+        // the graph holds a set of values: show them in the order typing.ts documents
+        acceptValues: sortAcceptValues(fp.get(ot.acceptValue.value) ?? [], types.includes(ot.NumericFeature.value)),
         description: fp.get(dc.description.value)?.[0] ?? "",
         source: fp.get(ot.hasSource.value)?.[0] ?? "",
         index: Number(fp.get(v.qg.index.value)?.[0] ?? 0),

@@ -66,10 +66,15 @@ export function typeColumn(values: readonly (string | null)[]): ColumnType {
 }
 
 function sortValues(distinct: ReadonlyMap<string, number | null>, numeric: boolean): string[] {
-  const keys = [...distinct.keys()];
+  return sortAcceptValues(distinct.keys(), numeric);
+}
+
+/** Accept values in their documented order: numeric (ties by text) for numeric features, else by code units. */
+export function sortAcceptValues(values: Iterable<string>, numeric: boolean): string[] {
+  const keys = [...values];
   if (numeric) {
     // Numeric order; equal numbers written differently (1 / 1.0) by their text.
-    return keys.sort((a, b) => (distinct.get(a) ?? 0) - (distinct.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
+    return keys.sort((a, b) => (parseNumber(a) ?? 0) - (parseNumber(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
   }
   return keys.sort();
 }

@@ -91,6 +91,13 @@ describe("datasets over HTTP", () => {
     );
     const lineSets = warnings.map((w) => w.lines!.value.split(",").map(Number).sort((a, b) => a - b).join(",")).sort();
     assert.deepEqual(lineSets, ["4,6", "5,7"]);
+    // The HTML lists accept values in the documented order (README, CSV rules): numeric order
+    // for a numeric column (1,1,1,0,1,1,1 → 0, 1), else by code units (true, 7.5, 5, false, 4 →
+    // 4, 5, 7.5, false, true), whatever order the graph returns the set in.
+    const html = await (await get(ds, "text/html")).text();
+    const section = /<section id="features">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+    assert.match(section, />Hamster Carcinogenicity<\/a><\/td><td>NominalFeature, NumericFeature<\/td><td>0, 1<\/td>/);
+    assert.match(section, />mixed<\/a><\/td><td>NominalFeature<\/td><td>4, 5, 7\.5, false, true<\/td>/);
   });
 
   test("kazius: 4069 rows, 4068 compounds (one tautomer pair merged by the standard InChI)", async () => {

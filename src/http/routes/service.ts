@@ -51,6 +51,10 @@ export function registerService(router: Router, deps: Deps): void {
   router.get("/ontology", async (ctx) => {
     await respond(ctx, [...rdfReps(() => cached, vocab), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
   });
+  // browsers ask for it on every page; there is none
+  router.get("/favicon.ico", (ctx) => {
+    ctx.status = 204;
+  });
   router.get("/ontology/context.jsonld", async (ctx) => {
     await respond(ctx, [["application/ld+json", () => JSON.stringify(jsonldContext(vocab), null, 1)], ["application/json", () => JSON.stringify(jsonldContext(vocab), null, 1)]]);
   });
