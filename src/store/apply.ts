@@ -29,10 +29,6 @@ export function clearGraphs(store: ox.Store, graphs: readonly string[]): void {
   store.update(graphs.map((g) => `DROP SILENT GRAPH ${iriRef(g)}`).join(" ;\n"));
 }
 
-export function clearGraph(store: ox.Store, graph: string): void {
-  clearGraphs(store, [graph]);
-}
-
 /** Cut a body into slices of whole lines of about SLICE_BYTES bytes (views, no copies). */
 export function* slices(body: Body): Generator<Uint8Array> {
   const bytes = bytesOf(body);

@@ -63,7 +63,6 @@ export class GraphStore {
   /** Set when a journal write failed: the journal may end in a partial record, so stop writing. */
   private failed: Error | undefined;
   private seq = 0;
-  private journalBytes = 0;
   /** Approximate journal bytes of each graph's current content, and of superseded content. */
   private readonly sizes = new Map<string, number>();
   private garbage = 0;
@@ -81,7 +80,6 @@ export class GraphStore {
       for (const op of r.ops) s.account(op);
     });
     s.seq = rec.lastSeq;
-    s.journalBytes = rec.journalBytes;
     let compacted = false;
     if (rec.journalBytes > 0 && s.garbage >= (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
       s.compactNow();
@@ -107,11 +105,6 @@ export class GraphStore {
       if (body > 0) this.sizes.set(g, body / graphs.length);
       else this.sizes.delete(g);
     }
-  }
-
-  /** Journal bytes of content that a snapshot would drop. */
-  get supersededBytes(): number {
-    return this.garbage;
   }
 
   /** Seq of the last commit written to the journal. */
@@ -164,7 +157,6 @@ export class GraphStore {
         throw this.failed;
       }
       this.fileOffset += length;
-      this.journalBytes += length;
       for (const l of this.listeners) l(seq, at);
     });
     this.writeChain = written.catch(() => undefined);
@@ -242,12 +234,7 @@ export class GraphStore {
     writeSnapshot(this.dir, this.seq, this.snapshotOps());
     this.openJournal(journalPath(this.dir, this.seq + 1), 0);
     pruneCovered(this.dir, this.seq);
-    this.journalBytes = 0;
     this.garbage = 0;
-  }
-
-  get journalSize(): number {
-    return this.journalBytes;
   }
 
   /** Wait for every commit in flight, then close the journal. */
