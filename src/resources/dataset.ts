@@ -45,7 +45,6 @@ export interface CompoundGraphs {
 export interface BuiltDataset {
   readonly datasetNTriples: Uint8Array;
   readonly compounds: CompoundGraphs;
-  readonly summary: { readonly entries: number; readonly compounds: number; readonly features: number; readonly warnings: number };
 }
 
 const XSD_DOUBLE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
@@ -122,7 +121,6 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta, part: P
   return {
     datasetNTriples: new TextEncoder().encode(toNTriples(q)),
     compounds: compoundGraphs([...compounds], v),
-    summary: { entries: to - from, compounds: compounds.size, features: content.features.length, warnings: part.index === 0 ? content.warnings.length : 0 },
   };
 }
 
@@ -175,12 +173,6 @@ export function joinParts(parts: readonly BuiltDataset[]): BuiltDataset {
   return {
     datasetNTriples: Buffer.concat(parts.map((p) => p.datasetNTriples)),
     compounds: { uris: parts.flatMap((p) => p.compounds.uris), nquads: Buffer.concat(parts.map((p) => p.compounds.nquads)), ends },
-    summary: {
-      entries: parts.reduce((a, p) => a + p.summary.entries, 0),
-      compounds: parts.reduce((a, p) => a + p.summary.compounds, 0),
-      features: parts[0]!.summary.features,
-      warnings: parts[0]!.summary.warnings,
-    },
   };
 }
 

@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { encodeRecord, isTornTail, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
+import { bodyOf, encodeRecord, isTornTail, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
 
 const SNAP = /^snapshot-(\d{12})\.qgs$/;
 const JOUR = /^journal-(\d{12})\.qgj$/;
@@ -143,7 +143,7 @@ export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>):
     };
     for (const op of ops) {
       batch.push(op);
-      bytes += "graphs" in op ? op.nquads.length : "ntriples" in op ? op.ntriples.length : 0;
+      bytes += bodyOf(op).length;
       if (bytes >= SNAPSHOT_RECORD_BYTES) flush(false);
     }
     flush(true);
