@@ -19,7 +19,7 @@
  */
 import { DataFactory } from "n3";
 import type { NamedNode, Quad } from "@rdfjs/types";
-import type { DatasetContent, Entry, FeatureDef, Warning } from "../tabular/table.ts";
+import type { DatasetContent, DatasetHeader, Entry, FeatureDef, Warning } from "../tabular/table.ts";
 import { parseNumber } from "../tabular/typing.ts";
 import { toNQuads, toNTriples } from "../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, rdfs, str, Vocab, xsd } from "../store/vocab.ts";
@@ -50,7 +50,7 @@ export interface BuiltDataset {
 const XSD_DOUBLE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
 
 /** The literal of one cell: a number keeps its lexical form when it is a valid xsd:double. */
-function valueLiteral(f: FeatureDef, raw: string): Quad["object"] {
+function valueLiteral(f: Pick<FeatureDef, "numeric">, raw: string): Quad["object"] {
   if (f.numeric) {
     const n = parseNumber(raw);
     if (n !== null) return literal(XSD_DOUBLE.test(raw) ? raw : String(n), xsd.double);
@@ -78,6 +78,55 @@ export interface Part {
   readonly count: number;
 }
 
+/** The IRIs a data entry's triples use, made once per dataset (or per chunk of rows). */
+export class EntryWriter {
+  private readonly v: Vocab;
+  private readonly uris: Uris;
+  private readonly ds: NamedNode;
+  readonly featureNodes: readonly NamedNode[];
+
+  constructor(
+    private readonly datasetUri: string,
+    base: string,
+    private readonly features: readonly Pick<FeatureDef, "name" | "numeric">[],
+  ) {
+    this.v = new Vocab(base);
+    this.uris = new Uris(base);
+    this.ds = iri(datasetUri);
+    this.featureNodes = features.map((f) => iri(this.uris.feature(datasetUri, f.name)));
+  }
+
+  compoundUri(e: Pick<Entry, "compound">): string {
+    return this.uris.compound(e.compound.inchi);
+  }
+
+  /** The triples of one data entry (one CSV row): its link, compound, line and values. */
+  add(e: Entry, q: Quad[]): void {
+    const en = iri(`${this.datasetUri}#e${e.line}`);
+    q.push(quad(this.ds, ot.dataEntry, en), quad(en, rdf.type, ot.DataEntry), quad(en, ot.compound, iri(this.compoundUri(e))), quad(en, this.v.qg.line, int(e.line)));
+    e.values.forEach((raw, j) => {
+      if (raw === null) return;
+      const vn = iri(`${this.datasetUri}#e${e.line}v${j}`);
+      q.push(quad(en, ot.values, vn), quad(vn, ot.feature, this.featureNodes[j]!), quad(vn, ot.value, valueLiteral(this.features[j]!, raw)));
+    });
+  }
+
+  /** N-Triples of the entries, written in batches (a short-lived quad array keeps the GC cheap). */
+  entries(entries: readonly Entry[]): Uint8Array {
+    const out: Uint8Array[] = [];
+    const enc = new TextEncoder();
+    for (let i = 0; i < entries.length; i += ENTRY_BATCH) {
+      const q: Quad[] = [];
+      for (const e of entries.slice(i, i + ENTRY_BATCH)) this.add(e, q);
+      out.push(enc.encode(toNTriples(q)));
+    }
+    return out.length === 1 ? out[0]! : Buffer.concat(out);
+  }
+}
+
+/** Entries serialised per batch by EntryWriter.entries. */
+const ENTRY_BATCH = 1000;
+
 /**
  * The graphs of a dataset, or of one part of its rows (so that several workers can build a large
  * dataset side by side; concatenating the parts' bodies gives the whole). A compound's own graph
@@ -85,47 +134,37 @@ export interface Part {
  */
 export function buildDataset(content: DatasetContent, meta: DatasetMeta, part: Part = { index: 0, count: 1 }): BuiltDataset {
   const v = new Vocab(meta.base);
-  const uris = new Uris(meta.base);
-  const ds = iri(meta.uri);
-  const q: Quad[] = [];
-  const add = (s: NamedNode, p: NamedNode, o: Quad["object"]): void => void q.push(quad(s, p, o));
-
-  const featureNodes = content.features.map((f) => iri(uris.feature(meta.uri, f.name)));
-  if (part.index === 0) headerTriples(content, meta, featureNodes, v, add);
-
+  const writer = new EntryWriter(meta.uri, meta.base, content.features);
   const n = content.entries.length;
   const from = Math.floor((n * part.index) / part.count);
   const to = Math.floor((n * (part.index + 1)) / part.count);
   const seen = new Set<string>();
   const compounds = new Map<string, Entry["compound"]>();
   content.entries.forEach((e, i) => {
-    const cUri = uris.compound(e.compound.inchi);
+    const cUri = writer.compoundUri(e);
     const first = !seen.has(cUri);
     seen.add(cUri);
-    if (i < from || i >= to) return;
-    if (first) compounds.set(cUri, e.compound);
-    const en = iri(`${meta.uri}#e${e.line}`);
-    add(ds, ot.dataEntry, en);
-    add(en, rdf.type, ot.DataEntry);
-    add(en, ot.compound, iri(cUri));
-    add(en, v.qg.line, int(e.line));
-    e.values.forEach((raw, j) => {
-      if (raw === null) return;
-      const vn = iri(`${meta.uri}#e${e.line}v${j}`);
-      add(en, ot.values, vn);
-      add(vn, ot.feature, featureNodes[j]!);
-      add(vn, ot.value, valueLiteral(content.features[j]!, raw));
-    });
+    if (i >= from && i < to && first) compounds.set(cUri, e.compound);
   });
-
+  const rows = writer.entries(content.entries.slice(from, to));
   return {
-    datasetNTriples: new TextEncoder().encode(toNTriples(q)),
+    datasetNTriples: part.index === 0 ? Buffer.concat([headerNTriples(content, meta), rows]) : rows,
     compounds: compoundGraphs([...compounds], v),
   };
 }
 
+/** The dataset node, its features and its warnings, as N-Triples (the rest are the entries). */
+export function headerNTriples(content: DatasetHeader, meta: DatasetMeta): Uint8Array {
+  const v = new Vocab(meta.base);
+  const uris = new Uris(meta.base);
+  const q: Quad[] = [];
+  const featureNodes = content.features.map((f) => iri(uris.feature(meta.uri, f.name)));
+  headerTriples(content, meta, featureNodes, v, (s, p, o) => void q.push(quad(s, p, o)));
+  return new TextEncoder().encode(toNTriples(q));
+}
+
 /** The dataset node, its features and its warnings. */
-function headerTriples(content: DatasetContent, meta: DatasetMeta, featureNodes: readonly NamedNode[], v: Vocab, add: (s: NamedNode, p: NamedNode, o: Quad["object"]) => void): void {
+function headerTriples(content: DatasetHeader, meta: DatasetMeta, featureNodes: readonly NamedNode[], v: Vocab, add: (s: NamedNode, p: NamedNode, o: Quad["object"]) => void): void {
   const ds = iri(meta.uri);
   add(ds, rdf.type, ot.Dataset);
   add(ds, dc.title, str(content.title));
@@ -134,7 +173,7 @@ function headerTriples(content: DatasetContent, meta: DatasetMeta, featureNodes:
   add(ds, v.qg.fileName, str(meta.fileName));
   add(ds, v.qg.structureColumn, str(content.structureColumn));
   add(ds, v.qg.numberOfCompounds, int(content.compounds));
-  add(ds, v.qg.numberOfEntries, int(content.entries.length));
+  add(ds, v.qg.numberOfEntries, int(content.entryCount));
   add(ds, v.qg.numberOfFeatures, int(content.features.length));
   content.features.forEach((f, i) => {
     const fn = featureNodes[i]!;
@@ -164,19 +203,22 @@ function headerTriples(content: DatasetContent, meta: DatasetMeta, featureNodes:
 /** Join the parts built by `buildDataset` (in part order). */
 export function joinParts(parts: readonly BuiltDataset[]): BuiltDataset {
   if (parts.length === 1) return parts[0]!;
-  let end = 0;
-  const ends: number[] = [];
-  for (const p of parts) {
-    for (const e of p.compounds.ends) ends.push(end + e);
-    end += p.compounds.nquads.length;
-  }
-  return {
-    datasetNTriples: Buffer.concat(parts.map((p) => p.datasetNTriples)),
-    compounds: { uris: parts.flatMap((p) => p.compounds.uris), nquads: Buffer.concat(parts.map((p) => p.compounds.nquads)), ends },
-  };
+  return { datasetNTriples: Buffer.concat(parts.map((p) => p.datasetNTriples)), compounds: joinCompoundGraphs(parts.map((p) => p.compounds)) };
 }
 
-function compoundGraphs(list: readonly (readonly [string, Entry["compound"]])[], v: Vocab): CompoundGraphs {
+/** Concatenate compound graph bodies (in the given order; a URI may occur in several). */
+export function joinCompoundGraphs(list: readonly CompoundGraphs[]): CompoundGraphs {
+  if (list.length === 1) return list[0]!;
+  let end = 0;
+  const ends: number[] = [];
+  for (const c of list) {
+    for (const e of c.ends) ends.push(end + e);
+    end += c.nquads.length;
+  }
+  return { uris: list.flatMap((c) => c.uris), nquads: Buffer.concat(list.map((c) => c.nquads)), ends };
+}
+
+export function compoundGraphs(list: readonly (readonly [string, Entry["compound"]])[], v: Vocab): CompoundGraphs {
   const texts = list.map(([uri, c]) => toNQuads(compoundQuads(uri, c, v), iri(uri)));
   const ends: number[] = [];
   let end = 0;

@@ -11,9 +11,9 @@
 import * as ox from "oxigraph";
 import { closeSync, fdatasync, openSync, writev } from "node:fs";
 import { promisify } from "node:util";
-import { applyOp, applyOpsSync, track } from "./apply.ts";
+import { applyOp, applyOpsSync, clearGraphs, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
-import { bodyOf, encodeRecordAsync, graphsOf, type GraphOp } from "./journal.ts";
+import { bodyOf, encodeRecordAsync, graphsOf, type Body, type GraphOp } from "./journal.ts";
 
 const fdatasyncAsync = promisify(fdatasync);
 const writevAsync = promisify(writev);
@@ -36,6 +36,57 @@ export interface StoreOptions {
 export interface CommitOptions {
   /** fsync before resolving (default true). Progress updates of tasks skip it. */
   readonly durable?: boolean;
+  /**
+   * Stages whose graphs already hold exactly the content of this commit's put operation for
+   * them (see `stage`): those operations are journalled but not loaded again.
+   */
+  readonly preloaded?: readonly Stage[];
+}
+
+/**
+ * A new graph loaded ahead of its commit, while the operation that makes it is still computing
+ * (`GraphStore.stage`). It is never served: it is not one of the store's graphs until a commit
+ * with `preloaded: [stage]` journals a put of exactly the loaded content. `discard()` drops it.
+ */
+export class Stage {
+  private chain: Promise<void> = Promise.resolve();
+  private state: "open" | "committing" | "done" = "open";
+
+  constructor(
+    private readonly store: GraphStore,
+    readonly graph: string,
+    private readonly release: (graph: string) => void,
+  ) {}
+
+  /** Load N-Triples into the staged graph (in slices, yielding between them); loads run in order. */
+  load(ntriples: Body): Promise<void> {
+    if (this.state !== "open") return Promise.reject(new Error(`stage of ${this.graph} is closed`));
+    const next = this.chain.then(() => applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, pauseForIo));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Wait for every load, then hand the graph to a commit. */
+  async seal(): Promise<void> {
+    if (this.state !== "open") throw new Error(`stage of ${this.graph} is already committed or discarded`);
+    this.state = "committing";
+    await this.chain;
+  }
+
+  /** The commit that published the graph is done: it is an ordinary graph now. */
+  committed(): void {
+    this.state = "done";
+    this.release(this.graph);
+  }
+
+  /** Drop what was loaded (no effect after a successful commit). */
+  async discard(): Promise<void> {
+    if (this.state === "done") return;
+    this.state = "done";
+    await this.chain;
+    clearGraphs(this.store.ox, [this.graph]);
+    this.release(this.graph);
+  }
 }
 
 export type RecordListener = (seq: number, at: RecordLocation) => void;
@@ -53,6 +104,8 @@ export class GraphStore {
   readonly ox: ox.Store = new ox.Store();
   private readonly graphSet = new Set<string>();
   private readonly pending = new Map<string, number>();
+  /** Graphs loaded by open stages (not yet committed). */
+  private readonly staged = new Set<string>();
   private readonly listeners: RecordListener[] = [];
   private fd = -1;
   private journalFile = "";
@@ -128,6 +181,17 @@ export class GraphStore {
     return this.graphSet.values();
   }
 
+  /**
+   * Start loading a graph that does not exist yet ahead of the commit that will create it (a
+   * large dataset loads while its structures are still being parsed). Only new graphs can be
+   * staged, and only by one stage at a time.
+   */
+  stage(graph: string): Stage {
+    if (this.graphSet.has(graph) || this.pending.has(graph) || this.staged.has(graph)) throw new Error(`cannot stage ${graph}: it exists or is being written`);
+    this.staged.add(graph);
+    return new Stage(this, graph, (g) => this.staged.delete(g));
+  }
+
   onRecord(listener: RecordListener): void {
     this.listeners.push(listener);
   }
@@ -140,6 +204,13 @@ export class GraphStore {
     if (ops.length === 0) return this.seq;
     if (this.fd < 0) throw new Error("store is closed");
     if (this.failed) throw new Error(`the journal cannot be written (${this.failed.message}); restart the service`);
+    const preloaded = new Set<GraphOp>();
+    for (const st of options.preloaded ?? []) {
+      const op = ops.find((o) => "ntriples" in o && o.graph === st.graph);
+      if (!op || !this.staged.has(st.graph)) throw new Error(`commit: no put of staged graph ${st.graph}`);
+      await st.seal();
+      preloaded.add(op);
+    }
     const seq = ++this.seq;
     const touched = ops.flatMap(graphsOf);
     for (const g of touched) this.pending.set(g, (this.pending.get(g) ?? 0) + 1);
@@ -168,11 +239,12 @@ export class GraphStore {
     // further commits after a failed write, and a restart replays only what is on disk.
     const applied = this.applyChain.then(async () => {
       for (const op of ops) {
-        await applyOp(this.ox, op, exists, pauseForIo);
+        if (!preloaded.has(op)) await applyOp(this.ox, op, exists, pauseForIo);
         track(this.graphSet, op);
         this.account(op);
       }
       await synced;
+      for (const st of options.preloaded ?? []) st.committed();
       for (const g of touched) {
         const n = (this.pending.get(g) ?? 1) - 1;
         if (n <= 0) this.pending.delete(g);
@@ -204,7 +276,8 @@ export class GraphStore {
     const graphs = [...this.graphSet].sort();
     let nquads: string | undefined;
     try {
-      nquads = this.ox.dump({ format: "application/n-quads" });
+      // A whole-store dump would include staged graphs, which are not committed.
+      nquads = this.staged.size === 0 ? this.ox.dump({ format: "application/n-quads" }) : undefined;
     } catch {
       nquads = undefined;
     }

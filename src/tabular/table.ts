@@ -62,14 +62,20 @@ export interface Entry {
   readonly values: readonly (string | null)[];
 }
 
-export interface DatasetContent {
+/** What a dataset says about itself, apart from its entries. */
+export interface DatasetHeader {
   readonly title: string;
   readonly structureColumn: string;
   readonly features: readonly FeatureDef[];
-  readonly entries: readonly Entry[];
+  /** Number of data entries (rows kept). */
+  readonly entryCount: number;
   /** Number of unique InChIs. */
   readonly compounds: number;
   readonly warnings: readonly Warning[];
+}
+
+export interface DatasetContent extends DatasetHeader {
+  readonly entries: readonly Entry[];
 }
 
 export interface PreparedRow {
@@ -166,6 +172,48 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** The cells of a row for the feature columns (`columns`), with missing cells as null. */
+export function featureValues(cells: readonly string[], columns: readonly number[]): (string | null)[] {
+  return columns.map((c) => {
+    const cell = cells[c] ?? "";
+    return MISSING_TOKENS.has(cell) ? null : cell;
+  });
+}
+
+/** The columns other than the structure column, in file order. */
+export function featureColumns(prepared: PreparedTable): number[] {
+  return prepared.header.map((_, i) => i).filter((i) => i !== prepared.structureIndex);
+}
+
+/**
+ * Type every feature column over the given rows (their `values` follow `columns`); all-missing
+ * columns are dropped (`keep` lists the positions in `columns` that became features).
+ */
+export function typeFeatures(
+  header: readonly string[],
+  columns: readonly number[],
+  rows: readonly { readonly line: number; readonly values: readonly (string | null)[] }[],
+): { features: FeatureDef[]; keep: number[]; warnings: Warning[] } {
+  const features: FeatureDef[] = [];
+  const keep: number[] = [];
+  const warnings: Warning[] = [];
+  columns.forEach((column, k) => {
+    const name = header[column] ?? "";
+    const cells = rows.map((e) => e.values[k] ?? null);
+    const type = typeColumn(cells);
+    if (type.empty) {
+      warnings.push({ kind: "empty-column", message: `Column '${name}' has no values; it is ignored`, lines: [], column: name });
+      return;
+    }
+    keep.push(k);
+    features.push({ name, column, nominal: type.nominal, numeric: type.numeric, acceptValues: type.nominal ? type.acceptValues : [] });
+    const missing = missingWarning(name, cells, rows);
+    if (missing) warnings.push(missing);
+    if (type.mixed) warnings.push(mixedWarning(name, cells, rows));
+  });
+  return { features, keep, warnings };
+}
+
 /** Stage 3: entries, typed features and all warnings, from the parsed structures. */
 export function assembleDataset(
   prepared: PreparedTable,
@@ -174,7 +222,7 @@ export function assembleDataset(
 ): DatasetContent {
   const { header, structureIndex } = prepared;
   const structureColumn = header[structureIndex] ?? "";
-  const columns = header.map((_, i) => i).filter((i) => i !== structureIndex);
+  const columns = featureColumns(prepared);
   const rowWarnings: Warning[] = [...prepared.warnings];
   const failures: Warning[] = [];
   const rawEntries: { line: number; compound: StructureRecord; values: (string | null)[] }[] = [];
@@ -193,51 +241,46 @@ export function assembleDataset(
       failures.push(w);
       continue;
     }
-    const values = columns.map((c) => {
-      const cell = row.cells[c] ?? "";
-      return MISSING_TOKENS.has(cell) ? null : cell;
-    });
-    rawEntries.push({ line: row.line, compound: result.value, values });
+    rawEntries.push({ line: row.line, compound: result.value, values: featureValues(row.cells, columns) });
   }
 
   if (rawEntries.length === 0) throw noUsableRow(prepared, structureColumn, failures, rowWarnings);
 
-  // Features: type every column over the kept rows; drop all-missing columns.
-  const features: FeatureDef[] = [];
-  const keep: number[] = [];
-  const columnWarnings: Warning[] = [];
-  columns.forEach((column, k) => {
-    const name = header[column] ?? "";
-    const cells = rawEntries.map((e) => e.values[k] ?? null);
-    const type = typeColumn(cells);
-    if (type.empty) {
-      columnWarnings.push({ kind: "empty-column", message: `Column '${name}' has no values; it is ignored`, lines: [], column: name });
-      return;
-    }
-    keep.push(k);
-    features.push({ name, column, nominal: type.nominal, numeric: type.numeric, acceptValues: type.nominal ? type.acceptValues : [] });
-    const missing = missingWarning(name, cells, rawEntries);
-    if (missing) columnWarnings.push(missing);
-    if (type.mixed) columnWarnings.push(mixedWarning(name, cells, rawEntries));
-  });
-
+  const { features, keep, warnings: columnWarnings } = typeFeatures(header, columns, rawEntries);
   const entries: Entry[] = rawEntries.map((e) => ({
     line: e.line,
     compound: e.compound,
     values: keep.length === columns.length ? e.values : keep.map((k) => e.values[k] ?? null),
   }));
 
-  // Duplicates: one warning per compound with several rows.
+  const dup = duplicateWarnings(entries.map((e) => ({ line: e.line, inchi: e.compound.inchi })), structureColumn);
+  return {
+    title,
+    structureColumn,
+    features,
+    entries,
+    entryCount: entries.length,
+    compounds: dup.compounds,
+    warnings: [...byLine(rowWarnings), ...dup.warnings, ...columnWarnings],
+  };
+}
+
+function byLine(warnings: readonly Warning[]): Warning[] {
+  return [...warnings].sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
+}
+
+/** Duplicates: one warning per compound with several rows; and the number of compounds. */
+function duplicateWarnings(entries: readonly { line: number; inchi: string }[], structureColumn: string): { warnings: Warning[]; compounds: number } {
   const byInchi = new Map<string, number[]>();
   for (const e of entries) {
-    const lines = byInchi.get(e.compound.inchi);
+    const lines = byInchi.get(e.inchi);
     if (lines) lines.push(e.line);
-    else byInchi.set(e.compound.inchi, [e.line]);
+    else byInchi.set(e.inchi, [e.line]);
   }
-  const duplicates: Warning[] = [];
+  const warnings: Warning[] = [];
   for (const [inchi, lines] of byInchi) {
     if (lines.length < 2) continue;
-    duplicates.push({
+    warnings.push({
       kind: "duplicate-structure",
       message: `Duplicate structure ${inchi} at lines ${lines.join(", ")} (all rows kept; make sure the measurements are independent)`,
       lines,
@@ -245,15 +288,61 @@ export function assembleDataset(
       count: lines.length,
     });
   }
+  return { warnings, compounds: byInchi.size };
+}
 
-  rowWarnings.sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
+/**
+ * A prepared table reduced to what the dataset header needs, typed over every row that has a
+ * structure cell. Plain data, cheap to send between threads.
+ */
+export interface TableSummary {
+  readonly structureColumn: string;
+  /** Warnings of the preparation (wrong cell counts, empty structure cells). */
+  readonly rowWarnings: readonly Warning[];
+  readonly features: readonly FeatureDef[];
+  readonly columnWarnings: readonly Warning[];
+  /** Per prepared row: its file line, and the index of its structure cell in `structures`. */
+  readonly lines: Int32Array;
+  readonly structureOf: Int32Array;
+}
+
+export function summarise(prepared: PreparedTable): { summary: TableSummary; keep: number[]; values: (string | null)[][] } {
+  const columns = featureColumns(prepared);
+  const rows = prepared.rows.map((r) => ({ line: r.line, values: featureValues(r.cells, columns) }));
+  const { features, keep, warnings } = typeFeatures(prepared.header, columns, rows);
+  const index = new Map(prepared.structures.map((cell, i) => [cell, i]));
+  const summary: TableSummary = {
+    structureColumn: prepared.header[prepared.structureIndex] ?? "",
+    rowWarnings: prepared.warnings,
+    features,
+    columnWarnings: warnings,
+    lines: Int32Array.from(prepared.rows, (r) => r.line),
+    structureOf: Int32Array.from(prepared.rows, (r) => index.get(r.structure)!),
+  };
+  return { summary, keep, values: rows.map((r) => r.values) };
+}
+
+/**
+ * The header `assembleDataset` gives when every structure cell parsed (then every row is kept and
+ * the typing over all rows is final). Null when some structure failed or there is no row: then
+ * only `assembleDataset` knows the answer.
+ */
+export function headerWhenAllParsed(summary: TableSummary, results: readonly StructureResult[], title: string): DatasetHeader | null {
+  if (summary.lines.length === 0) return null;
+  const entries: { line: number; inchi: string }[] = [];
+  for (let i = 0; i < summary.lines.length; i++) {
+    const r = results[summary.structureOf[i]!];
+    if (r === undefined || !r.ok) return null;
+    entries.push({ line: summary.lines[i]!, inchi: r.value.inchi });
+  }
+  const dup = duplicateWarnings(entries, summary.structureColumn);
   return {
     title,
-    structureColumn,
-    features,
-    entries,
-    compounds: byInchi.size,
-    warnings: [...rowWarnings, ...duplicates, ...columnWarnings],
+    structureColumn: summary.structureColumn,
+    features: summary.features,
+    entryCount: entries.length,
+    compounds: dup.compounds,
+    warnings: [...byLine(summary.rowWarnings), ...dup.warnings, ...summary.columnWarnings],
   };
 }
 

@@ -9,7 +9,7 @@
  */
 import { EventEmitter, setMaxListeners } from "node:events";
 import { Cancelled, toReport, toServiceError } from "../errors.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { GraphOp } from "../store/journal.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import type { Vocab } from "../store/vocab.ts";
@@ -21,6 +21,8 @@ import type { JobInput, JobKind, JobOutput } from "./jobs/index.ts";
 export interface OperationResult {
   readonly ops: readonly GraphOp[];
   readonly resultUri: string;
+  /** Graphs the operation loaded ahead (GraphStore.stage) for puts in `ops`; discarded if the commit does not happen. */
+  readonly preloaded?: readonly Stage[];
 }
 
 export interface OperationContext {
@@ -134,8 +136,10 @@ export class TaskRunner {
     // that sees "Completed" must find the result in the store.
     const final: TaskState = { ...t };
     let ops: readonly GraphOp[] = [];
+    let preloaded: readonly Stage[] = [];
     try {
       const result = await run(ctx);
+      preloaded = result.preloaded ?? [];
       if (ac.signal.aborted) throw new Cancelled("cancelled");
       ops = result.ops;
       final.status = "Completed";
@@ -146,14 +150,17 @@ export class TaskRunner {
       final.status = ac.signal.aborted ? "Cancelled" : "Error";
       if (final.status === "Error") final.error = toReport(toServiceError(err));
       ops = [];
+      await discard(preloaded);
+      preloaded = [];
     }
     final.percentageCompleted = Math.max(final.percentageCompleted, t.percentageCompleted);
     final.startedAt = t.startedAt ?? new Date();
     final.finishedAt = new Date();
     try {
-      await this.store.commit([...ops, this.taskOp(final)]);
+      await this.store.commit([...ops, this.taskOp(final)], { preloaded });
     } catch (err) {
       console.error(`task ${t.uri}: commit failed`, err);
+      await discard(preloaded);
       final.status = "Error";
       delete final.resultUri;
       final.error = toReport(toServiceError(err));
@@ -191,4 +198,8 @@ export class TaskRunner {
       ),
     );
   }
+}
+
+async function discard(stages: readonly Stage[]): Promise<void> {
+  for (const st of stages) await st.discard().catch(() => undefined);
 }

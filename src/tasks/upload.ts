@@ -1,17 +1,23 @@
 /**
  * The CSV upload operation (issue "Service foundation" §6): CSV → prepared table (worker) →
- * structures parsed in parallel chunks on every worker → typed dataset and its graphs (worker) →
- * one commit of the dataset graph, the new compound graphs and the task's completion.
- * Progress: 0–10 % parsing the file, 10–85 % structures, 85–100 % building.
+ * structures parsed in parallel chunks on every worker, each chunk also writing the data entries
+ * of its rows → header (dataset node, typed features, warnings; worker) → one commit of the
+ * dataset graph, the new compound graphs and the task's completion.
+ *
+ * The dataset graph is loaded into the store (staged, not served) chunk by chunk while later
+ * chunks are still being parsed, so that the commit at the end only writes the journal: on two
+ * cores that takes MUV's upload from 35 s to under 30 s. The entries are written with the
+ * features typed over every row; if the rows whose structures failed decided a column's type,
+ * the final typing differs and the entries are built again (the rare slow path).
+ * Progress: 0–10 % parsing the file, 10–90 % structures, 90–100 % header and commit.
  */
 import type { StructureResult } from "../chem/structure.ts";
 import type { GraphOp } from "../store/journal.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { Operation } from "./runner.ts";
-import { joinParts, selectCompounds } from "../resources/dataset.ts";
-
-/** Structures per pool job: small enough to balance the workers and report progress. */
-const CHUNK = 250;
+import { CHUNK, type EntryFeature } from "./jobs/dataset.ts";
+import { headerNTriples, joinCompoundGraphs, joinParts, selectCompounds } from "../resources/dataset.ts";
+import { headerWhenAllParsed } from "../tabular/table.ts";
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
@@ -24,6 +30,10 @@ export function titleOf(fileName: string): string {
   return fileName.replace(/\.(csv|tsv|txt)$/i, "") || "dataset";
 }
 
+function sameFeatures(a: readonly EntryFeature[], b: readonly EntryFeature[]): boolean {
+  return a.length === b.length && a.every((f, i) => f.name === b[i]!.name && f.column === b[i]!.column && f.numeric === b[i]!.numeric);
+}
+
 export function uploadOperation(store: GraphStore, input: UploadInput): Operation {
   return async (ctx) => {
     const lap = timer(input.fileName);
@@ -31,34 +41,73 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
     lap("csv");
     ctx.progress(0.1);
     const cells = prepared.structures;
-    const chunks: string[][] = [];
-    for (let i = 0; i < cells.length; i += CHUNK) chunks.push(cells.slice(i, i + CHUNK));
-    const done = new Array<number>(chunks.length).fill(0);
-    const report = (): void => ctx.progress(0.1 + (0.75 * done.reduce((a, b) => a + b, 0)) / Math.max(1, cells.length));
-    const results = await Promise.all(
-      chunks.map((chunk, k) =>
-        ctx.run("chem.parse", { cells: chunk }, (f) => {
-          done[k] = f * chunk.length;
-          report();
-        }),
-      ),
-    );
-    const parsed: [string, StructureResult][] = [];
-    chunks.forEach((chunk, k) => chunk.forEach((cell, i) => parsed.push([cell, results[k]![i]!])));
-    ctx.progress(0.85);
-    lap("structures");
-    // Large datasets are built in two halves on two workers.
-    const count = cells.length > 20_000 ? 2 : 1;
+    const title = titleOf(input.fileName);
     const meta = { uri: input.datasetUri, fileName: input.fileName, created: new Date(), base: input.base };
-    const parts = await Promise.all(
-      Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, parsed, title: titleOf(input.fileName), meta, part: { index, count } })),
-    );
-    const built = joinParts(parts);
-    lap("build");
-    const ops: GraphOp[] = [{ graph: input.datasetUri, ntriples: built.datasetNTriples }];
-    const fresh = selectCompounds(built.compounds, (uri) => !store.has(uri));
-    if (fresh.graphs.length > 0) ops.push({ graphs: fresh.graphs, nquads: fresh.nquads });
-    return { ops, resultUri: input.datasetUri };
+    const entryFeatures: EntryFeature[] = prepared.summary.features.map(({ name, column, numeric }) => ({ name, column, numeric }));
+    const stage = store.stage(input.datasetUri);
+    try {
+      const done = new Array<number>(prepared.rows.length).fill(0);
+      const report = (): void => ctx.progress(0.1 + (0.8 * done.reduce((a, b) => a + b, 0)) / Math.max(1, cells.length));
+      const loads: Promise<void>[] = [];
+      const outputs = await Promise.all(
+        prepared.rows.map(async (rows, k) => {
+          const chunk = cells.slice(k * CHUNK, (k + 1) * CHUNK);
+          const out = await ctx.run("dataset.chunk", { cells: chunk, rows, features: entryFeatures, datasetUri: input.datasetUri, base: input.base }, (f) => {
+            done[k] = f * chunk.length;
+            report();
+          });
+          const loaded = stage.load(out.entries);
+          loaded.catch(() => undefined); // awaited below; a failed upload discards the stage
+          loads.push(loaded);
+          return out;
+        }),
+      );
+      lap("structures");
+      // When every structure parsed, the typing over all rows is final and the header is
+      // quick to write here; otherwise the header job assembles the dataset from the file again.
+      const results = outputs.flatMap((o) => o.results);
+      const known = headerWhenAllParsed(prepared.summary, results, title);
+      let header: Uint8Array;
+      let features: readonly EntryFeature[] = entryFeatures;
+      let parsed: [string, StructureResult][] = [];
+      if (known) header = headerNTriples(known, meta);
+      else {
+        parsed = results.map((r, i) => [cells[i]!, r]);
+        const head = await ctx.run("dataset.header", { bytes: input.bytes, parsed, title, meta });
+        header = head.header;
+        features = head.features;
+      }
+      ctx.progress(0.95);
+      lap("header");
+      let body: Uint8Array;
+      const preloaded: Stage[] = [];
+      if (sameFeatures(features, entryFeatures)) {
+        loads.push(stage.load(header));
+        await Promise.all(loads);
+        body = Buffer.concat([header, ...outputs.map((o) => o.entries)]);
+        preloaded.push(stage);
+      } else {
+        await stage.discard();
+        const count = cells.length > 20_000 ? 2 : 1;
+        const parts = await Promise.all(Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, parsed, title, meta, part: { index, count } })));
+        body = joinParts(parts).datasetNTriples;
+        lap("rebuild (the skipped rows changed a column's type)");
+      }
+      lap("load");
+      const ops: GraphOp[] = [{ graph: input.datasetUri, ntriples: body }];
+      // A compound's graph comes from its first row; only new compounds get one.
+      const seen = new Set<string>();
+      const fresh = selectCompounds(joinCompoundGraphs(outputs.map((o) => o.compounds)), (uri) => {
+        if (seen.has(uri)) return false;
+        seen.add(uri);
+        return !store.has(uri);
+      });
+      if (fresh.graphs.length > 0) ops.push({ graphs: fresh.graphs, nquads: fresh.nquads });
+      return { ops, resultUri: input.datasetUri, preloaded };
+    } catch (err) {
+      await stage.discard();
+      throw err;
+    }
   };
 }
 

@@ -11,7 +11,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DATA, get, removeDir, sortedNTriples, startServer, uploadDataset, type TestServer } from "../helpers/server.ts";
+import { DATA, get, removeDir, sortedNTriples, startServer, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
 
 const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
 const MULTI = `${DATA}lazar/test/data/multicolumn.csv`;
@@ -115,6 +115,35 @@ describe("datasets over HTTP", () => {
     assert.equal(n!.n.value, "4069");
     const dup = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${ds}> { ?w ?k "duplicate-structure" ; <${srv.base}/ontology#line> ?l } } ORDER BY ?l`);
     assert.deepEqual(dup.map((r) => Number(r.l!.value)), [1358, 2236]);
+  });
+
+  test("rows whose structures fail do not decide a column's type (the upload rebuilds its entries)", async () => {
+    // EPAFHM.mini.csv: 21 rows, a numeric LC50 column. Appended: two rows whose structure cells
+    // are words from wrong_dataset.csv (not SMILES) and whose LC50 cells are text. Typed over
+    // every row the column would be mixed (nominal); over the rows kept it is numeric. The
+    // entries must be exactly those of the clean file.
+    const mini = readFileSync(`${DATA}lazar/test/data/EPAFHM.mini.csv`, "utf8");
+    const withBad = `${mini.trimEnd()}\nTost,Wrong\nIs,Dataset\n`;
+    const upload = async (text: string, name: string): Promise<string> => {
+      const r = await uploadFile(srv.base, text, name);
+      assert.equal(r.status, 202);
+      const done = await waitForTask((await r.text()).trim());
+      assert.equal(done.status, 200);
+      return done.body;
+    };
+    const clean = await upload(mini, "mini.csv");
+    const mixed = await upload(withBad, "mini-with-bad-rows.csv");
+    const entries = async (ds: string): Promise<string[]> =>
+      (await sortedNTriples(ds)).filter((l) => l.startsWith(`<${ds}#e`)).map((l) => l.split(ds).join("DS"));
+    const want = await entries(clean);
+    assert.equal(want.filter((l) => l.includes("#value>")).length, 15); // 21 rows, 6 empty LC50 cells
+    assert.ok(want.every((l) => !l.includes("#value>") || l.endsWith("^^<http://www.w3.org/2001/XMLSchema#double> .")));
+    assert.deepEqual(await entries(mixed), want);
+    const f = await (await get(`${mixed}/feature/LC50_mmol`, "application/n-triples")).text();
+    assert.match(f, /NumericFeature/);
+    assert.doesNotMatch(f, /NominalFeature/);
+    const bad = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${mixed}> { ?w ?k "unparseable-structure" ; <${srv.base}/ontology#line> ?l } } ORDER BY ?l`);
+    assert.deepEqual(bad.map((r) => Number(r.l!.value)), [23, 24]);
   });
 
   test("a restart serves every dataset identically", async () => {

@@ -6,17 +6,96 @@
 import { loadRDKit } from "../../chem/rdkit.ts";
 import { parseStructure, type StructureResult } from "../../chem/structure.ts";
 import { parseCsv } from "../../tabular/csv.ts";
-import { assembleDataset, prepareTable, type PreparedTable } from "../../tabular/table.ts";
-import { buildDataset, type BuiltDataset, type DatasetMeta, type Part } from "../../resources/dataset.ts";
+import { assembleDataset, prepareTable, summarise, type Entry, type FeatureDef, type PreparedTable, type TableSummary } from "../../tabular/table.ts";
+import { buildDataset, compoundGraphs, EntryWriter, headerNTriples, type BuiltDataset, type CompoundGraphs, type DatasetMeta, type Part } from "../../resources/dataset.ts";
+import { Vocab } from "../../store/vocab.ts";
 import type { JobContext } from "./context.ts";
 
 function prepare(bytes: Uint8Array): PreparedTable {
   return prepareTable(parseCsv(new TextDecoder("utf-8").decode(bytes)));
 }
 
-/** Parse the file and return its distinct structure cells (the table itself stays here: the build job parses the file again rather than cloning the table through the main thread). */
-export function prepareCsv(input: { readonly bytes: Uint8Array }): { readonly structures: readonly string[] } {
-  return { structures: prepare(input.bytes).structures };
+/** Distinct structure cells per chunk job: small enough to balance the workers and report progress. */
+export const CHUNK = 250;
+
+/** What the data entries' triples need to know of a feature. */
+export type EntryFeature = Pick<FeatureDef, "name" | "column" | "numeric">;
+
+export interface PreparedUpload {
+  /** Distinct structure cells in order of first appearance; chunk k is [k·CHUNK, (k+1)·CHUNK). */
+  readonly structures: readonly string[];
+  /**
+   * Per chunk, its rows as JSON `[line, structure index within the chunk, value…][]` (a row goes
+   * with the chunk of its structure cell; one value per feature): one string per chunk clones
+   * cheaply between threads.
+   */
+  readonly rows: readonly string[];
+  /**
+   * The table typed over every row with a structure cell. The final typing counts only the rows
+   * whose structure parses; when some do not, the header job types again, and if the skipped
+   * rows decided a column's type the upload builds the entries again.
+   */
+  readonly summary: TableSummary;
+}
+
+/** Parse the file: its distinct structure cells, its rows per chunk and the provisional features (the table itself stays here: the header job parses the file again rather than cloning the table through the main thread). */
+export function prepareCsv(input: { readonly bytes: Uint8Array }): PreparedUpload {
+  const prepared = prepare(input.bytes);
+  const { summary, keep, values } = summarise(prepared);
+  const chunks: unknown[][][] = Array.from({ length: Math.ceil(prepared.structures.length / CHUNK) }, () => []);
+  values.forEach((v, r) => {
+    const i = summary.structureOf[r]!;
+    chunks[Math.floor(i / CHUNK)]!.push([summary.lines[r]!, i % CHUNK, ...keep.map((k) => v[k] ?? null)]);
+  });
+  return { structures: prepared.structures, rows: chunks.map((c) => JSON.stringify(c)), summary };
+}
+
+export interface ChunkInput {
+  readonly cells: readonly string[];
+  /** This chunk's rows (PreparedUpload.rows). */
+  readonly rows: string;
+  readonly features: readonly EntryFeature[];
+  readonly datasetUri: string;
+  readonly base: string;
+}
+
+export interface ChunkOutput {
+  readonly results: StructureResult[];
+  /** N-Triples of the data entries of the chunk's rows whose structure parsed. */
+  readonly entries: Uint8Array;
+  /** The graphs of the chunk's compounds (each once, in order of first appearance). */
+  readonly compounds: CompoundGraphs;
+}
+
+/** Parse a chunk of structure cells and write the data entries of their rows. */
+export async function parseChunk(input: ChunkInput, ctx: JobContext): Promise<ChunkOutput> {
+  const results = await parseStructures({ cells: input.cells }, ctx);
+  const writer = new EntryWriter(input.datasetUri, input.base, input.features);
+  const entries: Entry[] = [];
+  for (const [line, s, ...values] of JSON.parse(input.rows) as [number, number, ...(string | null)[]][]) {
+    const r = results[s]!;
+    if (r.ok) entries.push({ line, compound: r.value, values });
+  }
+  const compounds = new Map<string, Entry["compound"]>();
+  for (const r of results) {
+    if (!r.ok) continue;
+    const uri = writer.compoundUri({ compound: r.value });
+    if (!compounds.has(uri)) compounds.set(uri, r.value);
+  }
+  return { results, entries: writer.entries(entries), compounds: compoundGraphs([...compounds], new Vocab(input.base)) };
+}
+
+export interface HeaderInput {
+  readonly bytes: Uint8Array;
+  readonly parsed: readonly (readonly [string, StructureResult])[];
+  readonly title: string;
+  readonly meta: DatasetMeta;
+}
+
+/** The dataset's header triples (dataset node, features, warnings) and its final features. */
+export function datasetHeader(input: HeaderInput): { header: Uint8Array; features: EntryFeature[] } {
+  const content = assembleDataset(prepare(input.bytes), new Map(input.parsed), input.title);
+  return { header: headerNTriples(content, input.meta), features: content.features.map(({ name, column, numeric }) => ({ name, column, numeric })) };
 }
 
 export async function parseStructures(input: { readonly cells: readonly string[] }, ctx: JobContext): Promise<StructureResult[]> {

@@ -2,13 +2,14 @@
  * The registry of worker jobs: kind → function (runs in a worker thread; plain input, plain
  * output). The types of inputs and outputs follow from the functions.
  */
-import { buildDatasetJob, parseStructures, prepareCsv } from "./dataset.ts";
+import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./dataset.ts";
 
 export type { JobContext } from "./context.ts";
 
 export const jobs = {
   "csv.prepare": prepareCsv,
-  "chem.parse": parseStructures,
+  "dataset.chunk": parseChunk,
+  "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,
 } as const;
 

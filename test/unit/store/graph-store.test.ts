@@ -447,4 +447,59 @@ describe("GraphStore", () => {
     await withStore(dir, (s) => assert.ok(s.openInfo.tornTail));
     assert.equal(statSync(j).size, size);
   });
+
+  it("a staged graph is loaded but not served until a commit with preloaded publishes it, and the journal holds it", async () => {
+    const dir = tempDir();
+    await withStore(dir, async (s) => {
+      await s.commit([{ graph: G("old"), ntriples: triples("old") }]);
+      assert.throws(() => s.stage(G("old")), /cannot stage/);
+      const st = s.stage(G("big"));
+      assert.throws(() => s.stage(G("big")), /cannot stage/);
+      await st.load(triples("part1", 5));
+      await st.load(triples("part2", 5));
+      assert.equal(s.has(G("big")), false);
+      assert.ok(![...s.allGraphs()].includes(G("big")));
+      // The journalled body is what was staged: here the two parts, as the upload concatenates them.
+      const body = triples("part1", 5) + triples("part2", 5);
+      await assert.rejects(s.commit([{ graph: G("other"), ntriples: body }], { preloaded: [st] }), /no put of staged graph/);
+      await s.commit([{ graph: G("big"), ntriples: body }], { preloaded: [st] });
+      assert.equal(s.has(G("big")), true);
+      assert.deepEqual(contents(s, G("big")), sorted(body));
+      assert.equal(s.has(G("other")), false);
+    });
+    await withStore(dir, (s) => {
+      assert.deepEqual(contents(s, G("big")), sorted(triples("part1", 5) + triples("part2", 5)));
+      assert.deepEqual(contents(s, G("old")), sorted(triples("old")));
+    });
+  });
+
+  it("a discarded stage leaves nothing in memory or on disk, and the graph can be staged again", async () => {
+    const dir = tempDir();
+    await withStore(dir, async (s) => {
+      await s.commit([{ graph: G("kept"), ntriples: triples("kept") }]);
+      const st = s.stage(G("x"));
+      await st.load(triples("x", 4));
+      // A snapshot taken while the stage is open holds the committed graphs only.
+      await s.compact();
+      assert.equal(snapshots(dir).length, 1);
+      await s.commit([{ graph: G("kept"), delete: true }]);
+      await st.discard();
+      assert.equal(s.ox.size, 0);
+      await assert.rejects(st.load(triples("y")), /closed/);
+      const again = s.stage(G("x"));
+      await again.load(triples("z", 2));
+      await again.discard();
+      assert.equal(s.ox.size, 0);
+    });
+    await withStore(dir, (s) => {
+      assert.equal(s.has(G("x")), false);
+      assert.equal(s.ox.size, 0);
+    });
+    // The snapshot alone (journal after it removed) has "kept" and nothing staged.
+    for (const j of journals(dir)) rmSync(join(dir, j));
+    await withStore(dir, (s) => {
+      assert.deepEqual([...s.allGraphs()], [G("kept")]);
+      assert.equal(s.ox.size, 3);
+    });
+  });
 });
