@@ -26,6 +26,12 @@ export interface RDKitMol {
   /** V2000 molfile; 2D coordinates are computed when the molecule has none. */
   get_molblock(): string;
   get_num_atoms(): number;
+  /**
+   * CommonChem JSON (`{"molecules":[{"atoms":[…],"bonds":[…],"extensions":[…]}]}`): atoms
+   * and Kekulé bonds, plus RDKit's `aromaticAtoms` / `aromaticBonds` in the `rdkitRepresentation`
+   * extension. Used by the subgraph miners (src/mining) to read the heavy-atom graph.
+   */
+  get_json(): string;
   /** SVG depiction; `details` is a JSON object (width, height, atoms, bonds, …). */
   get_svg_with_highlights(details: string): string;
   delete(): void;

@@ -1,0 +1,107 @@
+/**
+ * Molecule graphs as fminer encodes them (spec miners.md §1.3), read from SMILES with RDKit.
+ *
+ * - heavy atoms only (hydrogens dropped), no charges, isotopes, stereo or H counts;
+ * - node label = atomic number, + 150 when the atom is aromatic (aromatic perception on);
+ * - edge label = bond order 1/2/3, 4 for aromatic bonds (aromatic perception on), else the
+ *   Kekulé bond order;
+ * - salts / several components stay one graph.
+ *
+ * fminer used OpenBabel's aromaticity model; RDKit's is used here. The two agree for the usual
+ * benzenoid and heteroaromatic rings; where they differ the encoding (hence patterns) differs.
+ */
+
+import type { RDKit } from "../chem/rdkit.ts";
+
+/** Heavy-atom graph of one compound with fminer's input labels. */
+export interface MolGraph {
+  /** Input node label per atom: Z, or Z + 150 for aromatic atoms. */
+  readonly labels: Int32Array;
+  /** Bonds as triples (atom a, atom b, bond label 1..4), in the toolkit's bond order. */
+  readonly bonds: Int32Array;
+}
+
+/** An encoded compound, with the standard InChI used for fminer's canonical order (§1.2). */
+export interface EncodedCompound {
+  readonly graph: MolGraph;
+  readonly inchi: string;
+}
+
+interface CommonChemAtom {
+  z?: number;
+}
+interface CommonChemBond {
+  bo?: number;
+  atoms: [number, number];
+}
+interface CommonChemExtension {
+  name: string;
+  aromaticAtoms?: number[];
+  aromaticBonds?: number[];
+}
+interface CommonChem {
+  defaults?: { atom?: { z?: number }; bond?: { bo?: number } };
+  molecules: { atoms: CommonChemAtom[]; bonds: CommonChemBond[]; extensions?: CommonChemExtension[] }[];
+}
+
+/**
+ * Encode one SMILES. Returns null when RDKit cannot parse it at all (fminer would drop such a
+ * compound as well, OpenBabel printing an error).
+ */
+export function encodeSmiles(rdkit: RDKit, smiles: string, aromatic = true): EncodedCompound | null {
+  let mol = rdkit.get_mol(smiles);
+  if (mol === null) mol = rdkit.get_mol(smiles, JSON.stringify({ sanitize: false }));
+  if (mol === null) return null;
+  try {
+    const json = JSON.parse(mol.get_json()) as CommonChem;
+    const inchi = mol.get_inchi();
+    const m = json.molecules[0];
+    if (m === undefined) return null;
+    const defZ = json.defaults?.atom?.z ?? 6;
+    const defBo = json.defaults?.bond?.bo ?? 1;
+    const ext = m.extensions?.find((e) => e.name === "rdkitRepresentation");
+    const aromAtoms = new Set(aromatic ? (ext?.aromaticAtoms ?? []) : []);
+    const aromBonds = new Set(aromatic ? (ext?.aromaticBonds ?? []) : []);
+    // Drop hydrogens (OpenBabel DeleteHydrogens), renumber the heavy atoms in input order.
+    const map = new Int32Array(m.atoms.length).fill(-1);
+    const labels: number[] = [];
+    m.atoms.forEach((a, i) => {
+      const z = a.z ?? defZ;
+      if (z === 1) return;
+      map[i] = labels.length;
+      labels.push(aromAtoms.has(i) ? z + 150 : z);
+    });
+    // Non-aromatic bond orders as written: RDKit's sanitisation rewrites e.g. a pentavalent
+    // nitro group N(=O)=O as [N+](=O)[O-], which OpenBabel (hence fminer) keeps as written.
+    const raw = rawBondOrders(rdkit, smiles, m.atoms.length);
+    const bonds: number[] = [];
+    m.bonds.forEach((b, i) => {
+      const x = map[b.atoms[0]]!;
+      const y = map[b.atoms[1]]!;
+      if (x < 0 || y < 0) return;
+      const written = raw?.get(b.atoms[0] * 65536 + b.atoms[1]) ?? raw?.get(b.atoms[1] * 65536 + b.atoms[0]);
+      const bo = aromBonds.has(i) ? 4 : Math.min(3, Math.max(1, Math.round(aromatic ? (written ?? b.bo ?? defBo) : (b.bo ?? defBo))));
+      bonds.push(x, y, bo);
+    });
+    return { graph: { labels: Int32Array.from(labels), bonds: Int32Array.from(bonds) }, inchi };
+  } finally {
+    mol.delete();
+  }
+}
+
+/** Bond orders of the unsanitised parse, keyed by atom pair; null when atoms do not line up. */
+function rawBondOrders(rdkit: RDKit, smiles: string, nAtoms: number): Map<number, number> | null {
+  const mol = rdkit.get_mol(smiles, JSON.stringify({ sanitize: false }));
+  if (mol === null) return null;
+  try {
+    const json = JSON.parse(mol.get_json()) as CommonChem;
+    const m = json.molecules[0];
+    if (m === undefined || m.atoms.length !== nAtoms) return null;
+    const defBo = json.defaults?.bond?.bo ?? 1;
+    const out = new Map<number, number>();
+    for (const b of m.bonds) out.set(b.atoms[0] * 65536 + b.atoms[1], b.bo ?? defBo);
+    return out;
+  } finally {
+    mol.delete();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Entry point of the BBRC miner core: compounds + activities → fminer-compatible patterns.
+ * (Spec miners.md; this module glues canonical order, database, search and output formats.)
+ */
+
+import type { RDKit } from "../chem/rdkit.ts";
+import { BbrcMiner, type BbrcOptions, type MinedPattern } from "./bbrc.ts";
+import { Database } from "./database.ts";
+import { canonicalOrder, type InputCompound, type OrderedCompounds } from "./order.ts";
+import { formatFixed } from "./stats.ts";
+
+export type { BbrcOptions, MinedPattern } from "./bbrc.ts";
+export type { InputCompound } from "./order.ts";
+export { parseSmiFile, parseActivityFile } from "./order.ts";
+
+export interface BbrcRun {
+  readonly compounds: OrderedCompounds;
+  readonly patterns: MinedPattern[];
+  /** Patterns visited by the search (diagnostics). */
+  readonly visited: number;
+}
+
+export function mineBbrc(
+  rdkit: RDKit,
+  compounds: readonly InputCompound[],
+  activity: ReadonlyMap<number, number>,
+  options: BbrcOptions = {},
+): BbrcRun {
+  const ordered = canonicalOrder(rdkit, compounds, activity, options.aromatic ?? true);
+  const minfreq = options.refineSingles ? 1 : (options.minfreq ?? 2);
+  const db = new Database(ordered.graphs, minfreq);
+  const miner = new BbrcMiner(db, ordered.activities, options);
+  const patterns = miner.mineAll();
+  return { compounds: ordered, patterns, visited: miner.visited };
+}
+
+/**
+ * fminer's YAML line (§6.2, `FMINER_SMARTS`): `- [ "SMARTS", STAT, [ ids of the highest class
+ * value ], [ next lower ], … ]`; STAT with `%.4f` as in the golden files (F2old precision).
+ */
+export function yamlLine(p: MinedPattern, c: OrderedCompounds, regression = false): string {
+  const fmtIds = (ids: number[]): string => (ids.length ? `[ ${ids.join(", ")} ]` : "[]");
+  if (regression) {
+    const ids = [...p.tids].map((t) => c.ids[t]!).sort((a, b) => a - b);
+    return `- [ "${p.smarts}", ${formatFixed(p.stat, 4)}, ${fmtIds(ids)} ]`;
+  }
+  const values = [...new Set(c.activities)].sort((a, b) => a - b);
+  const lists: string[] = [];
+  for (let k = values.length - 1; k >= 0; k--) {
+    const ids = [...p.tids].filter((t) => c.activities[t] === values[k]).map((t) => c.ids[t]!);
+    lists.push(fmtIds(ids.sort((a, b) => a - b)));
+  }
+  return `- [ "${p.smarts}", ${formatFixed(p.stat, 4)}, ${lists.join(", ")} ]`;
+}
+
+/** fminer's LAZAR ("linfrag") line (§6.2): `SMARTS<TAB>[ id id … ]`, each id followed by a space. */
+export function lazarLine(p: MinedPattern, c: OrderedCompounds): string {
+  const ids = [...p.tids].map((t) => c.ids[t]!).sort((a, b) => a - b);
+  return `${p.smarts}\t[ ${ids.map((i) => `${i} `).join("")}]`;
+}
