@@ -9,6 +9,7 @@ import type { Config } from "./config.ts";
 import { MethodNotAllowed, NotFound } from "./errors.ts";
 import type { Deps } from "./http/deps.ts";
 import { errorMiddleware } from "./http/error-response.ts";
+import { registerAlgorithms } from "./http/routes/algorithms.ts";
 import { compoundMiddleware, registerCompounds } from "./http/routes/compounds.ts";
 import { registerDatasets } from "./http/routes/datasets.ts";
 import { registerService } from "./http/routes/service.ts";
@@ -45,6 +46,7 @@ export async function createApp(config: Config): Promise<App> {
   registerTasks(router, deps);
   registerDatasets(router, deps);
   registerCompounds(router, deps);
+  registerAlgorithms(router, deps);
   registerSparql(router, deps, replica);
 
   const koa = new Koa();

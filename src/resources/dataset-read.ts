@@ -39,6 +39,8 @@ export interface DatasetSummary {
 export interface EntryView {
   readonly line: number;
   readonly compound: string;
+  /** The row's own SMILES when it spells the compound differently from the compound's graph. */
+  readonly smiles?: string;
   /** feature URI → values */
   readonly values: ReadonlyMap<string, readonly string[]>;
 }
@@ -129,7 +131,22 @@ export function readEntries(store: ox.Store, uri: string, v: Vocab, offset = 0, 
       l.push(val);
       values.set(f, l);
     }
-    return { line: Number(r.get("line")!.value), compound: r.get("c")!.value, values };
+    const smiles = store.match(ox.namedNode(e), ox.namedNode(v.qg.smiles.value), null, g)[0]?.object.value;
+    return { line: Number(r.get("line")!.value), compound: r.get("c")!.value, values, ...(smiles !== undefined ? { smiles } : {}) };
+  });
+}
+
+/**
+ * The value of one feature in every data entry that has one, in line order (one row per value),
+ * with the row's own spelling of its structure when it differs from the compound's SMILES.
+ */
+export function readFeatureColumn(store: ox.Store, uri: string, feature: string, v: Vocab): { line: number; compound: string; value: string; smiles?: string }[] {
+  const rows = store.query(
+    `SELECT ?line ?c ?val ?s WHERE { GRAPH <${uri}> { ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c ; <${ot.values.value}> ?x . ?x <${ot.feature.value}> <${feature}> ; <${ot.value.value}> ?val . OPTIONAL { ?e <${v.qg.smiles.value}> ?s } } } ORDER BY ?line`,
+  ) as Map<string, ox.Term>[];
+  return rows.map((r) => {
+    const s = r.get("s")?.value;
+    return { line: Number(r.get("line")!.value), compound: r.get("c")!.value, value: r.get("val")!.value, ...(s !== undefined ? { smiles: s } : {}) };
   });
 }
 

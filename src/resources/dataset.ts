@@ -101,9 +101,9 @@ export class EntryWriter {
   }
 
   /** The triples of one data entry (one CSV row): its link, compound, line and values. */
-  add(e: Entry, q: Quad[]): void {
+  add(e: EntryRow, q: Quad[]): void {
     const en = iri(`${this.datasetUri}#e${e.line}`);
-    q.push(quad(this.ds, ot.dataEntry, en), quad(en, rdf.type, ot.DataEntry), quad(en, ot.compound, iri(this.compoundUri(e))), quad(en, this.v.qg.line, int(e.line)));
+    q.push(quad(this.ds, ot.dataEntry, en), quad(en, rdf.type, ot.DataEntry), quad(en, ot.compound, iri(e.compound)), quad(en, this.v.qg.line, int(e.line)));
     e.values.forEach((raw, j) => {
       if (raw === null) return;
       const vn = iri(`${this.datasetUri}#e${e.line}v${j}`);
@@ -111,17 +111,33 @@ export class EntryWriter {
     });
   }
 
-  /** N-Triples of the entries, written in batches (a short-lived quad array keeps the GC cheap). */
+  /** N-Triples of data entries of parsed rows. */
   entries(entries: readonly Entry[]): Uint8Array {
+    return this.rows(entries.map((e) => ({ line: e.line, compound: this.compoundUri(e), values: e.values })));
+  }
+
+  /** N-Triples of the entries, written in batches (a short-lived quad array keeps the GC cheap). */
+  rows(rows: readonly EntryRow[]): Uint8Array {
     const out: Uint8Array[] = [];
     const enc = new TextEncoder();
-    for (let i = 0; i < entries.length; i += ENTRY_BATCH) {
+    for (let i = 0; i < rows.length; i += ENTRY_BATCH) {
       const q: Quad[] = [];
-      for (const e of entries.slice(i, i + ENTRY_BATCH)) this.add(e, q);
+      for (const e of rows.slice(i, i + ENTRY_BATCH)) this.add(e, q);
       out.push(enc.encode(toNTriples(q)));
     }
     return out.length === 1 ? out[0]! : Buffer.concat(out);
   }
+}
+
+/**
+ * One data entry: the line it stands for (of the CSV file, or of the source dataset for a
+ * computed one; also its IRI `#e{line}` and its order), its compound URI and one value per
+ * feature (null = none).
+ */
+export interface EntryRow {
+  readonly line: number;
+  readonly compound: string;
+  readonly values: readonly (string | null)[];
 }
 
 /** Entries serialised per batch by EntryWriter.entries. */
@@ -151,6 +167,25 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta, part: P
     datasetNTriples: part.index === 0 ? Buffer.concat([headerNTriples(content, meta), rows]) : rows,
     compounds: compoundGraphs([...compounds], v),
   };
+}
+
+/**
+ * `<ds#e{line}> qg:smiles "…"` for the rows whose structure is written differently from the
+ * SMILES their compound's graph keeps (that of the compound's first row ever uploaded): other
+ * spellings of a compound, and tautomers the standard InChI makes one compound. Algorithms that
+ * read the structure as drawn (the miners: fminer's encoding depends on it, e.g. nitro groups)
+ * take a row's own spelling from here. On a fresh upload of distinct compounds there are none.
+ */
+export function spellingNTriples(datasetUri: string, base: string, rows: Iterable<{ readonly line: number; readonly compound: string; readonly smiles: string | null }>, stored: (compound: string) => string | undefined): Uint8Array {
+  const v = new Vocab(base);
+  const first = new Map<string, string | null>();
+  const q: Quad[] = [];
+  for (const r of rows) {
+    if (r.smiles === null) continue;
+    if (!first.has(r.compound)) first.set(r.compound, stored(r.compound) ?? r.smiles);
+    if (first.get(r.compound) !== r.smiles) q.push(quad(iri(`${datasetUri}#e${r.line}`), v.qg.smiles, str(r.smiles)));
+  }
+  return new TextEncoder().encode(toNTriples(q));
 }
 
 /** The dataset node, its features and its warnings, as N-Triples (the rest are the entries). */

@@ -58,6 +58,8 @@ export const QG_NAMES = [
   "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "version", "member",
   // errors
   "errorLine", "errorColumn", "errorField",
+  // algorithms and computed features
+  "algorithm", "paramType", "allowedValue", "support", "classCount", "statistic", "minFrequency",
 ] as const;
 export type QgName = (typeof QG_NAMES)[number];
 

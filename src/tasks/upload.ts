@@ -16,7 +16,10 @@ import type { GraphOp } from "../store/journal.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { Operation } from "./runner.ts";
 import { CHUNK, type EntryFeature } from "./jobs/dataset.ts";
-import { headerNTriples, joinCompoundGraphs, joinParts, selectCompounds } from "../resources/dataset.ts";
+import { headerNTriples, joinCompoundGraphs, joinParts, selectCompounds, spellingNTriples } from "../resources/dataset.ts";
+import { readCompound } from "../resources/dataset-read.ts";
+import { Uris } from "../resources/uris.ts";
+import { Vocab } from "../store/vocab.ts";
 import { headerWhenAllParsed } from "../tabular/table.ts";
 
 export interface UploadInput {
@@ -44,6 +47,8 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
     const title = titleOf(input.fileName);
     const meta = { uri: input.datasetUri, fileName: input.fileName, created: new Date(), base: input.base };
     const entryFeatures: EntryFeature[] = prepared.summary.features.map(({ name, column, numeric }) => ({ name, column, numeric }));
+    const uris = new Uris(input.base);
+    const vocab = new Vocab(input.base);
     const stage = store.stage(input.datasetUri);
     try {
       const done = new Array<number>(prepared.rows.length).fill(0);
@@ -77,6 +82,17 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
         header = head.header;
         features = head.features;
       }
+      // Rows that spell their compound differently from the SMILES its graph keeps.
+      const uriOf = (inchi: string): string => uris.compound(inchi);
+      const rowsOf = function* (): Generator<{ line: number; compound: string; smiles: string | null }> {
+        const { lines, structureOf } = prepared.summary;
+        for (let i = 0; i < lines.length; i++) {
+          const r = results[structureOf[i]!]!;
+          if (r.ok) yield { line: lines[i]!, compound: uriOf(r.value.inchi), smiles: r.value.smiles };
+        }
+      };
+      const spellings = spellingNTriples(input.datasetUri, input.base, rowsOf(), (c) => (store.has(c) ? readCompound(store.ox, c, vocab)?.smiles : undefined));
+      header = Buffer.concat([header, spellings]);
       ctx.progress(0.95);
       lap("header");
       let body: Uint8Array;
@@ -90,7 +106,7 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
         await stage.discard();
         const count = cells.length > 20_000 ? 2 : 1;
         const parts = await Promise.all(Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, parsed, title, meta, part: { index, count } })));
-        body = joinParts(parts).datasetNTriples;
+        body = Buffer.concat([joinParts(parts).datasetNTriples, spellings]);
         lap("rebuild (the skipped rows changed a column's type)");
       }
       lap("load");

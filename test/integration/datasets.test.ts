@@ -115,6 +115,14 @@ describe("datasets over HTTP", () => {
     assert.equal(n!.n.value, "4069");
     const dup = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${ds}> { ?w ?k "duplicate-structure" ; <${srv.base}/ontology#line> ?l } } ORDER BY ?l`);
     assert.deepEqual(dup.map((r) => Number(r.l!.value)), [1358, 2236]);
+    // The compound keeps the SMILES of its first row; the other tautomer's row keeps its own.
+    // (Rows of compounds that earlier uploads of this server spelled otherwise keep theirs too.)
+    const spelled = await sparqlSelect(srv.base, `SELECT ?e ?s WHERE { GRAPH <${ds}> { ?e <${srv.base}/ontology#smiles> ?s } }`);
+    const byEntry = new Map(spelled.map((r) => [r.e!.value, r.s!.value]));
+    assert.equal(byEntry.get(`${ds}#e2236`), "SC2=C1N=C[NH]C1=NC=N2");
+    assert.equal(byEntry.has(`${ds}#e1358`), false);
+    const compound = await sparqlSelect(srv.base, `SELECT ?s WHERE { GRAPH <${ds}> { <${ds}#e1358> <http://www.opentox.org/api/1.1#compound> ?c } GRAPH ?c { ?c <${srv.base}/ontology#smiles> ?s } }`);
+    assert.deepEqual(compound.map((r) => r.s!.value), ["SC2=C1[NH]C=NC1=NC=N2"]);
   });
 
   test("rows whose structures fail do not decide a column's type (the upload rebuilds its entries)", async () => {

@@ -127,7 +127,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
   });
 }
 
-/** CSV export: the structure as SMILES (InChI when no SMILES is known), then one column per feature. */
+/** CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known), then one column per feature. */
 function datasetCsv(deps: Deps, uri: string): string {
   const { store, vocab } = deps;
   const summary = readDatasetSummary(store.ox, uri, vocab);
@@ -141,7 +141,7 @@ function datasetCsv(deps: Deps, uri: string): string {
       s = c?.smiles ?? c?.inchi ?? e.compound;
       cache.set(e.compound, s);
     }
-    rows.push([s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
+    rows.push([e.smiles ?? s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
   }
   return stringify(rows);
 }

@@ -23,6 +23,7 @@ export function registerService(router: Router, deps: Deps): void {
     [uris.datasets(), "Datasets", "CSV uploads: compounds and their measured endpoints"],
     [uris.compounds(), "Compounds", "every compound the service knows, by standard InChI"],
     [uris.tasks(), "Tasks", "long-running operations and their progress"],
+    [uris.algorithms(), "Algorithms", "substructure miners and the other algorithms, with their parameters"],
     [uris.sparql(), "SPARQL", "read-only SPARQL 1.1 over every graph"],
     [uris.ontology(), "Ontology", "the vocabulary this service adds to OpenTox 1.1"],
   ];

@@ -3,6 +3,7 @@
  * output). The types of inputs and outputs follow from the functions.
  */
 import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./dataset.ts";
+import { mineJob } from "./mining.ts";
 
 export type { JobContext } from "./context.ts";
 
@@ -11,6 +12,7 @@ export const jobs = {
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,
+  "mine.bbrc": mineJob,
 } as const;
 
 export type JobKind = keyof typeof jobs;

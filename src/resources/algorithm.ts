@@ -1,0 +1,81 @@
+/**
+ * Algorithm resources (DESIGN §3: `GET /algorithm/{path}` describes the parameters as an
+ * `ot:Algorithm`; `POST` runs it). An algorithm is described once, by an `AlgorithmSpec`, which
+ * serves both the description and the validation of a request's parameters (http/params.ts),
+ * so the two cannot disagree.
+ *
+ *   <alg> a ot:Algorithm, <algorithm types> ; dc:title ; dc:description ; ot:parameters <alg#{name}> .
+ *   <alg#{name}> a ot:Parameter ; dc:title "{name}" ; dc:description ; ot:paramScope "mandatory"|"optional" ;
+ *        ot:paramValue "{default}" ; qg:paramType "{type}" ; qg:allowedValue "{v}" … .
+ */
+import { DataFactory } from "n3";
+import type { Quad } from "@rdfjs/types";
+import { toNTriples } from "../store/ntriples.ts";
+import { dc, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
+
+const { quad } = DataFactory;
+
+/** What a parameter's value must be. */
+export type ParamKind =
+  /** URI of a dataset of this service that exists. */
+  | { readonly type: "dataset" }
+  /** URI of a feature of the dataset given in `dataset_uri`. */
+  | { readonly type: "feature" }
+  | { readonly type: "boolean" }
+  | { readonly type: "integer"; readonly min?: number; readonly max?: number }
+  | { readonly type: "number"; readonly min?: number; readonly max?: number }
+  | { readonly type: "enum"; readonly values: readonly string[] }
+  /** Minimum support: an absolute count (`5`), per cent (`2pc`) or per mil (`5pm`) of the compounds. */
+  | { readonly type: "frequency" };
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly required: boolean;
+  /** The value used when the parameter is absent (as a client would write it). */
+  readonly default?: string;
+  readonly kind: ParamKind;
+}
+
+export interface AlgorithmSpec {
+  /** Path below `/algorithm/`, e.g. `miner/bbrc`. */
+  readonly path: string;
+  /** Further paths below `/algorithm/` that answer the same (e.g. OpenTox 1.1 `fminer/bbrc`). */
+  readonly aliases: readonly string[];
+  readonly title: string;
+  readonly description: string;
+  /** rdf:types besides ot:Algorithm (IRIs, e.g. of the OpenTox algorithm types ontology). */
+  readonly types: readonly string[];
+  readonly parameters: readonly ParamSpec[];
+}
+
+/** OpenTox algorithm types (http://www.opentox.org/algorithmTypes.owl). */
+export const ALGORITHM_TYPES = {
+  patternMiningSupervised: `${NS.ota}PatternMiningSupervised`,
+  substructure: `${NS.ota}Substructure`,
+} as const;
+
+export function kindName(kind: ParamKind): string {
+  return kind.type;
+}
+
+export function algorithmNTriples(spec: AlgorithmSpec, uri: string, v: Vocab): string {
+  const a = iri(uri);
+  const q: Quad[] = [quad(a, rdf.type, ot.Algorithm)];
+  for (const t of spec.types) q.push(quad(a, rdf.type, iri(t)));
+  q.push(quad(a, dc.title, str(spec.title)), quad(a, dc.description, str(spec.description)));
+  for (const p of spec.parameters) {
+    const pn = iri(`${uri}#${encodeURIComponent(p.name)}`);
+    q.push(
+      quad(a, ot.parameters, pn),
+      quad(pn, rdf.type, ot.Parameter),
+      quad(pn, dc.title, str(p.name)),
+      quad(pn, dc.description, str(p.description)),
+      quad(pn, ot.paramScope, str(p.required ? "mandatory" : "optional")),
+      quad(pn, v.qg.paramType, str(kindName(p.kind))),
+    );
+    if (p.default !== undefined) q.push(quad(pn, ot.paramValue, str(p.default)));
+    if (p.kind.type === "enum") for (const value of p.kind.values) q.push(quad(pn, v.qg.allowedValue, str(value)));
+  }
+  return toNTriples(q);
+}

@@ -1,0 +1,153 @@
+/**
+ * The substructure miners as algorithms (issue "Substructure miners" §5; spec miners.md §7.1):
+ * their descriptions and the operation that reads the training data from the store, mines in a
+ * worker (tasks/jobs/mining.ts) and commits the feature dataset with the task's completion.
+ */
+import { BadRequest } from "../errors.ts";
+import { absoluteFrequency, type Params } from "../resources/params.ts";
+import { ALGORITHM_TYPES, type AlgorithmSpec } from "../resources/algorithm.ts";
+import { readCompound, readDatasetSummary, readFeatureColumn, type DatasetSummary, type FeatureView } from "../resources/dataset-read.ts";
+import type { Uris } from "../resources/uris.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { Vocab } from "../store/vocab.ts";
+import { parseNumber } from "../tabular/typing.ts";
+import type { MiningInput, MiningRow } from "./jobs/mining.ts";
+import type { Operation } from "./runner.ts";
+
+const COMMON = [
+  { name: "dataset_uri", description: "the training dataset (a dataset of this service)", required: true, kind: { type: "dataset" } },
+  {
+    name: "prediction_feature",
+    description: "the endpoint: a feature of the dataset, nominal with 2–5 classes (classification) or numeric only (regression); may be left out when the dataset has one feature",
+    required: false,
+    kind: { type: "feature" },
+  },
+] as const;
+
+export const BBRC: AlgorithmSpec = {
+  path: "miner/bbrc",
+  aliases: ["fminer/bbrc", "fminer"],
+  title: "BBRC",
+  description:
+    "Backbone refinement class representatives: class-correlated paths and trees (Maunz, Helma, Kramer 2009), as fminer computes them. Each significant pattern becomes an ot:Substructure feature with its SMARTS, p-value and effect.",
+  types: [ALGORITHM_TYPES.patternMiningSupervised, ALGORITHM_TYPES.substructure],
+  parameters: [
+    ...COMMON,
+    {
+      name: "min_frequency",
+      description: "minimum support: a count of training compounds, or <n>pc (per cent) / <n>pm (per mil) of them (then at least 2)",
+      required: false,
+      default: "5pm",
+      kind: { type: "frequency" },
+    },
+    { name: "feature_type", description: "trees (paths and trees) or paths only", required: false, default: "trees", kind: { type: "enum", values: ["trees", "paths"] } },
+    { name: "backbone", description: "true: one representative per backbone refinement class; false: every significant pattern", required: false, default: "true", kind: { type: "boolean" } },
+    {
+      name: "min_chisq_significance",
+      description: "significance level 0–1 of the chi-square test (df = 1); default: 95 % for df = classes − 1",
+      required: false,
+      kind: { type: "number", min: 0, max: 1 },
+    },
+  ],
+};
+
+export const MINERS: readonly AlgorithmSpec[] = [BBRC];
+
+/** What a miner run needs from the request, checked against the store before the task starts. */
+export interface MiningRequest {
+  readonly input: Omit<MiningInput, "dataset"> & { readonly dataset: Omit<MiningInput["dataset"], "created" | "uri"> };
+  readonly title: string;
+}
+
+function endpoint(summary: DatasetSummary, given: string | undefined): FeatureView {
+  if (given === undefined) {
+    if (summary.features.length === 1) return summary.features[0]!;
+    throw new BadRequest(
+      `parameter 'prediction_feature' is required: the dataset has ${summary.features.length} features (${summary.features.map((f) => f.uri).join(", ")})`,
+      { field: "prediction_feature" },
+    );
+  }
+  const f = summary.features.find((x) => x.uri === given);
+  if (!f) throw new BadRequest(`parameter 'prediction_feature': ${given} is not a feature of ${summary.uri}; its features are ${summary.features.map((x) => x.uri).join(", ")}`, { field: "prediction_feature" });
+  return f;
+}
+
+/** Read and check the training data (main thread; the dataset must exist). */
+export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphStore, uris: Uris, v: Vocab): MiningRequest {
+  const datasetUri = params.string("dataset_uri")!;
+  if (uris.idOf("dataset", datasetUri) === null || !store.has(datasetUri)) {
+    throw new BadRequest(`parameter 'dataset_uri': ${datasetUri} is not a dataset of this service`, { field: "dataset_uri" });
+  }
+  const summary = readDatasetSummary(store.ox, datasetUri, v);
+  const feature = endpoint(summary, params.string("prediction_feature"));
+  const nominal = feature.types.includes("NominalFeature");
+  const numeric = feature.types.includes("NumericFeature");
+  const classes = nominal ? feature.acceptValues : [];
+  if (nominal && (classes.length < 2 || classes.length > 5)) {
+    throw new BadRequest(`the endpoint ${feature.uri} has ${classes.length} class${classes.length === 1 ? "" : "es"} (${classes.join(", ")}); the miners take 2–5 classes or a numeric endpoint`, { field: "prediction_feature" });
+  }
+  if (!nominal && !numeric) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
+
+  const column = readFeatureColumn(store.ox, datasetUri, feature.uri, v);
+  const smiles = new Map<string, string | null>();
+  const rows: MiningRow[] = [];
+  const entries: { line: number; compound: string; id: number }[] = [];
+  const inEntries = new Set<string>();
+  let withoutSmiles = 0;
+  for (const r of column) {
+    if (!smiles.has(r.compound)) smiles.set(r.compound, readCompound(store.ox, r.compound, v)?.smiles ?? null);
+    // the structure as this row draws it (fminer's encoding depends on the spelling)
+    const s = r.smiles ?? smiles.get(r.compound);
+    if (!s) {
+      withoutSmiles++;
+      continue;
+    }
+    const activity = nominal ? classes.indexOf(r.value) + 1 : parseNumber(r.value);
+    if (activity === null || activity === 0) continue;
+    const id = rows.length + 1;
+    rows.push({ id, smiles: s, activity });
+    if (!inEntries.has(r.compound)) {
+      inEntries.add(r.compound);
+      entries.push({ line: r.line, compound: r.compound, id });
+    }
+  }
+  if (rows.length < 2) {
+    throw new BadRequest(
+      `the dataset has ${rows.length} usable training compound${rows.length === 1 ? "" : "s"} for ${feature.uri}` + (withoutSmiles > 0 ? ` (${withoutSmiles} given only as InChI, which the miners cannot read yet)` : ""),
+      { field: "dataset_uri" },
+    );
+  }
+  const minfreq = absoluteFrequency(params.frequency("min_frequency")!, rows.length);
+  const sig = params.number("min_chisq_significance");
+  return {
+    title: `${spec.title} features of ${summary.title}`,
+    input: {
+      miner: "bbrc",
+      rows,
+      classes,
+      entries,
+      options: {
+        minfreq,
+        type: params.string("feature_type") === "paths" ? 1 : 2,
+        backbone: params.boolean("backbone") ?? true,
+        regression: !nominal,
+        ...(sig !== undefined ? { chisqSig: sig } : {}),
+      },
+      dataset: {
+        base: v.base,
+        title: `${spec.title} features of ${summary.title}`,
+        source: datasetUri,
+        algorithm: `${uris.algorithms()}/${spec.path}`,
+        parameters: [...params.written.filter(([n]) => n !== "prediction_feature"), ["prediction_feature", feature.uri], ["absolute_min_frequency", String(minfreq)]],
+      },
+    },
+  };
+}
+
+/** The task's work: mine in a worker, commit the feature dataset. */
+export function mineOperation(request: MiningRequest, datasetUri: string): Operation {
+  return async (ctx) => {
+    const out = await ctx.run("mine.bbrc", { ...request.input, dataset: { ...request.input.dataset, uri: datasetUri, created: new Date() } }, (f) => ctx.progress(f));
+    return { ops: [{ graph: datasetUri, ntriples: out.ntriples }], resultUri: datasetUri };
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The substructure miners over HTTP against the real server (issue "Substructure miners" §5;
+ * spec miners.md §7.1): algorithm descriptions, parameter errors, and BBRC runs whose results are
+ * compared with reference outputs:
+ *
+ * - fminer's own hamster input (fminer2/libbbrc/test/hamster_carcinogenicity.smi + .class),
+ *   uploaded as a CSV (`SMILES,Hamster carcinogenicity`, the .class value 0/1 per id), mined with
+ *   min_frequency=2 must give the 53 patterns of the golden fminer/test/tmp1: the same SMARTS,
+ *   the same chi-square to 4 decimals, the same occurrences (ids = lines of the upload);
+ * - lazar's hamster_carcinogenicity.csv (different SMILES for some compounds) gives 62 features:
+ *   spec §8.4 records "fminer calculates 62 instead of 54 features" for the 2016 lazar on it.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { DATA, get, removeDir, startServer, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+
+const F2 = `${DATA}fminer2/`;
+const OT = "http://www.opentox.org/api/1.1#";
+
+async function sparql(base: string, query: string): Promise<Record<string, { value: string }>[]> {
+  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: "application/sparql-results+json" } });
+  assert.equal(r.status, 200, await r.clone().text());
+  return ((await r.json()) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
+}
+
+async function post(url: string, params: Record<string, string>, accept = "text/uri-list"): Promise<Response> {
+  return fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: accept } });
+}
+
+/** Run an algorithm and wait for its result URI. */
+async function run(url: string, params: Record<string, string>): Promise<string> {
+  const r = await post(url, params);
+  assert.equal(r.status, 202, await r.clone().text());
+  assert.equal(r.headers.get("location"), (await r.clone().text()).trim());
+  const done = await waitForTask((await r.text()).trim());
+  assert.equal(done.status, 200, done.body);
+  return done.body;
+}
+
+/** fminer's YAML line: SMARTS, statistic, then the id lists per class. */
+function parseYaml(line: string): { smarts: string; stat: string; ids: number[] } {
+  const m = /^- \[ "(.*)", ([0-9.]+), (.*) \]$/.exec(line);
+  assert.ok(m, line);
+  return { smarts: m[1]!, stat: m[2]!, ids: [...m[3]!.matchAll(/\d+/g)].map((x) => Number(x[0])) };
+}
+
+describe("miners over HTTP", () => {
+  let srv: TestServer;
+  let fminerHamster = "";
+  const smi = readFileSync(`${F2}libbbrc/test/hamster_carcinogenicity.smi`, "utf8").split("\n").filter(Boolean).map((l) => l.split("\t") as [string, string]);
+  const cls = new Map(readFileSync(`${F2}libbbrc/test/hamster_carcinogenicity.class`, "utf8").split("\n").filter(Boolean).map((l) => {
+    const f = l.split("\t");
+    return [f[0]!, f[2]!] as const;
+  }));
+
+  before(async () => {
+    srv = await startServer();
+    const csv = `SMILES,Hamster carcinogenicity\n${smi.map(([id, s]) => `${s},${cls.get(id)}`).join("\n")}\n`;
+    const r = await uploadFile(srv.base, csv, "hamster-fminer.csv");
+    assert.equal(r.status, 202);
+    const done = await waitForTask((await r.text()).trim());
+    assert.equal(done.status, 200, done.body);
+    fminerHamster = done.body;
+  });
+  after(async () => {
+    await srv.stop();
+    removeDir(srv.dataDir);
+  });
+
+  test("GET describes BBRC (also at the OpenTox paths) with its parameters and defaults", async () => {
+    for (const path of ["miner/bbrc", "fminer/bbrc", "fminer"]) {
+      const nt = await (await get(`${srv.base}/algorithm/${path}`, "application/n-triples")).text();
+      const alg = `<${srv.base}/algorithm/miner/bbrc>`;
+      assert.match(nt, new RegExp(`${alg.replace(/[/.]/g, "\\$&")} <http://www\\.w3\\.org/1999/02/22-rdf-syntax-ns#type> <${OT}Algorithm>`));
+      for (const p of ["dataset_uri", "prediction_feature", "min_frequency", "feature_type", "backbone", "min_chisq_significance"]) {
+        assert.ok(nt.includes(`<http://purl.org/dc/elements/1.1/title> "${p}"`), `${path}: parameter ${p}`);
+      }
+      // miners.md §7.1: the default minimum frequency of /fminer/bbrc is 5 per mil
+      assert.match(nt, /#min_frequency> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "5pm"/);
+    }
+    const list = await (await get(`${srv.base}/algorithm`, "text/uri-list")).text();
+    assert.ok(list.split(/\r?\n/).includes(`${srv.base}/algorithm/miner/bbrc`));
+    const html = await (await get(`${srv.base}/algorithm/miner/bbrc`, "text/html")).text();
+    assert.match(html, /<form method="post"/);
+  });
+
+  test("BBRC on fminer's hamster input, min_frequency=2: the 53 patterns of fminer/test/tmp1", async () => {
+    const fd = await run(`${srv.base}/algorithm/fminer/bbrc`, { dataset_uri: fminerHamster, min_frequency: "2" });
+    const gold = readFileSync(`${F2}fminer/test/tmp1`, "utf8").split("\n").filter(Boolean).map(parseYaml);
+    assert.equal(gold.length, 53);
+    const rows = await sparql(
+      srv.base,
+      `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
+       SELECT ?f ?smarts ?p ?stat ?effect WHERE { GRAPH <${fd}> { ?f a ot:Substructure ; ot:smarts ?smarts ; ot:pValue ?p ; qg:statistic ?stat ; ot:effect ?effect } }`,
+    );
+    assert.equal(rows.length, 53);
+    const bySmarts = new Map(rows.map((r) => [r.smarts!.value, r]));
+    // ids of the golden lists are the .smi ids; the upload put the compound of .smi line k on CSV line k + 1
+    const lineOfId = new Map(smi.map(([id], k) => [Number(id), k + 2]));
+    for (const g of gold) {
+      const r = bySmarts.get(g.smarts);
+      assert.ok(r, `pattern ${g.smarts} of tmp1 is missing`);
+      assert.equal(Number(r.stat!.value).toFixed(4), g.stat, g.smarts);
+      const p = Number(r.p!.value);
+      assert.ok(p > 0.95 && p < 1, `${g.smarts}: pValue ${p} (CDF of chi-square ≥ 3.84 at df 1)`);
+      const lines = await sparql(
+        srv.base,
+        `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
+         SELECT ?line WHERE { GRAPH <${fd}> { ?e qg:line ?line ; ot:values ?v . ?v ot:feature <${r.f!.value}> ; ot:value ?x } }`,
+      );
+      assert.deepEqual(lines.map((l) => Number(l.line!.value)).sort((a, b) => a - b), g.ids.map((id) => lineOfId.get(id)!).sort((a, b) => a - b), g.smarts);
+    }
+  });
+
+  test("BBRC on lazar's hamster_carcinogenicity.csv with the default 5 per mil (→ 2): 62 features (spec §8.4)", async () => {
+    const ds = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+    const fd = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: ds });
+    const features = (await (await get(`${fd}/features`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
+    assert.equal(features.length, 62);
+    const params = await sparql(srv.base, `PREFIX ot: <${OT}> PREFIX dc: <http://purl.org/dc/elements/1.1/> SELECT ?n ?v WHERE { GRAPH <${fd}> { <${fd}> ot:parameters ?p . ?p dc:title ?n ; ot:paramValue ?v } }`);
+    const byName = Object.fromEntries(params.map((p) => [p.n!.value, p.v!.value]));
+    assert.equal(byName.min_frequency, "5pm");
+    assert.equal(byName.absolute_min_frequency, "2"); // max(2, floor(5 · 85 / 1000))
+    assert.equal(byName.prediction_feature, `${ds}/feature/Hamster%20Carcinogenicity`);
+    // every compound of the source is an entry of the feature dataset
+    const [n] = await sparql(srv.base, `PREFIX ot: <${OT}> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${fd}> { <${fd}> ot:dataEntry ?e } }`);
+    assert.equal(n!.n.value, "85");
+  });
+
+  const bad: [string, Record<string, string>, RegExp, string][] = [
+    ["no dataset_uri", {}, /'dataset_uri' is required/, "dataset_uri"],
+    ["unknown parameter", { dataset_uri: "DS", minfreq: "3" }, /unknown parameter 'minfreq'/, "minfreq"],
+    ["bad min_frequency", { dataset_uri: "DS", min_frequency: "often" }, /'min_frequency' must be a count/, "min_frequency"],
+    ["min_frequency 0", { dataset_uri: "DS", min_frequency: "0" }, /whole number ≥ 1/, "min_frequency"],
+    ["bad feature_type", { dataset_uri: "DS", feature_type: "graphs" }, /one of trees, paths/, "feature_type"],
+    ["bad backbone", { dataset_uri: "DS", backbone: "maybe" }, /true or false/, "backbone"],
+    ["significance over 1", { dataset_uri: "DS", min_chisq_significance: "1.5" }, /at most 1/, "min_chisq_significance"],
+    ["foreign dataset", { dataset_uri: "http://example.org/dataset/1" }, /not a dataset of this service/, "dataset_uri"],
+    ["feature of another dataset", { dataset_uri: "DS", prediction_feature: "http://example.org/f" }, /is not a feature of/, "prediction_feature"],
+  ];
+  for (const [name, params, message, field] of bad) {
+    test(`bad parameters → 400 naming them: ${name}`, async () => {
+      const filled = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === "DS" ? fminerHamster : v]));
+      const before = await (await get(`${srv.base}/dataset`, "text/uri-list")).text();
+      const r = await post(`${srv.base}/algorithm/miner/bbrc`, filled, "application/problem+json");
+      assert.equal(r.status, 400);
+      const problem = (await r.json()) as { detail: string; field?: string };
+      assert.match(problem.detail, message);
+      assert.equal(problem.field, field);
+      assert.equal(await (await get(`${srv.base}/dataset`, "text/uri-list")).text(), before, "nothing was created");
+    });
+  }
+});
