@@ -13,7 +13,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DATA, get, removeDir, startServer, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, get, removeDir, startServer, taskState, uploadDataset, uploadFile, waitForTask, waitForTaskState, type TestServer } from "../helpers/server.ts";
 
 const F2 = `${DATA}fminer2/`;
 const OT = "http://www.opentox.org/api/1.1#";
@@ -126,6 +126,22 @@ describe("miners over HTTP", () => {
     // every compound of the source is an entry of the feature dataset
     const [n] = await sparql(srv.base, `PREFIX ot: <${OT}> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${fd}> { <${fd}> ot:dataEntry ?e } }`);
     assert.equal(n!.n.value, "85");
+  });
+
+  test("a running BBRC task can be cancelled: Cancelled, 503, no feature dataset", async () => {
+    // Kazius (4069 rows) at min_frequency 10 mines for several seconds (bench/mining).
+    const ds = await uploadDataset(srv.base, `${DATA}lazar/test/data/kazius.csv`);
+    const datasets = async (): Promise<string[]> => (await (await get(`${srv.base}/dataset`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
+    const before = await datasets();
+    const r = await post(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: ds, min_frequency: "10" });
+    assert.equal(r.status, 202);
+    const task = (await r.text()).trim();
+    await waitForTaskState(task, (t) => t.status === "Running");
+    const del = await fetch(task, { method: "DELETE", headers: { Accept: "text/uri-list" } });
+    assert.equal(del.status, 200);
+    assert.equal((await taskState(task)).status, "Cancelled");
+    assert.equal((await fetch(task, { headers: { Accept: "text/uri-list" } })).status, 503);
+    assert.deepEqual(await datasets(), before);
   });
 
   const bad: [string, Record<string, string>, RegExp, string][] = [
