@@ -15,6 +15,8 @@ export interface FeatureView {
   readonly description: string;
   readonly source: string;
   readonly index: number;
+  /** What a computed feature says of itself (SMARTS, p-value, effect, support, …), as label → value. */
+  readonly properties: readonly (readonly [string, string])[];
 }
 
 export interface WarningView {
@@ -34,6 +36,10 @@ export interface DatasetSummary {
   readonly entries: number;
   readonly features: readonly FeatureView[];
   readonly warnings: readonly WarningView[];
+  /** For a computed dataset: the dataset it was computed from, the algorithm and its parameters. */
+  readonly source?: string;
+  readonly algorithm?: string;
+  readonly parameters: readonly (readonly [string, string])[];
 }
 
 export interface EntryView {
@@ -82,6 +88,7 @@ export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): Data
         description: fp.get(dc.description.value)?.[0] ?? "",
         source: fp.get(ot.hasSource.value)?.[0] ?? "",
         index: Number(fp.get(v.qg.index.value)?.[0] ?? 0),
+        properties: featureProperties(fp, v),
       };
     })
     .sort((a, b) => a.index - b.index);
@@ -101,6 +108,14 @@ export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): Data
     })
     .sort((a, b) => a.order - b.order)
     .map(({ order: _o, ...w }) => w);
+  const parameters = (p.get(ot.parameters.value) ?? [])
+    .map((x) => {
+      const pp = props(store, x, uri);
+      return [pp.get(dc.title.value)?.[0] ?? "", pp.get(ot.paramValue.value)?.[0] ?? ""] as const;
+    })
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const source = p.get(ot.hasSource.value)?.[0];
+  const algorithm = p.get(v.qg.algorithm.value)?.[0];
   return {
     uri,
     title: one(dc.title),
@@ -110,7 +125,27 @@ export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): Data
     entries: Number(one(v.qg.numberOfEntries) || 0),
     features,
     warnings,
+    ...(source !== undefined && algorithm !== undefined ? { source, algorithm } : {}),
+    parameters,
   };
+}
+
+/** The properties computed features carry, in a fixed order, with short labels. */
+function featureProperties(fp: Props, v: Vocab): [string, string][] {
+  const out: [string, string][] = [];
+  const shown: [string, string][] = [
+    ["SMARTS", ot.smarts.value],
+    ["p-value", ot.pValue.value],
+    ["effect", ot.effect.value],
+    ["statistic", v.qg.statistic.value],
+    ["support", v.qg.support.value],
+    ["class counts", v.qg.classCount.value],
+  ];
+  for (const [label, p] of shown) {
+    const values = fp.get(p);
+    if (values) out.push([label, [...values].sort().join(", ")]);
+  }
+  return out;
 }
 
 /** Entries ordered by file line, `limit` from `offset`. */

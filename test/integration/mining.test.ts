@@ -126,6 +126,13 @@ describe("miners over HTTP", () => {
     // every compound of the source is an entry of the feature dataset
     const [n] = await sparql(srv.base, `PREFIX ot: <${OT}> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${fd}> { <${fd}> ot:dataEntry ?e } }`);
     assert.equal(n!.n.value, "85");
+    // The HTML names the source, the algorithm and the parameters, and shows each feature's SMARTS.
+    const html = await (await get(fd, "text/html")).text();
+    assert.ok(html.includes(`<th>Computed from</th><td><a href="${ds}">`));
+    assert.ok(html.includes(`<a href="${srv.base}/algorithm/miner/bbrc">`));
+    assert.match(html, /<code>absolute_min_frequency<\/code> = <span class="mono">2<\/span>/);
+    const section = /<section id="features">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+    assert.equal((section.match(/SMARTS: <span class="mono">/g) ?? []).length, 62);
   });
 
   test("a running BBRC task can be cancelled: Cancelled, 503, no feature dataset", async () => {

@@ -11,12 +11,18 @@ export function datasetListHtml(list: readonly { uri: string; title: string }[],
   return page("Datasets", `<table><tr><th>Title</th><th>URI</th></tr>${rows}</table>${form}`, { base, self: `${base}/dataset`, formats: ["uri", "ttl", "json"] });
 }
 
-function featureRows(f: FeatureView): string {
-  return `<tr id="${esc("f-" + f.index)}"><td>${link(f.uri, f.title)}</td><td>${esc(f.types.join(", "))}</td><td>${esc(f.acceptValues.join(", "))}</td><td>${esc(f.description)}</td><td>${link(f.source)}</td></tr>`;
+function propertyText(f: FeatureView): string {
+  return f.properties.map(([k, v]) => `${esc(k)}: <span class="mono">${esc(v)}</span>`).join("<br>");
+}
+
+function featureRows(f: FeatureView, computed: boolean): string {
+  const extra = computed ? `<td>${propertyText(f)}</td>` : "";
+  return `<tr id="${esc("f-" + f.index)}"><td>${link(f.uri, f.title)}</td><td>${esc(f.types.join(", "))}</td><td>${esc(f.acceptValues.join(", "))}</td><td>${esc(f.description)}</td>${extra}<td>${link(f.source)}</td></tr>`;
 }
 
 export function featuresSection(features: readonly FeatureView[]): string {
-  return `<section id="features"><h2>Features (${features.length})</h2><table><tr><th>Feature</th><th>Types</th><th>Accept values</th><th>Description</th><th>Source</th></tr>${features.map(featureRows).join("")}</table></section>`;
+  const computed = features.some((f) => f.properties.length > 0);
+  return `<section id="features"><h2>Features (${features.length})</h2><table><tr><th>Feature</th><th>Types</th><th>Accept values</th><th>Description</th>${computed ? "<th>Properties</th>" : ""}<th>Source</th></tr>${features.map((f) => featureRows(f, computed)).join("")}</table></section>`;
 }
 
 function warningsSection(ws: DatasetSummary["warnings"]): string {
@@ -34,9 +40,17 @@ export function datasetHtml(
   paging: { page: number; pageSize: number },
   base: string,
 ): string {
+  const origin: [string, string][] =
+    s.source !== undefined && s.algorithm !== undefined
+      ? [
+          ["Computed from", link(s.source)],
+          ["Algorithm", link(s.algorithm)],
+          ["Parameters", s.parameters.map(([k, v]) => `<code>${esc(k)}</code> = <span class="mono">${esc(v)}</span>`).join("<br>")],
+        ]
+      : [["File", esc(s.fileName)]];
   const summary = dl([
     ["URI", `<span class="mono">${esc(s.uri)}</span>`],
-    ["File", esc(s.fileName)],
+    ...origin,
     ["Created", esc(s.created)],
     ["Compounds", String(s.compounds)],
     ["Rows", String(s.entries)],
@@ -68,6 +82,7 @@ export function featureHtml(f: FeatureView, datasetUri: string, base: string): s
     ["Types", esc(f.types.join(", "))],
     ["Accept values", esc(f.acceptValues.join(", "))],
     ["Description", esc(f.description)],
+    ...f.properties.map(([k, v]): [string, string] => [k, `<span class="mono">${esc(v)}</span>`]),
     ["Source", link(f.source)],
   ]), { base, self: f.uri, formats: ["ttl", "json", "rdf"] });
 }
