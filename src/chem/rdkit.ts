@@ -34,6 +34,21 @@ export interface RDKitMol {
   get_json(): string;
   /** SVG depiction; `details` is a JSON object (width, height, atoms, bonds, …). */
   get_svg_with_highlights(details: string): string;
+  /**
+   * Substructure matches of a query molecule (from `get_qmol`): JSON array of
+   * `{"atoms":[…],"bonds":[…]}` (atom indices in query-atom order), or `{}` when there is none.
+   * `details` is a JSON object of RDKit's SubstructMatchParameters, e.g.
+   * `{"uniquify":false,"maxMatches":100000}` to list automorphic images separately.
+   */
+  get_substruct_matches(query: RDKitMol, details?: string): string;
+  /** The first substructure match as `{"atoms":[…],"bonds":[…]}`, or `{}`. */
+  get_substruct_match(query: RDKitMol, details?: string): string;
+  /**
+   * RDKit's own 2D descriptors as a JSON object of 43 numbers (`exactmw`, `tpsa`,
+   * `CrippenClogP`, `chi0v`…`chi4v`, `kappa1`…`kappa3`, …; spec descriptors.md §3.1), computed
+   * on the molecule as stored (so on the H-suppressed molecule `get_mol` returns by default).
+   */
+  get_descriptors(): string;
   delete(): void;
 }
 
@@ -47,6 +62,8 @@ export interface RDKit {
   get_mol(input: string, details?: string): RDKitMol | null;
   /** InChIKey for an InChI string; empty string when the InChI library rejects the input. */
   get_inchikey_for_inchi(inchi: string): string;
+  /** Parse a SMARTS into a query molecule (RDKit's SMARTS semantics); null when it cannot. */
+  get_qmol(smarts: string): RDKitMol | null;
 }
 
 let cached: Promise<RDKit> | null = null;

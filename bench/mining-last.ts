@@ -1,0 +1,48 @@
+/**
+ * LAST-PM on Kazius/Bursi mutagenicity (shared/data/lazar/test/data/kazius.csv, 4069 compounds):
+ * wall time (median of 3 runs, including SMILES parsing, InChI ordering, mining, SVD, GraphML
+ * and LAST-SMARTS), peak RSS and pattern counts (GraphML graphs, distinct SMARTS) at minimum
+ * frequency 325, 200, 100. Reference (fminer2 C++, spec miners.md §8.3): 42 / 114 / 435 graphs
+ * in 2.1 / 4.0 / 7.6 s.
+ * Usage: nice -n 19 npx tsx bench/mining-last.ts [minfreq …]
+ */
+import { readFileSync } from "node:fs";
+import { loadRDKit } from "../src/chem/rdkit.ts";
+import type { InputCompound } from "../src/mining/index.ts";
+import { mineLast } from "../src/mining/last/index.ts";
+
+const DATA = new URL("../../shared/data/", import.meta.url).pathname;
+const csv = readFileSync(`${DATA}lazar/test/data/kazius.csv`, "utf8").split(/\r?\n/).slice(1).filter((l) => l.trim());
+const compounds: InputCompound[] = [];
+const activity = new Map<number, number>();
+csv.forEach((line, i) => {
+  const k = line.lastIndexOf(",");
+  compounds.push({ id: i + 1, smiles: line.slice(0, k) });
+  activity.set(i + 1, Number(line.slice(k + 1)));
+});
+
+const rdkit = await loadRDKit();
+const freqs = process.argv.slice(2).map(Number);
+const reference: Record<number, [number, number]> = { 325: [42, 2.1], 200: [114, 4.0], 100: [435, 7.6] };
+console.log(`kazius: ${compounds.length} compounds`);
+console.log("minfreq  graphs  (fminer2)  SMARTS  median wall s  (fminer2 s)  runs s              visited  peak RSS MB");
+for (const f of freqs.length ? freqs : [325, 200, 100]) {
+  const times: number[] = [];
+  let graphs = 0;
+  let smarts = 0;
+  let visited = 0;
+  for (let run = 0; run < 3; run++) {
+    const t0 = performance.now();
+    const r = mineLast(rdkit, compounds, activity, { minfreq: f });
+    times.push((performance.now() - t0) / 1000);
+    graphs = r.latent.length;
+    smarts = r.uniqueSmarts.length;
+    visited = r.visited;
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const rss = process.resourceUsage().maxRSS / 1024;
+  const ref = reference[f];
+  console.log(
+    `${String(f).padStart(7)}  ${String(graphs).padStart(6)}  ${String(ref?.[0] ?? "?").padStart(9)}  ${String(smarts).padStart(6)}  ${sorted[1]!.toFixed(2).padStart(13)}  ${String(ref?.[1] ?? "?").padStart(11)}  ${times.map((t) => t.toFixed(2)).join(" / ").padEnd(19)} ${String(visited).padStart(8)}  ${rss.toFixed(0).padStart(11)}`,
+  );
+}
