@@ -11,7 +11,7 @@ import type { Uris } from "../resources/uris.ts";
 import type { GraphStore } from "../store/graph-store.ts";
 import type { Vocab } from "../store/vocab.ts";
 import { parseNumber } from "../tabular/typing.ts";
-import type { MiningInput, MiningRow } from "./jobs/mining.ts";
+import type { MinerOptions, MiningInput, MiningRow } from "./jobs/mining.ts";
 import type { Operation } from "./runner.ts";
 
 const COMMON = [
@@ -51,11 +51,30 @@ export const BBRC: AlgorithmSpec = {
   ],
 };
 
-export const MINERS: readonly AlgorithmSpec[] = [BBRC];
+export const LAST: AlgorithmSpec = {
+  path: "miner/last",
+  aliases: ["fminer/last"],
+  title: "LAST-PM",
+  description:
+    "Latent structure pattern mining (Maunz, Helma, Cramer, Kramer 2010): class-correlated trees merged into weighted latent structures, written as SMARTS with atom alternatives and optional branches, as liblast and lazar's last-utils compute them. Each latent structure becomes an ot:Substructure feature; its occurrences come from matching the SMARTS on the training compounds.",
+  types: [ALGORITHM_TYPES.patternMiningSupervised, ALGORITHM_TYPES.substructure],
+  parameters: [
+    ...COMMON,
+    {
+      name: "min_frequency",
+      description: "minimum support: a count of training compounds, or <n>pc (per cent) / <n>pm (per mil) of them (then at least 2)",
+      required: false,
+      default: "80pm",
+      kind: { type: "frequency" },
+    },
+  ],
+};
+
+export const MINERS: readonly AlgorithmSpec[] = [BBRC, LAST];
 
 /** What a miner run needs from the request, checked against the store before the task starts. */
 export interface MiningRequest {
-  readonly input: Omit<MiningInput, "dataset"> & { readonly dataset: Omit<MiningInput["dataset"], "created" | "uri"> };
+  readonly input: MinerOptions & Omit<MiningInput, "dataset" | "miner" | "options"> & { readonly dataset: Omit<MiningInput["dataset"], "created" | "uri"> };
   readonly title: string;
 }
 
@@ -119,20 +138,26 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
   }
   const minfreq = absoluteFrequency(params.frequency("min_frequency")!, rows.length);
   const sig = params.number("min_chisq_significance");
+  const miner: MinerOptions =
+    spec === LAST
+      ? { miner: "last", options: { minfreq, regression: !nominal } }
+      : {
+          miner: "bbrc",
+          options: {
+            minfreq,
+            type: params.string("feature_type") === "paths" ? 1 : 2,
+            backbone: params.boolean("backbone") ?? true,
+            regression: !nominal,
+            ...(sig !== undefined ? { chisqSig: sig } : {}),
+          },
+        };
   return {
     title: `${spec.title} features of ${summary.title}`,
     input: {
-      miner: "bbrc",
+      ...miner,
       rows,
       classes,
       entries,
-      options: {
-        minfreq,
-        type: params.string("feature_type") === "paths" ? 1 : 2,
-        backbone: params.boolean("backbone") ?? true,
-        regression: !nominal,
-        ...(sig !== undefined ? { chisqSig: sig } : {}),
-      },
       dataset: {
         base: v.base,
         title: `${spec.title} features of ${summary.title}`,
@@ -147,7 +172,7 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
 /** The task's work: mine in a worker, commit the feature dataset. */
 export function mineOperation(request: MiningRequest, datasetUri: string): Operation {
   return async (ctx) => {
-    const out = await ctx.run("mine.bbrc", { ...request.input, dataset: { ...request.input.dataset, uri: datasetUri, created: new Date() } }, (f) => ctx.progress(f));
+    const out = await ctx.run("mine", { ...request.input, dataset: { ...request.input.dataset, uri: datasetUri, created: new Date() } }, (f) => ctx.progress(f));
     return { ops: [{ graph: datasetUri, ntriples: out.ntriples }], resultUri: datasetUri };
   };
 }

@@ -79,8 +79,15 @@ describe("miners over HTTP", () => {
       // miners.md §7.1: the default minimum frequency of /fminer/bbrc is 5 per mil
       assert.match(nt, /#min_frequency> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "5pm"/);
     }
-    const list = await (await get(`${srv.base}/algorithm`, "text/uri-list")).text();
-    assert.ok(list.split(/\r?\n/).includes(`${srv.base}/algorithm/miner/bbrc`));
+    // LAST: the common parameters, default 80 per mil (§7.1)
+    for (const path of ["miner/last", "fminer/last"]) {
+      const nt = await (await get(`${srv.base}/algorithm/${path}`, "application/n-triples")).text();
+      assert.ok(nt.includes(`<${srv.base}/algorithm/miner/last> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${OT}Algorithm>`), path);
+      assert.match(nt, /#min_frequency> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "80pm"/);
+      assert.doesNotMatch(nt, /"backbone"/);
+    }
+    const list = (await (await get(`${srv.base}/algorithm`, "text/uri-list")).text()).split(/\r?\n/);
+    assert.ok(list.includes(`${srv.base}/algorithm/miner/bbrc`) && list.includes(`${srv.base}/algorithm/miner/last`));
     const html = await (await get(`${srv.base}/algorithm/miner/bbrc`, "text/html")).text();
     assert.match(html, /<form method="post"/);
   });
@@ -133,6 +140,27 @@ describe("miners over HTTP", () => {
     assert.match(html, /<code>absolute_min_frequency<\/code> = <span class="mono">2<\/span>/);
     const section = /<section id="features">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
     assert.equal((section.match(/SMARTS: <span class="mono">/g) ?? []).length, 62);
+  });
+
+  test("LAST-PM on fminer's hamster input with the default 80 per mil (→ 6): the 23 latent structures of spec §8.4 / §5.8", async () => {
+    const fd = await run(`${srv.base}/algorithm/fminer/last`, { dataset_uri: fminerHamster });
+    const rows = await sparql(
+      srv.base,
+      `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
+       SELECT ?smarts ?p ?support WHERE { GRAPH <${fd}> { ?f a ot:Substructure ; ot:smarts ?smarts ; ot:pValue ?p ; qg:support ?support } }`,
+    );
+    // liblast on hamster at minfreq 6 produces 23 graphs (§8.4); the two SMARTS of §5.8 are among them
+    assert.equal(rows.length, 23);
+    const smarts = rows.map((r) => r.smarts!.value);
+    assert.ok(smarts.includes("[#6&A]-[#6&a]:[#6&a]:[#6&a]:[#6&a]:[#6&a]"));
+    assert.ok(smarts.includes("[#8&A]=[#7&A]-[#7&A;$([#7&A](-[#6&A]-[#6&A,#8&A]-[#6&A,#8&A])-[#7&A]),$([#7&A](-[#6&A])-[#7&A]),$([#7&A](-[#6&A])-[#7&A])](~*)"));
+    for (const r of rows) {
+      assert.ok(Number(r.support!.value) >= 1, r.smarts!.value);
+      const p = Number(r.p!.value);
+      assert.ok(p >= 0 && p <= 1, `${r.smarts!.value}: pValue ${p}`);
+    }
+    const params = await sparql(srv.base, `PREFIX ot: <${OT}> PREFIX dc: <http://purl.org/dc/elements/1.1/> SELECT ?v WHERE { GRAPH <${fd}> { <${fd}> ot:parameters ?p . ?p dc:title "absolute_min_frequency" ; ot:paramValue ?v } }`);
+    assert.equal(params[0]?.v!.value, "6"); // max(2, floor(80 · 85 / 1000))
   });
 
   test("a running BBRC task can be cancelled: Cancelled, 503, no feature dataset", async () => {

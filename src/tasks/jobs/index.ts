@@ -12,7 +12,7 @@ export const jobs = {
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,
-  "mine.bbrc": mineJob,
+  "mine": mineJob,
 } as const;
 
 export type JobKind = keyof typeof jobs;

@@ -8,14 +8,21 @@
  * - classes 1..k = the feature's accept values in their documented order; regression when the
  *   feature is numeric only;
  * - per pattern a feature `<fd>/feature/{bbrc|last}-{n}` of type ot:Substructure with
- *   `ot:smarts`, `ot:pValue` (CDF of fminer's chi-square, df = 1, as FMINER_PVALUES printed it;
- *   the Kuiper p in regression), `ot:effect` (§7.1), `qg:statistic` (the raw value),
- *   `qg:support` and `qg:classCount`; duplicate SMARTS are skipped;
+ *   `ot:smarts`, `ot:pValue`, `ot:effect` (§7.1), `qg:statistic` (the raw value), `qg:support`
+ *   and `qg:classCount`; duplicate SMARTS are skipped;
+ * - BBRC: the occurrences are the miner's; pValue = CDF of fminer's chi-square at df = 1 (as
+ *   FMINER_PVALUES printed it), the Kuiper p in regression;
+ * - LAST-PM: the occurrences come from matching each latent structure's SMARTS on the training
+ *   rows (§5.9); pValue = CDF of fminer's chi-square at df = k − 1 (liblast's ChisqTest), the
+ *   Kuiper p in regression;
  * - one entry per compound (its first row), value 1 where the pattern occurs in that row.
  */
-import { loadRDKit } from "../../chem/rdkit.ts";
-import { mineBbrc, type BbrcOptions, type MinedPattern } from "../../mining/index.ts";
-import { chisqCdf1 } from "../../mining/stats.ts";
+import { loadRDKit, type RDKit } from "../../chem/rdkit.ts";
+import { chiSquareCdf } from "../../mining/chisq.ts";
+import { mineBbrc, type BbrcOptions } from "../../mining/index.ts";
+import { mineLast, type LastOptions } from "../../mining/last/index.ts";
+import type { OrderedCompounds } from "../../mining/order.ts";
+import { chisqCdf1, fminerChisq, fminerKuiper } from "../../mining/stats.ts";
 import { featureDatasetNTriples, type ComputedFeature } from "../../resources/feature-dataset.ts";
 import { dbl, int, NS, str, Vocab } from "../../store/vocab.ts";
 import type { JobContext } from "./context.ts";
@@ -28,12 +35,12 @@ export interface MiningRow {
   readonly activity: number;
 }
 
-export interface MiningInput {
-  readonly miner: "bbrc";
+export type MinerOptions = { readonly miner: "bbrc"; readonly options: BbrcOptions } | { readonly miner: "last"; readonly options: LastOptions };
+
+export type MiningInput = MinerOptions & {
   readonly rows: readonly MiningRow[];
   /** Accept values of the classes 1..k; empty for regression. */
   readonly classes: readonly string[];
-  readonly options: BbrcOptions;
   /** The feature dataset to write: one entry per compound, from the row with `id`. */
   readonly entries: readonly { readonly line: number; readonly compound: string; readonly id: number }[];
   readonly dataset: {
@@ -45,7 +52,7 @@ export interface MiningInput {
     readonly parameters: readonly (readonly [string, string])[];
     readonly created: Date;
   };
-}
+};
 
 export interface MiningOutput {
   readonly ntriples: Uint8Array;
@@ -80,20 +87,60 @@ export function classEffect(occurrences: readonly number[], classSizes: readonly
   return effect;
 }
 
+/** A mined pattern with its occurrences (tids of the canonical order) and statistics. */
+interface Found {
+  readonly smarts: string;
+  readonly tids: ArrayLike<number>;
+  /** The miner's raw statistic (chi-square or Kuiper p). */
+  readonly stat: number;
+  readonly pValue: number;
+}
+
+function classCounts(tids: ArrayLike<number>, c: OrderedCompounds, k: number): number[] {
+  const counts = new Array<number>(k).fill(0);
+  for (let i = 0; i < tids.length; i++) counts[c.activities[tids[i]!]! - 1]!++;
+  return counts;
+}
+
+function mine(rdkit: RDKit, input: MiningInput): { compounds: OrderedCompounds; found: Found[] } {
+  const activity = new Map(input.rows.map((r) => [r.id, r.activity]));
+  const compounds = input.rows.map((r) => ({ id: r.id, smiles: r.smiles }));
+  const regression = input.classes.length === 0;
+  if (input.miner === "bbrc") {
+    const run = mineBbrc(rdkit, compounds, activity, input.options);
+    return { compounds: run.compounds, found: run.patterns.map((p) => ({ smarts: p.smarts, tids: p.tids, stat: p.stat, pValue: regression ? p.stat : chisqCdf1(p.stat) })) };
+  }
+  const run = mineLast(rdkit, compounds, activity, { ...input.options, occurrences: true });
+  const c = run.compounds;
+  const k = input.classes.length;
+  const sizes = regression ? [] : classCounts(c.activities.map((_, t) => t), c, k);
+  const all = Float64Array.from(c.activities).sort();
+  const found = run.uniqueSmarts.map((smarts): Found => {
+    const tids = run.latent.find((l) => l.smarts === smarts)?.tids ?? [];
+    if (regression) {
+      const p = fminerKuiper(all, Float64Array.from(tids, (t) => c.activities[t]!));
+      return { smarts, tids, stat: p, pValue: p };
+    }
+    const chi = fminerChisq(classCounts(tids, c, k), sizes, c.activities.length);
+    return { smarts, tids, stat: chi, pValue: chiSquareCdf(chi, k - 1) };
+  });
+  return { compounds: c, found };
+}
+
 export async function mineJob(input: MiningInput, ctx: JobContext): Promise<MiningOutput> {
   const rdkit = await loadRDKit();
   ctx.progress(0.01);
-  const activity = new Map(input.rows.map((r) => [r.id, r.activity]));
-  const run = mineBbrc(rdkit, input.rows.map((r) => ({ id: r.id, smiles: r.smiles })), activity, input.options);
+  const run = mine(rdkit, input);
   ctx.progress(0.9);
   const regression = input.classes.length === 0;
   const v = new Vocab(input.dataset.base);
   const ids = run.compounds.ids;
-  const sizes = input.classes.map((_, c) => run.compounds.activities.filter((a) => a === c + 1).length);
+  const k = input.classes.length;
+  const sizes = k > 0 ? classCounts(run.compounds.activities.map((_, t) => t), run.compounds, k) : [];
   const allMedian = regression ? median(run.compounds.activities) : NaN;
   const seen = new Set<string>();
-  const kept: MinedPattern[] = [];
-  for (const p of run.patterns) {
+  const kept: Found[] = [];
+  for (const p of run.found) {
     if (seen.has(p.smarts)) continue;
     seen.add(p.smarts);
     kept.push(p);
@@ -101,24 +148,25 @@ export async function mineJob(input: MiningInput, ctx: JobContext): Promise<Mini
   const features: ComputedFeature[] = kept.map((p, i) => {
     const props: [string, ReturnType<typeof str>][] = [
       [`${NS.ot}smarts`, str(p.smarts)],
-      [`${NS.ot}pValue`, dbl(regression ? p.stat : chisqCdf1(p.stat))],
+      [`${NS.ot}pValue`, dbl(p.pValue)],
       [v.qg.statistic.value, dbl(p.stat)],
       [v.qg.support.value, int(p.tids.length)],
     ];
     if (regression) {
-      const values = [...p.tids].map((t) => run.compounds.activities[t]!);
+      const values = Array.from(p.tids, (t) => run.compounds.activities[t]!);
       props.push([`${NS.ot}effect`, str(allMedian >= median(values) ? "activating" : "deactivating")]);
     } else {
-      props.push([`${NS.ot}effect`, int(classEffect(p.classCounts, sizes))]);
-      input.classes.forEach((c, k) => props.push([v.qg.classCount.value, str(`${c}=${p.classCounts[k] ?? 0}`)]));
+      const counts = classCounts(p.tids, run.compounds, k);
+      props.push([`${NS.ot}effect`, int(classEffect(counts, sizes))]);
+      input.classes.forEach((c, j) => props.push([v.qg.classCount.value, str(`${c}=${counts[j] ?? 0}`)]));
     }
     return { name: `${input.miner}-${i + 1}`, title: p.smarts, numeric: true, types: [`${NS.ot}Substructure`], properties: props };
   });
   // Which feature occurs in which training row (fminer id).
   const occurs = new Map<number, number[]>();
   kept.forEach((p, j) => {
-    for (const t of p.tids) {
-      const id = ids[t]!;
+    for (let i = 0; i < p.tids.length; i++) {
+      const id = ids[p.tids[i]!]!;
       const list = occurs.get(id);
       if (list) list.push(j);
       else occurs.set(id, [j]);

@@ -1,0 +1,58 @@
+/**
+ * The chi-square distribution function for any degrees of freedom: P(df/2, x/2), the regularized
+ * lower incomplete gamma function, by its series (x < a + 1) or continued fraction (Numerical
+ * Recipes §6.2, `gammp`). liblast's ChisqTest reports CDF(chi², df = k − 1) for k classes
+ * (spec miners.md §5.9); fminer's df = 1 case is `chisqCdf1` in stats.ts.
+ */
+
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error < 1e-15). */
+function lnGamma(x: number): number {
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+  const z = x - 1;
+  let a = c[0]!;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i]! / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Regularized lower incomplete gamma P(a, x). */
+export function gammaP(a: number, x: number): number {
+  if (x <= 0) return 0;
+  const lnPrefix = a * Math.log(x) - x - lnGamma(a);
+  if (x < a + 1) {
+    let sum = 1 / a;
+    let term = sum;
+    for (let n = 1; n < 1000; n++) {
+      term *= x / (a + n);
+      sum += term;
+      if (Math.abs(term) < Math.abs(sum) * 1e-16) break;
+    }
+    return sum * Math.exp(lnPrefix);
+  }
+  // Lentz's continued fraction for Q(a, x)
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 1000; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return 1 - Math.exp(lnPrefix) * h;
+}
+
+/** CDF of the chi-square distribution with `df` degrees of freedom at `x`. */
+export function chiSquareCdf(x: number, df: number): number {
+  if (!(df > 0)) throw new RangeError(`degrees of freedom must be positive (got ${df})`);
+  return gammaP(df / 2, x / 2);
+}
