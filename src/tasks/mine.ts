@@ -22,6 +22,13 @@ const COMMON = [
     required: false,
     kind: { type: "feature" },
   },
+  {
+    name: "nr_hits",
+    description: "true: a feature's value is the number of times the pattern occurs in the compound (embeddings, counted as fminer counts them); false: 1 where it occurs",
+    required: false,
+    default: "false",
+    kind: { type: "boolean" },
+  },
 ] as const;
 
 export const BBRC: AlgorithmSpec = {
@@ -158,6 +165,7 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
       rows,
       classes,
       entries,
+      nrHits: params.boolean("nr_hits") ?? false,
       dataset: {
         base: v.base,
         title: `${spec.title} features of ${summary.title}`,

@@ -21,6 +21,7 @@ import { loadRDKit, type RDKit } from "../../chem/rdkit.ts";
 import { chiSquareCdf } from "../../mining/chisq.ts";
 import { mineBbrc, type BbrcOptions } from "../../mining/index.ts";
 import { mineLast, type LastOptions } from "../../mining/last/index.ts";
+import { QuerySet } from "../../mining/match.ts";
 import type { OrderedCompounds } from "../../mining/order.ts";
 import { chisqCdf1, fminerChisq, fminerKuiper } from "../../mining/stats.ts";
 import { featureDatasetNTriples, type ComputedFeature } from "../../resources/feature-dataset.ts";
@@ -39,6 +40,8 @@ export type MinerOptions = { readonly miner: "bbrc"; readonly options: BbrcOptio
 
 export type MiningInput = MinerOptions & {
   readonly rows: readonly MiningRow[];
+  /** Values are hit counts (embeddings, as fminer's nr_hits counts them) instead of 1. */
+  readonly nrHits: boolean;
   /** Accept values of the classes 1..k; empty for regression. */
   readonly classes: readonly string[];
   /** The feature dataset to write: one entry per compound, from the row with `id`. */
@@ -110,13 +113,20 @@ function mine(rdkit: RDKit, input: MiningInput): { compounds: OrderedCompounds; 
     const run = mineBbrc(rdkit, compounds, activity, input.options);
     return { compounds: run.compounds, found: run.patterns.map((p) => ({ smarts: p.smarts, tids: p.tids, stat: p.stat, pValue: regression ? p.stat : chisqCdf1(p.stat) })) };
   }
-  const run = mineLast(rdkit, compounds, activity, { ...input.options, occurrences: true });
+  const run = mineLast(rdkit, compounds, activity, { ...input.options, occurrences: false });
   const c = run.compounds;
+  // Occurrences on the miner's own encoding of the training rows (mining/match.ts), so that a
+  // nitro group written N(=O)=O matches as it was mined (RDKit's matcher would see [N+][O-]).
+  const set = new QuerySet(run.uniqueSmarts);
+  const occurrences: number[][] = run.uniqueSmarts.map(() => []);
+  c.graphs.forEach((g, t) => {
+    for (const q of set.matching(g)) occurrences[q]!.push(t);
+  });
   const k = input.classes.length;
   const sizes = regression ? [] : classCounts(c.activities.map((_, t) => t), c, k);
   const all = Float64Array.from(c.activities).sort();
-  const found = run.uniqueSmarts.map((smarts): Found => {
-    const tids = run.latent.find((l) => l.smarts === smarts)?.tids ?? [];
+  const found = run.uniqueSmarts.map((smarts, q): Found => {
+    const tids = occurrences[q]!;
     if (regression) {
       const p = fminerKuiper(all, Float64Array.from(tids, (t) => c.activities[t]!));
       return { smarts, tids, stat: p, pValue: p };
@@ -172,9 +182,15 @@ export async function mineJob(input: MiningInput, ctx: JobContext): Promise<Mini
       else occurs.set(id, [j]);
     }
   });
+  // With nr_hits, count the embeddings in the row's graph (mining/match.ts counts as fminer does).
+  const counter = input.nrHits ? new QuerySet(kept.map((p) => p.smarts)) : null;
+  const tidOf = new Map(ids.map((id, t) => [id, t]));
   const entries = input.entries.map((e) => {
     const values: (string | null)[] = new Array<string | null>(features.length).fill(null);
-    for (const j of occurs.get(e.id) ?? []) values[j] = "1";
+    const present = occurs.get(e.id) ?? [];
+    const t = tidOf.get(e.id);
+    const counts = counter && present.length > 0 && t !== undefined ? counter.countAll(run.compounds.graphs[t]!) : null;
+    for (const j of present) values[j] = counts ? String(counts[j]) : "1";
     return { line: e.line, compound: e.compound, values };
   });
   const ntriples = featureDatasetNTriples({ ...input.dataset, features, entries, compounds: input.entries.length });
