@@ -25,6 +25,8 @@ export type ParamKind =
   | { readonly type: "integer"; readonly min?: number; readonly max?: number }
   | { readonly type: "number"; readonly min?: number; readonly max?: number }
   | { readonly type: "enum"; readonly values: readonly string[] }
+  /** A comma-separated subset of `values` (at least one; repeats ignored). */
+  | { readonly type: "list"; readonly values: readonly string[] }
   /** Minimum support: an absolute count (`5`), per cent (`2pc`) or per mil (`5pm`) of the compounds. */
   | { readonly type: "frequency" };
 
@@ -53,6 +55,7 @@ export interface AlgorithmSpec {
 export const ALGORITHM_TYPES = {
   patternMiningSupervised: `${NS.ota}PatternMiningSupervised`,
   substructure: `${NS.ota}Substructure`,
+  descriptorCalculation: `${NS.ota}DescriptorCalculation`,
 } as const;
 
 export function kindName(kind: ParamKind): string {
@@ -75,7 +78,7 @@ export function algorithmNTriples(spec: AlgorithmSpec, uri: string, v: Vocab): s
       quad(pn, v.qg.paramType, str(kindName(p.kind))),
     );
     if (p.default !== undefined) q.push(quad(pn, ot.paramValue, str(p.default)));
-    if (p.kind.type === "enum") for (const value of p.kind.values) q.push(quad(pn, v.qg.allowedValue, str(value)));
+    if (p.kind.type === "enum" || p.kind.type === "list") for (const value of p.kind.values) q.push(quad(pn, v.qg.allowedValue, str(value)));
   }
   return toNTriples(q);
 }

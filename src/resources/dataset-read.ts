@@ -187,10 +187,15 @@ export function readFeatureColumn(store: ox.Store, uri: string, feature: string,
 
 /** Unique compounds of a dataset in the order of their first line. */
 export function compoundsInOrder(store: ox.Store, uri: string, v: Vocab): string[] {
+  return compoundsWithFirstLine(store, uri, v).map((c) => c.compound);
+}
+
+/** Unique compounds of a dataset with the line of their first row, in that order. */
+export function compoundsWithFirstLine(store: ox.Store, uri: string, v: Vocab): { compound: string; line: number }[] {
   const rows = store.query(
     `SELECT ?c (MIN(?line) AS ?first) WHERE { GRAPH <${uri}> { ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c } } GROUP BY ?c ORDER BY ?first`,
   ) as Map<string, ox.Term>[];
-  return rows.map((r) => r.get("c")!.value);
+  return rows.map((r) => ({ compound: r.get("c")!.value, line: Number(r.get("first")!.value) }));
 }
 
 export function readCompound(store: ox.Store, uri: string, v: Vocab): CompoundView | null {

@@ -6,8 +6,9 @@
  *   <fd> a ot:Dataset ; dc:title ; dc:date ; ot:hasSource <source dataset> ;
  *        qg:algorithm <algorithm> ; ot:parameters <fd#param-{name}> ; ot:dataEntry <fd#e{line}> .
  *   <fd#param-{name}> a ot:Parameter ; dc:title "{name}" ; ot:paramValue "{value}" .
- *   <fd/feature/{name}> a ot:Feature, ot:NumericFeature, <more types> ; dc:title ; ot:hasSource <algorithm> ;
- *        qg:index i ; <feature-specific properties, e.g. ot:smarts, ot:pValue, ot:effect> .
+ *   <fd/feature/{name}> a ot:Feature, ot:NumericFeature, <more types> ; dc:title ; dc:description ;
+ *        ot:hasSource <source dataset> ; dc:creator <algorithm> ; qg:index i ;
+ *        <feature-specific properties, e.g. ot:smarts, ot:pValue, ot:effect> .
  *
  * One entry per compound of the source (by the line of its first row there, which is also the
  * entry's IRI and order), with the values it has (sparse: absent = no value node).
@@ -26,6 +27,7 @@ export interface ComputedFeature {
   /** Name in the feature's URI (`<fd>/feature/{name}`), unique in the dataset. */
   readonly name: string;
   readonly title: string;
+  readonly description?: string;
   /** Values are numbers (xsd:double); else strings. */
   readonly numeric: boolean;
   /** Further rdf:types (IRIs), e.g. ot:Substructure. */
@@ -34,7 +36,7 @@ export interface ComputedFeature {
   readonly properties: readonly (readonly [string, Literal | NamedNode])[];
 }
 
-export interface FeatureDatasetSpec {
+export interface FeatureDatasetHeader {
   readonly uri: string;
   readonly base: string;
   readonly title: string;
@@ -46,13 +48,24 @@ export interface FeatureDatasetSpec {
   /** The parameters of the run as given or defaulted, in a stable order. */
   readonly parameters: readonly (readonly [string, string])[];
   readonly features: readonly ComputedFeature[];
-  /** Values parallel to `features`. */
-  readonly entries: readonly EntryRow[];
-  /** Number of distinct compounds among the entries. */
+  /** Number of entries and of distinct compounds among them. */
+  readonly entryCount: number;
   readonly compounds: number;
 }
 
+export interface FeatureDatasetSpec extends Omit<FeatureDatasetHeader, "entryCount"> {
+  /** Values parallel to `features`. */
+  readonly entries: readonly EntryRow[];
+}
+
+/** A whole feature dataset: header and entries. */
 export function featureDatasetNTriples(spec: FeatureDatasetSpec): Uint8Array {
+  const header = featureDatasetHeader({ ...spec, entryCount: spec.entries.length });
+  return Buffer.concat([header, new EntryWriter(spec.uri, spec.base, spec.features).rows(spec.entries)]);
+}
+
+/** The dataset node, its parameters and features (entries are written apart, e.g. per chunk). */
+export function featureDatasetHeader(spec: FeatureDatasetHeader): Uint8Array {
   const v = new Vocab(spec.base);
   const uris = new Uris(spec.base);
   const ds = iri(spec.uri);
@@ -64,7 +77,7 @@ export function featureDatasetNTriples(spec: FeatureDatasetSpec): Uint8Array {
     quad(ds, ot.hasSource, iri(spec.source)),
     quad(ds, v.qg.algorithm, alg),
     quad(ds, v.qg.numberOfCompounds, int(spec.compounds)),
-    quad(ds, v.qg.numberOfEntries, int(spec.entries.length)),
+    quad(ds, v.qg.numberOfEntries, int(spec.entryCount)),
     quad(ds, v.qg.numberOfFeatures, int(spec.features.length)),
   ];
   for (const [name, value] of spec.parameters) {
@@ -76,10 +89,9 @@ export function featureDatasetNTriples(spec: FeatureDatasetSpec): Uint8Array {
     q.push(quad(fn, rdf.type, ot.Feature));
     if (f.numeric) q.push(quad(fn, rdf.type, ot.NumericFeature));
     for (const t of f.types) q.push(quad(fn, rdf.type, iri(t)));
-    q.push(quad(fn, dc.title, str(f.title)), quad(fn, ot.hasSource, alg), quad(fn, v.qg.index, int(i)));
+    q.push(quad(fn, dc.title, str(f.title)), quad(fn, ot.hasSource, iri(spec.source)), quad(fn, dc.creator, alg), quad(fn, v.qg.index, int(i)));
+    if (f.description !== undefined) q.push(quad(fn, dc.description, str(f.description)));
     for (const [p, o] of f.properties) q.push(quad(fn, iri(p), o));
   });
-  const header = new TextEncoder().encode(toNTriples(q));
-  const rows = new EntryWriter(spec.uri, spec.base, spec.features).rows(spec.entries);
-  return Buffer.concat([header, rows]);
+  return new TextEncoder().encode(toNTriples(q));
 }

@@ -13,7 +13,7 @@ import { parseNumber } from "../tabular/typing.ts";
 /** A minimum support: absolute, or per mil of the number of compounds (per cent × 10). */
 export type Frequency = { readonly absolute: number } | { readonly perMil: number };
 
-export type ParamValue = string | number | boolean | Frequency;
+export type ParamValue = string | number | boolean | Frequency | readonly string[];
 
 /** Values of a request's parameters, typed by the spec, defaults filled in. */
 export class Params {
@@ -47,8 +47,14 @@ export class Params {
 
   frequency(name: string): Frequency | undefined {
     const v = this.get(name);
-    if (v !== undefined && typeof v !== "object") throw new Error(`parameter ${name} is not a frequency`);
-    return v;
+    if (v !== undefined && (typeof v !== "object" || Array.isArray(v))) throw new Error(`parameter ${name} is not a frequency`);
+    return v as Frequency | undefined;
+  }
+
+  list(name: string): readonly string[] | undefined {
+    const v = this.get(name);
+    if (v !== undefined && !Array.isArray(v)) throw new Error(`parameter ${name} is not a list`);
+    return v as readonly string[] | undefined;
   }
 }
 
@@ -84,6 +90,12 @@ function parseOne(p: ParamSpec, text: string): Parsed {
     }
     case "enum":
       return k.values.includes(text) ? ok(text) : bad(`must be one of ${k.values.join(", ")} (got '${text}')`);
+    case "list": {
+      const items = [...new Set(text.split(",").map((x) => x.trim()).filter(Boolean))];
+      const wrong = items.filter((x) => !k.values.includes(x));
+      if (items.length === 0) return bad(`must name at least one of ${k.values.join(", ")}`);
+      return wrong.length === 0 ? ok(items) : bad(`has ${wrong.map((w) => `'${w}'`).join(", ")}; valid values are ${k.values.join(", ")}`);
+    }
     case "frequency": {
       const m = /^(\d+(?:\.\d+)?)(pc|pm)?$/.exec(text);
       if (!m) return bad(`must be a count (5), a per cent (2pc) or a per mil (5pm) value (got '${text}')`);

@@ -60,6 +60,7 @@ export const QG_NAMES = [
   "errorLine", "errorColumn", "errorField",
   // algorithms and computed features
   "algorithm", "paramType", "allowedValue", "support", "classCount", "statistic", "minFrequency",
+  "pcType", "lib", "valueName",
 ] as const;
 export type QgName = (typeof QG_NAMES)[number];
 

@@ -8,7 +8,14 @@ import { algorithmNTriples, type AlgorithmSpec } from "../../resources/algorithm
 import { parseParams } from "../../resources/params.ts";
 import { newId } from "../../resources/uris.ts";
 import { MINERS, miningRequest, mineOperation } from "../../tasks/mine.ts";
-import { ot } from "../../store/vocab.ts";
+import { ALL_DESCRIPTORS, checkDataset, datasetDescriptorRequest, descriptorOperation } from "../../tasks/descriptors.ts";
+import { DESCRIPTORS } from "../../chem/descriptors/index.ts";
+import type { Params } from "../../resources/params.ts";
+import type { TaskState } from "../../resources/task.ts";
+import { DataFactory } from "n3";
+import type { Quad } from "@rdfjs/types";
+import { toNTriples } from "../../store/ntriples.ts";
+import { dc, iri, ot, rdf, str } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
@@ -35,30 +42,80 @@ function algorithmHtml(spec: AlgorithmSpec, uri: string, base: string): string {
   );
 }
 
+/** An algorithm the service runs: its spec and how a checked request becomes a task. */
+interface Runnable {
+  readonly spec: AlgorithmSpec;
+  submit(params: Params, uri: string): Promise<TaskState>;
+}
+
+function pcListHtml(base: string): string {
+  const rows = DESCRIPTORS.map((d) => `<tr><td>${esc(d.id)}</td><td>${esc(d.title)}</td><td>${esc(d.pcType)}</td><td>${esc(d.lib)}</td><td class="mono">${esc(d.values.join(" "))}</td></tr>`).join("");
+  return page(
+    "Physico-chemical descriptors",
+    `<p>Run them with ${link(`${base}/algorithm/pc/AllDescriptors`)} (a dataset), <code>POST /dataset/{id}/pc</code> or <code>POST /compound/{InChI}/pc</code>.</p><table><tr><th>descriptor</th><th>name</th><th>pc_type</th><th>lib</th><th>values</th></tr>${rows}</table>`,
+    { base, self: `${base}/algorithm/pc`, formats: ["ttl", "uri"] },
+  );
+}
+
+/** GET /algorithm/pc as RDF: every descriptor with its pc_type, lib and value names. */
+function pcListNTriples(algorithms: string, vocab: Deps["vocab"]): string {
+  const q: Quad[] = [];
+  for (const d of DESCRIPTORS) {
+    const s = iri(`${algorithms}/pc/${encodeURIComponent(d.id)}`);
+    q.push(quad(s, rdf.type, ot.Algorithm), quad(s, dc.title, str(d.title)), quad(s, vocab.qg.pcType, str(d.pcType)), quad(s, vocab.qg.lib, str(d.lib)));
+    for (const v of d.values) q.push(quad(s, vocab.qg.valueName, str(v)));
+  }
+  return toNTriples(q);
+}
+
+const { quad } = DataFactory;
+
 export function registerAlgorithms(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
-  const all = [...MINERS];
   const uriOf = (spec: AlgorithmSpec): string => `${uris.algorithms()}/${spec.path}`;
+  const runnables: Runnable[] = [
+    ...MINERS.map((spec): Runnable => ({
+      spec,
+      async submit(params) {
+        const request = miningRequest(spec, params, store, uris, vocab);
+        return tasks.submit(request.title, `${spec.title} mining`, mineOperation(request, uris.dataset(newId())));
+      },
+    })),
+    {
+      spec: ALL_DESCRIPTORS,
+      async submit(params, uri) {
+        const dataset = params.string("dataset_uri")!;
+        checkDataset(dataset, store, uris);
+        const request = datasetDescriptorRequest(dataset, params, uri, store, vocab);
+        return tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
+      },
+    },
+  ];
 
   router.get("/algorithm", async (ctx) => {
-    const list = all.map(uriOf);
+    const list = [...runnables.map((r) => uriOf(r.spec)), `${uris.algorithms()}/pc`];
     await respond(ctx, [
       ...collectionReps(uris.algorithms(), list, ot.Algorithm, vocab),
-      ["text/html", () => page("Algorithms", `<ul>${all.map((s) => `<li>${link(uriOf(s), s.title)}: ${esc(s.description)}</li>`).join("")}</ul>`, { base: vocab.base })],
+      ["text/html", () => page("Algorithms", `<ul>${runnables.map((r) => `<li>${link(uriOf(r.spec), r.spec.title)}: ${esc(r.spec.description)}</li>`).join("")}<li>${link(`${uris.algorithms()}/pc`, "Physico-chemical descriptors")}: every descriptor with its pc_type, lib and value names</li></ul>`, { base: vocab.base })],
     ]);
   });
 
-  for (const spec of all) {
-    const uri = uriOf(spec);
-    for (const path of [spec.path, ...spec.aliases]) {
+  router.get("/algorithm/pc", async (ctx) => {
+    await respond(ctx, [
+      ...rdfReps(() => pcListNTriples(uris.algorithms(), vocab), vocab),
+      ["text/html", () => pcListHtml(vocab.base)],
+      ["text/uri-list", () => uriList([uriOf(ALL_DESCRIPTORS), ...DESCRIPTORS.map((d) => `${uris.algorithms()}/pc/${encodeURIComponent(d.id)}`)])],
+    ]);
+  });
+
+  for (const r of runnables) {
+    const uri = uriOf(r.spec);
+    for (const path of [r.spec.path, ...r.spec.aliases]) {
       router.get(`/algorithm/${path}`, async (ctx) => {
-        await respond(ctx, [...rdfReps(() => algorithmNTriples(spec, uri, vocab), vocab), ["text/html", () => algorithmHtml(spec, uri, vocab.base)], ["text/uri-list", () => uriList([uri])]]);
+        await respond(ctx, [...rdfReps(() => algorithmNTriples(r.spec, uri, vocab), vocab), ["text/html", () => algorithmHtml(r.spec, uri, vocab.base)], ["text/uri-list", () => uriList([uri])]]);
       });
       router.post(`/algorithm/${path}`, async (ctx) => {
-        const params = parseParams(spec, await readParams(ctx));
-        const request = miningRequest(spec, params, store, uris, vocab);
-        const result = uris.dataset(newId());
-        const t = await tasks.submit(request.title, `${spec.title} mining`, mineOperation(request, result));
+        const t = await r.submit(parseParams(r.spec, await readParams(ctx)), uri);
         await respondTask(ctx, t, deps);
       });
     }

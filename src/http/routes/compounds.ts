@@ -17,6 +17,10 @@ import { collectionReps, rdfReps, respond, uriList, type Representations } from 
 import { ot } from "../../store/vocab.ts";
 import { toMolfile } from "../../chem/structure.ts";
 import { readBytes } from "../body.ts";
+import { readParams } from "../params.ts";
+import { parseParams } from "../../resources/params.ts";
+import { newId } from "../../resources/uris.ts";
+import { compoundDescriptorRequest, describe, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
 
 const PREFIX = "/compound/";
 
@@ -71,10 +75,12 @@ export function compoundMiddleware(deps: Deps) {
   const { store, vocab, uris } = deps;
   return async function compound(ctx: Context, next: Next): Promise<void> {
     if (!ctx.path.startsWith(PREFIX) || ctx.path.length === PREFIX.length) return next();
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
+    // POST /compound/{InChI}/pc: descriptors of one compound (an InChI layer never reads "/pc")
+    const pc = ctx.method === "POST" && ctx.path.endsWith("/pc");
+    if (ctx.method !== "GET" && ctx.method !== "HEAD" && !pc) return next();
     let inchi: string;
     try {
-      inchi = decodeURIComponent(ctx.path.slice(PREFIX.length));
+      inchi = decodeURIComponent(ctx.path.slice(PREFIX.length, pc ? -"/pc".length : undefined));
     } catch {
       throw new BadRequest("malformed percent-encoding in the compound URI");
     }
@@ -82,6 +88,7 @@ export function compoundMiddleware(deps: Deps) {
     const uri = uris.compound(inchi);
     const c = store.has(uri) ? readCompound(store.ox, uri, vocab) : null;
     if (!c) throw new NotFound(`compound ${inchi} is not known to this service (upload it in a dataset or POST it to /compound)`);
+    if (pc) return compoundDescriptors(ctx, deps, c);
     const reps: (Representations[number])[] = [
       ...rdfReps(() => store.dump(uri, "application/n-triples"), vocab),
       ["text/html", () => compoundHtml(c, vocab.base)],
@@ -102,4 +109,21 @@ export function compoundMiddleware(deps: Deps) {
     }
     await respond(ctx, reps);
   };
+}
+
+/**
+ * POST /compound/{InChI}/pc (`pc_type`, `lib`): a one-compound feature dataset, answered
+ * directly with 201 and its URI (computed in the worker pool, like any job, so the main thread
+ * stays free; one compound takes milliseconds for 2D descriptors).
+ */
+async function compoundDescriptors(ctx: Context, deps: Deps, c: CompoundView): Promise<void> {
+  const { store, vocab, uris, pool } = deps;
+  const params = parseParams(PC_OF_RESOURCE, await readParams(ctx));
+  if (!c.smiles) throw new UnprocessableEntity(`no structure is known for ${c.inchi} (it was given as an InChI), so its descriptors cannot be computed yet`, { field: "compound" });
+  const request = compoundDescriptorRequest(c.uri, c.smiles, params, `${uris.algorithms()}/pc`);
+  const datasetUri = uris.dataset(newId());
+  const body = await describe(request, datasetUri, vocab.base, (input, onProgress) => pool.run("descriptors.chunk", input, { onProgress }), () => undefined);
+  await store.commit([{ graph: datasetUri, ntriples: body }]);
+  ctx.set("Location", datasetUri);
+  await respond(ctx, [["text/uri-list", () => uriList([datasetUri])], ["text/plain", () => `${datasetUri}\n`]], 201);
 }

@@ -18,6 +18,9 @@ import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { ot } from "../../store/vocab.ts";
 import { respondTask } from "./tasks.ts";
 import { readBytes } from "../body.ts";
+import { readParams } from "../params.ts";
+import { parseParams } from "../../resources/params.ts";
+import { datasetDescriptorRequest, descriptorOperation, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
 
 const CSV_TYPES = ["text/csv", "text/plain", "text/tab-separated-values", "application/csv", "application/vnd.ms-excel"];
 
@@ -118,6 +121,14 @@ export function registerDatasets(router: Router, deps: Deps): void {
     const feature = readDatasetSummary(store.ox, uri, vocab).features.find((f) => f.uri === fUri);
     if (!feature) throw new NotFound(`no feature ${fUri}`);
     await respond(ctx, [...rdfReps(() => describeInGraph(store.ox, fUri, uri), vocab), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([fUri])]]);
+  });
+
+  router.post("/dataset/:id/pc", async (ctx) => {
+    const uri = datasetUri(ctx);
+    const params = parseParams(PC_OF_RESOURCE, await readParams(ctx));
+    const request = datasetDescriptorRequest(uri, params, `${uris.algorithms()}/pc`, store, vocab);
+    const t = await tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
+    await respondTask(ctx, t, deps);
   });
 
   router.delete("/dataset/:id", async (ctx) => {

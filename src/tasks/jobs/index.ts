@@ -4,6 +4,7 @@
  */
 import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./dataset.ts";
 import { mineJob } from "./mining.ts";
+import { descriptorChunk } from "./descriptors.ts";
 
 export type { JobContext } from "./context.ts";
 
@@ -13,6 +14,7 @@ export const jobs = {
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,
   "mine": mineJob,
+  "descriptors.chunk": descriptorChunk,
 } as const;
 
 export type JobKind = keyof typeof jobs;

@@ -1,0 +1,168 @@
+/**
+ * Physico-chemical descriptors as algorithms (issue "Chemistry core" §3; spec lazar.md §4,
+ * descriptors.md): `POST /algorithm/pc/AllDescriptors` (dataset_uri, pc_type, lib) and
+ * `POST /dataset/{id}/pc` → task → feature dataset; `POST /compound/{InChI}/pc` → a one-compound
+ * feature dataset, answered directly (the work runs in the pool, not on the main thread).
+ *
+ * Features: one per value name of the selected pc_types and libs (registry order), named as
+ * lazar named them (`khs.sCH3` → `khs_sCH3`), `ot:NumericFeature`, title = value name,
+ * `dc:description` "<descriptor> [<pc_type>, <lib>]", `ot:hasSource` = the input dataset (or
+ * compound), `dc:creator` = the algorithm. One entry per compound (its first row's line); a value
+ * that cannot be computed is absent.
+ */
+import { DESCRIPTORS, featureName, LIBS, PC_TYPES, type Lib, type PcType } from "../chem/descriptors/index.ts";
+import { BadRequest } from "../errors.ts";
+import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../resources/algorithm.ts";
+import { compoundsWithFirstLine, readCompound, readDatasetSummary } from "../resources/dataset-read.ts";
+import { featureDatasetHeader, type ComputedFeature } from "../resources/feature-dataset.ts";
+import type { Params } from "../resources/params.ts";
+import type { Uris } from "../resources/uris.ts";
+import type { GraphStore, Stage } from "../store/graph-store.ts";
+import type { Vocab } from "../store/vocab.ts";
+import type { DescriptorChunkInput, DescriptorChunkOutput } from "./jobs/descriptors.ts";
+import type { Operation } from "./runner.ts";
+
+/** Compounds per pool job. */
+const CHUNK = 100;
+
+const SELECTION: readonly ParamSpec[] = [
+  {
+    name: "pc_type",
+    description: `descriptor categories, one or a comma-separated list of ${PC_TYPES.join(", ")}`,
+    required: false,
+    default: PC_TYPES.join(","),
+    kind: { type: "list", values: PC_TYPES },
+  },
+  {
+    name: "lib",
+    description: "descriptor libraries, one or a comma-separated list: cdk (the CDK-compatible set lazar exposed, computed by qsargraph) and rdkit (RDKit's own descriptors)",
+    required: false,
+    default: "cdk",
+    kind: { type: "list", values: LIBS },
+  },
+];
+
+export const ALL_DESCRIPTORS: AlgorithmSpec = {
+  path: "pc/AllDescriptors",
+  aliases: [],
+  title: "AllDescriptors",
+  description: "Physico-chemical descriptors of every compound of a dataset, by category (pc_type) and library (lib); the result is a feature dataset with one numeric feature per descriptor value.",
+  types: [ALGORITHM_TYPES.descriptorCalculation],
+  parameters: [{ name: "dataset_uri", description: "the dataset whose compounds are described (a dataset of this service)", required: true, kind: { type: "dataset" } }, ...SELECTION],
+};
+
+/** `POST /dataset/{id}/pc` and `POST /compound/{InChI}/pc`: the resource is in the path. */
+export const PC_OF_RESOURCE: AlgorithmSpec = {
+  path: "pc",
+  aliases: [],
+  title: "Physico-chemical descriptors",
+  description: "Descriptors of the dataset or compound in the path.",
+  types: [ALGORITHM_TYPES.descriptorCalculation],
+  parameters: SELECTION,
+};
+
+export interface DescriptorRequest {
+  readonly rows: readonly { readonly line: number; readonly compound: string; readonly smiles: string }[];
+  readonly pcTypes: readonly PcType[];
+  readonly libs: readonly Lib[];
+  readonly title: string;
+  readonly source: string;
+  readonly algorithm: string;
+  readonly parameters: readonly (readonly [string, string])[];
+}
+
+/** The selected descriptors' value names (features) with their descriptions, in registry order. */
+export function selectedFeatures(pcTypes: readonly PcType[], libs: readonly Lib[]): { values: string[]; features: ComputedFeature[] } {
+  const values: string[] = [];
+  const features: ComputedFeature[] = [];
+  for (const d of DESCRIPTORS) {
+    if (!pcTypes.includes(d.pcType) || !libs.includes(d.lib)) continue;
+    for (const v of d.values) {
+      values.push(v);
+      features.push({ name: featureName(v), title: v, description: `${d.id} [${d.pcType}, ${d.lib}]`, numeric: true, types: [], properties: [] });
+    }
+  }
+  return { values, features };
+}
+
+function selection(params: Params): { pcTypes: PcType[]; libs: Lib[] } {
+  return { pcTypes: [...(params.list("pc_type") ?? PC_TYPES)] as PcType[], libs: [...(params.list("lib") ?? ["cdk"])] as Lib[] };
+}
+
+/** A dataset's compounds with a SMILES to describe (the compound's own; none for InChI-only ones). */
+export function datasetDescriptorRequest(datasetUri: string, params: Params, algorithm: string, store: GraphStore, v: Vocab): DescriptorRequest {
+  const summary = readDatasetSummary(store.ox, datasetUri, v);
+  const rows = compoundsWithFirstLine(store.ox, datasetUri, v).map((c) => ({ ...c, smiles: readCompound(store.ox, c.compound, v)?.smiles ?? "" }));
+  if (rows.length === 0) throw new BadRequest(`the dataset ${datasetUri} has no compounds`, { field: "dataset_uri" });
+  return { rows, ...selection(params), title: `Descriptors of ${summary.title}`, source: datasetUri, algorithm, parameters: params.written };
+}
+
+export function checkDataset(datasetUri: string, store: GraphStore, uris: Uris): void {
+  if (uris.idOf("dataset", datasetUri) === null || !store.has(datasetUri)) {
+    throw new BadRequest(`parameter 'dataset_uri': ${datasetUri} is not a dataset of this service`, { field: "dataset_uri" });
+  }
+}
+
+/** One compound (its SMILES known to the service). */
+export function compoundDescriptorRequest(compound: string, smiles: string, params: Params, algorithm: string): DescriptorRequest {
+  return { rows: [{ line: 1, compound, smiles }], ...selection(params), title: `Descriptors of ${smiles}`, source: compound, algorithm, parameters: params.written };
+}
+
+type RunJob = (input: DescriptorChunkInput, onProgress: (f: number) => void) => Promise<DescriptorChunkOutput>;
+
+/**
+ * Compute in chunks on the pool and build the feature dataset's body. With a stage, each
+ * chunk's entries are loaded while later chunks compute (large datasets).
+ */
+export async function describe(request: DescriptorRequest, datasetUri: string, base: string, runJob: RunJob, progress: (f: number) => void, stage?: Stage): Promise<Uint8Array> {
+  const { values, features } = selectedFeatures(request.pcTypes, request.libs);
+  const chunks: DescriptorRequest["rows"][] = [];
+  for (let i = 0; i < request.rows.length; i += CHUNK) chunks.push(request.rows.slice(i, i + CHUNK));
+  const done = new Array<number>(chunks.length).fill(0);
+  const loads: Promise<void>[] = [];
+  const outputs = await Promise.all(
+    chunks.map(async (rows, k) => {
+      const out = await runJob({ rows, pcTypes: request.pcTypes, libs: request.libs, values, datasetUri, base }, (f) => {
+        done[k] = f * rows.length;
+        progress((0.95 * done.reduce((a, b) => a + b, 0)) / request.rows.length);
+      });
+      if (stage) {
+        const loaded = stage.load(out.entries);
+        loaded.catch(() => undefined); // awaited below
+        loads.push(loaded);
+      }
+      return out;
+    }),
+  );
+  const header = featureDatasetHeader({
+    uri: datasetUri,
+    base,
+    title: request.title,
+    created: new Date(),
+    source: request.source,
+    algorithm: request.algorithm,
+    parameters: request.parameters,
+    features,
+    entryCount: request.rows.length,
+    compounds: request.rows.length,
+  });
+  if (stage) {
+    loads.push(stage.load(header));
+    await Promise.all(loads);
+  }
+  return Buffer.concat([header, ...outputs.map((o) => o.entries)]);
+}
+
+/** The task of a dataset's descriptors: compute, load while computing, commit. */
+export function descriptorOperation(store: GraphStore, request: DescriptorRequest, datasetUri: string, base: string): Operation {
+  return async (ctx) => {
+    const stage = store.stage(datasetUri);
+    try {
+      const body = await describe(request, datasetUri, base, (input, onProgress) => ctx.run("descriptors.chunk", input, onProgress), (f) => ctx.progress(f), stage);
+      return { ops: [{ graph: datasetUri, ntriples: body }], resultUri: datasetUri, preloaded: [stage] };
+    } catch (err) {
+      await stage.discard();
+      throw err;
+    }
+  };
+}
