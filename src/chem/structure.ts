@@ -18,6 +18,7 @@
  */
 
 import { BadRequest } from "../errors.ts";
+import { decodeInchi } from "./inchi/index.ts";
 import type { RDKit, RDKitMol } from "./rdkit.ts";
 
 export interface StructureRecord {
@@ -26,8 +27,8 @@ export interface StructureRecord {
   readonly inchikey: string;
   /**
    * A SMILES RDKit reads as this compound: the SMILES cell as given (trimmed, with the implicit
-   * pyrrole hydrogen made explicit when needed), RDKit's canonical SMILES for a molfile, null
-   * when the input was an InChI (RDKit cannot read InChI).
+   * pyrrole hydrogen made explicit when needed), RDKit's canonical SMILES for a molfile, the
+   * decoded structure for an InChI (chem/inchi), null when an InChI could not be decoded.
    */
   readonly smiles: string | null;
 }
@@ -153,7 +154,10 @@ function parseInchi(rdkit: RDKit, cell: string): StructureResult {
     inchikey = "";
   }
   if (inchikey === "") return fail("InChI could not be parsed (no InChIKey)");
-  return { ok: true, value: { inchi, inchikey, smiles: null } };
+  // A structure for it (chem/inchi: decoded, and accepted only when RDKit gives this InChI back;
+  // stereo layers it cannot reproduce are dropped from the structure, not from the identity).
+  const decoded = decodeInchi(rdkit, inchi);
+  return { ok: true, value: { inchi, inchikey, smiles: decoded.ok ? decoded.smiles : null } };
 }
 
 /** Syntax sanity check of the part after `InChI=1S/` (RDKit cannot parse InChI itself). */

@@ -13,6 +13,7 @@
  * acetaldehyde.sdf is one record of it, with empty header lines and CRLF line ends.
  */
 import { after, before, describe, test } from "node:test";
+import { loadRDKit } from "../../src/chem/rdkit.ts";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Parser } from "n3";
@@ -103,7 +104,10 @@ describe("compounds", () => {
 
   test("POST /compound with a SMILES: 201 + Location the first time, 200 after (same compound, other SMILES)", async () => {
     const phenol = `${srv.base}/compound/${PHENOL.inchi}`;
-    assert.equal((await get(phenol)).status, 404, "phenol is not in the hamster file");
+    // Phenol is not in the hamster file: it is served from its decoded InChI, but not stored.
+    const listed = async (): Promise<boolean> => (await (await get(`${srv.base}/compound`, "text/uri-list")).text()).split(/\r?\n/).includes(phenol);
+    assert.equal((await get(phenol)).status, 200);
+    assert.equal(await listed(), false);
     const cases: [string, string, number][] = [
       ["text/plain", "Oc1ccccc1", 201],
       ["chemical/x-daylight-smiles", "c1ccccc1O", 200],
@@ -115,9 +119,24 @@ describe("compounds", () => {
       assert.equal(r.headers.get("location"), phenol);
       assert.equal((await r.text()).trim(), phenol);
     }
+    assert.equal(await listed(), true);
     assert.equal((await ok(phenol, "chemical/x-inchi")).trim(), PHENOL.inchi);
     const ttl = await ok(phenol, "text/turtle");
     assert.ok(ttl.includes(PHENOL.key), "InChIKey of phenol");
+  });
+
+  test("GET a compound never uploaded: its InChI decoded; RDKit reads the served SMILES back to that InChI", async () => {
+    // Caffeine, PubChem CID 2519: published standard InChI and InChIKey.
+    const inchi = "InChI=1S/C8H10N4O2/c1-10-4-9-6-5(10)7(13)12(3)8(14)11(6)2/h4H,1-3H3";
+    const uri = `${srv.base}/compound/${inchi}`;
+    const ttl = await ok(uri, "text/turtle");
+    assert.ok(ttl.includes("RYYVLZVUVIJVGH-UHFFFAOYSA-N"));
+    const smiles = (await ok(uri, "chemical/x-daylight-smiles")).trim();
+    const rdkit = await loadRDKit();
+    const mol = rdkit.get_mol(smiles)!;
+    assert.equal(mol.get_inchi(), inchi);
+    mol.delete();
+    assert.match(await ok(uri, "image/svg+xml"), /<svg/);
   });
 
   test("POST /compound with a molfile: a new compound (201) and an SD record of a known one (200)", async () => {
@@ -148,9 +167,15 @@ describe("compounds", () => {
     assert.equal(await (await get(`${srv.base}/compound`, "text/uri-list")).text(), before);
   });
 
-  test("an unknown compound → 404", async () => {
-    const r = await get(`${srv.base}/compound/InChI=1S/Xe`, "text/plain");
-    assert.equal(r.status, 404);
-    assert.match(await r.text(), /^404 NotFound: .*InChI=1S\/Xe/);
+  test("an InChI no structure gives back → 422 saying so; a path that is no InChI → 404", async () => {
+    // Benzene's formula with seven hydrogens on six carbons: syntactically an InChI, but no
+    // structure has it (the decoder's candidates all give another InChI, or none fits).
+    const r = await get(`${srv.base}/compound/InChI=1S/C6H7/c1-2-4-6-5-3-1/h1-7H`, "text/plain");
+    assert.equal(r.status, 422);
+    assert.match(await r.text(), /^422 UnprocessableEntity: .*InChI=1S\/C6H7/);
+    const xe = await get(`${srv.base}/compound/InChI=1S/Xe`, "chemical/x-daylight-smiles");
+    assert.equal(xe.status, 200); // xenon: a compound never uploaded, decoded
+    assert.equal((await xe.text()).trim(), "[Xe]");
+    assert.equal((await get(`${srv.base}/compound/Xe`, "text/plain")).status, 404);
   });
 });

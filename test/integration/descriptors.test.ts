@@ -112,6 +112,12 @@ describe("descriptors over HTTP", () => {
     const h = await read(srv.base, (await (await post(`${hexane}/pc`, { pc_type: "topological", lib: "cdk,rdkit" })).text()).trim());
     assert.ok(Math.abs(h.value(hexane, "chi2v")! - 1.7071) < 1e-4);
     assert.ok(Math.abs(h.value(hexane, "VP-2")! - 1.7071) < 1e-4);
+    // A compound never uploaded nor posted: its InChI is decoded (caffeine, PubChem CID 2519).
+    const caffeine = `${srv.base}/compound/InChI=1S/C8H10N4O2/c1-10-4-9-6-5(10)7(13)12(3)8(14)11(6)2/h4H,1-3H3`;
+    const cr = await post(`${caffeine}/pc`, { pc_type: "constitutional" });
+    assert.equal(cr.status, 201, await cr.clone().text());
+    const cv = await read(srv.base, (await cr.text()).trim());
+    assert.equal(cv.value(caffeine, "nAtom"), 24); // C8H10N4O2: 8 + 10 + 4 + 2 atoms
   });
 
   const bad: [string, string, Record<string, string>, RegExp, string][] = [

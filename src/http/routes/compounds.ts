@@ -86,11 +86,11 @@ export function compoundMiddleware(deps: Deps) {
     }
     if (!inchi.startsWith("InChI=")) throw new NotFound(`compound URIs are /compound/<standard InChI>; '${inchi.slice(0, 40)}' is not an InChI`);
     const uri = uris.compound(inchi);
-    const c = store.has(uri) ? readCompound(store.ox, uri, vocab) : null;
-    if (!c) throw new NotFound(`compound ${inchi} is not known to this service (upload it in a dataset or POST it to /compound)`);
+    const c = (store.has(uri) ? readCompound(store.ox, uri, vocab) : null) ?? (await decodeCompound(deps, uri, inchi));
     if (pc) return compoundDescriptors(ctx, deps, c);
+    const stored = store.has(uri);
     const reps: (Representations[number])[] = [
-      ...rdfReps(() => store.dump(uri, "application/n-triples"), vocab),
+      ...rdfReps(() => (stored ? store.dump(uri, "application/n-triples") : toNTriples(compoundQuads(uri, { inchi: c.inchi, inchikey: c.inchikey, smiles: c.smiles ?? null }, vocab))), vocab),
       ["text/html", () => compoundHtml(c, vocab.base)],
       ["chemical/x-inchi", () => `${c.inchi}\n`],
       ["text/uri-list", () => uriList([uri])],
@@ -109,6 +109,19 @@ export function compoundMiddleware(deps: Deps) {
     }
     await respond(ctx, reps);
   };
+}
+
+/**
+ * A compound the service has not stored: its InChI decoded to a structure (chem/inchi, in a
+ * worker), accepted only when RDKit gives the same InChI back. Served, not stored.
+ */
+async function decodeCompound(deps: Deps, uri: string, inchi: string): Promise<CompoundView> {
+  const r = await deps.pool.run("chem.identify", { cell: inchi });
+  if (!r.ok) throw new UnprocessableEntity(`${inchi} is not a compound this service can read: ${r.error}`, { field: "InChI" });
+  if (r.value.smiles === null) {
+    throw new UnprocessableEntity(`no structure was found whose standard InChI is ${inchi} (the InChI was decoded, but RDKit did not give it back for any candidate)`, { field: "InChI" });
+  }
+  return { uri, inchi: r.value.inchi, inchikey: r.value.inchikey, smiles: r.value.smiles };
 }
 
 /**

@@ -108,6 +108,11 @@ export async function parseStructures(input: { readonly cells: readonly string[]
   return out;
 }
 
+/** One structure cell (SMILES, standard InChI or molfile text) → its identity and structure. */
+export async function identifyStructure(input: { readonly cell: string }): Promise<StructureResult> {
+  return parseStructure(await loadRDKit(), input.cell);
+}
+
 export interface BuildInput {
   readonly bytes: Uint8Array;
   readonly parsed: readonly (readonly [string, StructureResult])[];

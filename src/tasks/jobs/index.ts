@@ -2,7 +2,7 @@
  * The registry of worker jobs: kind → function (runs in a worker thread; plain input, plain
  * output). The types of inputs and outputs follow from the functions.
  */
-import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./dataset.ts";
+import { buildDatasetJob, datasetHeader, identifyStructure, parseChunk, prepareCsv } from "./dataset.ts";
 import { mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
 
@@ -10,6 +10,7 @@ export type { JobContext } from "./context.ts";
 
 export const jobs = {
   "csv.prepare": prepareCsv,
+  "chem.identify": identifyStructure,
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,

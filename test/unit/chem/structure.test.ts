@@ -105,9 +105,11 @@ test("a pyrrole-type n without its H (c1nccc1, multicolumn.csv line 8) is read a
   assert.equal(err(parseStructure(rdkit, "c1cccc1")), "SMILES could not be parsed");
 });
 
-test("standard InChI cells are accepted as identifiers (no SMILES)", () => {
+test("standard InChI cells are accepted as identifiers, with a decoded structure that gives the InChI back", () => {
   const v = ok(parseStructure(rdkit, BENZENE.inchi));
-  assert.deepEqual(v, { inchi: BENZENE.inchi, inchikey: BENZENE.key, smiles: null });
+  assert.equal(v.inchi, BENZENE.inchi);
+  assert.equal(v.inchikey, BENZENE.key);
+  assert.equal(ok(parseStructure(rdkit, v.smiles!)).inchi, BENZENE.inchi);
   // Case-insensitive prefix, stored with the canonical spelling.
   assert.equal(ok(parseStructure(rdkit, "inchi=1S/C6H6/c1-2-4-6-5-3-1/h1-6H")).inchi, BENZENE.inchi);
   // URL-encoded, as in the reference's CSV export (EPAFHM-constitutional.csv); encoded by hand.
@@ -115,7 +117,8 @@ test("standard InChI cells are accepted as identifiers (no SMILES)", () => {
   assert.equal(enc.inchi, ETHANOL.inchi);
   assert.equal(enc.inchikey, ETHANOL.key);
   // An InChI with several components and charge layers (row 2 of rat_feature_dataset.csv).
-  assert.ok(parseStructure(rdkit, "InChI=1S/C12H10O.Na/c13-12-9-5-4-8-11(12)10-6-2-1-3-7-10;/h1-9,13H;/q;+1/p-1").ok);
+  const salt = "InChI=1S/C12H10O.Na/c13-12-9-5-4-8-11(12)10-6-2-1-3-7-10;/h1-9,13H;/q;+1/p-1";
+  assert.equal(ok(parseStructure(rdkit, ok(parseStructure(rdkit, salt)).smiles!)).inchi, salt);
 });
 
 test("non-standard InChIs (batch_prediction_inchi_small.csv) are rejected with the message", () => {
