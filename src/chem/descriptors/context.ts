@@ -5,7 +5,9 @@
  * whichever descriptor asks first.
  */
 
+import { generateConformer, type ConformerInfo, type ConformerOptions } from "./conformer.ts";
 import { VALENCE_ELECTRONS } from "./elements.ts";
+import type { Mol3D } from "./geometry3d.ts";
 import { gasteigerMarsili, type GMCharges } from "./gasteiger.ts";
 import { distanceMatrix, FAR, maxBondOrder, ringBonds, type MolGraph } from "./graph.ts";
 
@@ -46,9 +48,35 @@ export class DescriptorContext {
   private _gmH: GMCharges | null | undefined = undefined;
   private _chi: ChiSums | null = null;
   private readonly _polar = new Map<boolean, Float64Array>();
+  private _conformer: Mol3D | null | undefined = undefined;
+  /** Options for the conformer generated on first use of `conformer`. */
+  conformerOptions: ConformerOptions = {};
+  /** Diagnostics of the generated conformer (attempts, failure reason). */
+  readonly conformerInfo: ConformerInfo = { attempts: 0, maxBondDeviation: NaN, energy: NaN };
+  /** Milliseconds spent generating the conformer (0 when given or not needed). */
+  conformerMs = 0;
 
   constructor(g: MolGraph) {
     this.g = g;
+  }
+
+  /**
+   * 3D structure for the 3D descriptors: given coordinates (`setConformer`) or a conformer
+   * generated once (conformer.ts, with `conformerOptions`); null when none could be made
+   * within the time bound — the 3D values are then absent.
+   */
+  get conformer(): Mol3D | null {
+    if (this._conformer === undefined) {
+      const t0 = performance.now();
+      this._conformer = generateConformer(this.g, this.conformerOptions, this.conformerInfo);
+      this.conformerMs = performance.now() - t0;
+    }
+    return this._conformer;
+  }
+
+  /** Use these coordinates (e.g. from a 3D molfile) instead of generating a conformer. */
+  setConformer(mol: Mol3D | null): void {
+    this._conformer = mol;
   }
 
   /** n×n topological distances (FAR between fragments). */

@@ -5,37 +5,67 @@
  * values); library `rdkit` the 43 RDKit MinimalLib values.
  *
  * The 2D CDK classes carry their computation (modules constitutional, electronic,
- * topological, hybrid). The 3D classes (geometrical, cpsa, WHIM and the geomShape value) are
- * listed here with `needs3D`; their values are produced by the 3D code, not by
- * `computeDescriptors`.
+ * topological, hybrid). The 3D classes (geometrical, cpsa, WHIM) carry a `compute3D` on the
+ * context's conformer (modules geometrical, cpsa, whim; coordinates from conformer.ts or
+ * given); PetitjeanShapeIndex's geomShape is computed by `computeForMol` when a conformer is
+ * available (see index.ts).
  */
 
 import { CONSTITUTIONAL } from "./constitutional.ts";
+import { cpsa } from "./cpsa.ts";
+import { gravitational, lengthOverBreadth, momentOfInertia } from "./geometrical.ts";
+import { whim } from "./whim.ts";
 import { ELECTRONIC } from "./electronic.ts";
 import { HYBRID } from "./hybrid.ts";
 import { RDKIT_DESCRIPTORS } from "./rdkitlib.ts";
 import { TOPOLOGICAL } from "./topological.ts";
-import { LIBS, PC_TYPES, type CdkDescriptor, type DescriptorDef, type Lib, type PcType } from "./types.ts";
+import { LIBS, PC_TYPES, type Cdk3DDescriptor, type CdkDescriptor, type DescriptorDef, type Lib, type PcType } from "./types.ts";
 
 /** The 2D CDK-compatible descriptors with their computations, in CDK/lazar order per category. */
 export const CDK_2D: readonly CdkDescriptor[] = [...CONSTITUTIONAL, ...ELECTRONIC, ...TOPOLOGICAL, ...HYBRID];
 
-const whim = ["Wlambda1", "Wlambda2", "Wlambda3", "Wnu1", "Wnu2", "Wgamma1", "Wgamma2", "Wgamma3", "Weta1", "Weta2", "Weta3", "WT", "WA", "WV", "WK", "WG", "WD"].map(
+const whimNames = ["Wlambda1", "Wlambda2", "Wlambda3", "Wnu1", "Wnu2", "Wgamma1", "Wgamma2", "Wgamma3", "Weta1", "Weta2", "Weta3", "WT", "WA", "WV", "WK", "WG", "WD"].map(
   (v) => `${v}.unity`,
 );
-const cpsa = [
+const cpsa3D = [
   ...["PPSA", "PNSA", "DPSA", "FPSA", "FNSA", "WPSA", "WNSA"].flatMap((p) => [1, 2, 3].map((k) => `${p}-${k}`)),
   "RPCG", "RNCG", "RPCS", "RNCS", "THSA", "TPSA", "RHSA", "RPSA",
 ];
-const def3D = (id: string, title: string, pcType: PcType, values: string[]): DescriptorDef => ({ id, title, pcType, lib: "cdk", values, needs3D: values });
+const def3D = (id: string, title: string, pcType: PcType, values: string[], compute3D: Cdk3DDescriptor["compute3D"]): Cdk3DDescriptor => ({
+  id,
+  title,
+  pcType,
+  lib: "cdk",
+  values,
+  needs3D: values,
+  compute3D,
+});
 
-/** CDK classes that need 3D coordinates (computed elsewhere). */
-export const CDK_3D: readonly DescriptorDef[] = [
-  def3D("LengthOverBreadthDescriptor", "Length over breadth (3D)", "geometrical", ["LOBMAX", "LOBMIN"]),
-  def3D("GravitationalIndexDescriptor", "Gravitational indices (3D)", "geometrical", ["GRAV-1", "GRAV-2", "GRAV-3", "GRAVH-1", "GRAVH-2", "GRAVH-3", "GRAV-4", "GRAV-5", "GRAV-6"]),
-  def3D("MomentOfInertiaDescriptor", "Principal moments of inertia (3D)", "geometrical", ["MOMI-X", "MOMI-Y", "MOMI-Z", "MOMI-XY", "MOMI-XZ", "MOMI-YZ", "MOMI-R"]),
-  def3D("CPSADescriptor", "Charged partial surface areas (3D)", "cpsa", cpsa),
-  def3D("WHIMDescriptor", "WHIM indices, unit weights (3D)", "hybrid", whim),
+/**
+ * CDK classes that need 3D coordinates, computed on all atoms present in the 3D structure
+ * (the generated conformers include hydrogens; lazar 2012 stripped them first).
+ */
+export const CDK_3D: readonly Cdk3DDescriptor[] = [
+  def3D("LengthOverBreadthDescriptor", "Length over breadth (3D)", "geometrical", ["LOBMAX", "LOBMIN"], (_ctx, mol, out) => lengthOverBreadth(mol, out)),
+  def3D(
+    "GravitationalIndexDescriptor",
+    "Gravitational indices (3D)",
+    "geometrical",
+    ["GRAV-1", "GRAV-2", "GRAV-3", "GRAVH-1", "GRAVH-2", "GRAVH-3", "GRAV-4", "GRAV-5", "GRAV-6"],
+    (_ctx, mol, out) => gravitational(mol, out),
+  ),
+  def3D(
+    "MomentOfInertiaDescriptor",
+    "Principal moments of inertia (3D)",
+    "geometrical",
+    ["MOMI-X", "MOMI-Y", "MOMI-Z", "MOMI-XY", "MOMI-XZ", "MOMI-YZ", "MOMI-R"],
+    (ctx, mol, out) => momentOfInertia(mol, ctx.g, out),
+  ),
+  def3D("CPSADescriptor", "Charged partial surface areas (3D)", "cpsa", cpsa3D, (ctx, mol, out) => {
+    const q = mol.explicitH ? ctx.gmExplicitH : ctx.gmHeavy;
+    if (q !== null) cpsa(mol, q, out);
+  }),
+  def3D("WHIMDescriptor", "WHIM indices, unit weights (3D)", "hybrid", whimNames, (_ctx, mol, out) => whim(mol, out)),
 ];
 
 /** Every descriptor: CDK 2D, CDK 3D, RDKit. */
@@ -64,4 +94,4 @@ export function featureName(valueName: string): string {
 }
 
 export { LIBS, PC_TYPES };
-export type { DescriptorDef, Lib, PcType };
+export type { Cdk3DDescriptor, DescriptorDef, Lib, PcType };

@@ -1,6 +1,7 @@
 /** Shared types of the descriptor library. */
 
 import type { DescriptorContext } from "./context.ts";
+import type { Mol3D } from "./geometry3d.ts";
 
 /** lazar's single-valued descriptor categories (spec descriptors.md §1.1). */
 export const PC_TYPES = ["constitutional", "electronic", "topological", "geometrical", "cpsa", "hybrid"] as const;
@@ -34,6 +35,16 @@ export interface CdkDescriptor extends DescriptorDef {
   readonly lib: "cdk";
   /** Put every computable value into `out` (never NaN/±Infinity; the caller filters anyway). */
   compute(ctx: DescriptorContext, out: DescriptorValues): void;
+}
+
+/**
+ * A CDK-compatible descriptor that needs 3D coordinates: computed on the context's conformer
+ * (`ctx.conformer`: generated, or given coordinates). Nothing is produced without one.
+ */
+export interface Cdk3DDescriptor extends DescriptorDef {
+  readonly lib: "cdk";
+  readonly needs3D: readonly string[];
+  compute3D(ctx: DescriptorContext, mol: Mol3D, out: DescriptorValues): void;
 }
 
 /** Set `name` when `v` is a finite number. */
