@@ -86,6 +86,15 @@ describe("descriptors over HTTP", () => {
     assert.deepEqual(src.map((r) => [r.s!.value, r.c!.value]), [[hamster, `${srv.base}/algorithm/pc/AllDescriptors`]]);
   });
 
+  test("the 3D pc_types on hamster: their documented value names, with values for nearly every compound", async () => {
+    const fd = await runTask(`${hamster}/pc`, { pc_type: "geometrical,cpsa,hybrid" });
+    const { titles } = await read(srv.base, fd);
+    assert.equal(titles.length, CDK_VALUES.geometrical! + CDK_VALUES.cpsa! + CDK_VALUES.hybrid!);
+    for (const name of ["GRAV-1", "MOMI-X", "LOBMAX", "PPSA-1", "THSA", "Wlambda1.unity", "BCUTw-1l"]) assert.ok(titles.includes(name), name);
+    const [n] = await sparql(srv.base, `PREFIX ot: <${OT}> PREFIX dc: <${DC}> SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH <${fd}> { ?e ot:values ?v . ?v ot:feature ?f . ?f dc:title "MOMI-X" } }`);
+    assert.ok(Number(n!.n.value) >= 80, `${n!.n.value} of 85 compounds have 3D values`);
+  });
+
   test("POST /dataset/{id}/pc (lib rdkit): RDKit's own values, as a task", async () => {
     const fd = await runTask(`${hamster}/pc`, { pc_type: "topological", lib: "rdkit" });
     const { titles } = await read(srv.base, fd);
