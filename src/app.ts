@@ -10,6 +10,7 @@ import { MethodNotAllowed, NotFound } from "./errors.ts";
 import type { Deps } from "./http/deps.ts";
 import { errorMiddleware } from "./http/error-response.ts";
 import { registerAlgorithms } from "./http/routes/algorithms.ts";
+import { registerModels } from "./http/routes/models.ts";
 import { compoundMiddleware, registerCompounds } from "./http/routes/compounds.ts";
 import { registerDatasets } from "./http/routes/datasets.ts";
 import { registerService } from "./http/routes/service.ts";
@@ -47,6 +48,7 @@ export async function createApp(config: Config): Promise<App> {
   registerDatasets(router, deps);
   registerCompounds(router, deps);
   registerAlgorithms(router, deps);
+  registerModels(router, deps);
   registerSparql(router, deps, replica);
 
   const koa = new Koa();

@@ -61,6 +61,9 @@ export const QG_NAMES = [
   // algorithms and computed features
   "algorithm", "paramType", "allowedValue", "support", "classCount", "statistic", "minFrequency",
   "pcType", "lib", "valueName",
+  // models and predictions
+  "predictionAlgorithm", "minSim", "minTrainPerformance", "featureKind", "nrHits", "endpointTitle", "classValue",
+  "neighbour", "similarity", "measuredActivity", "measured", "reason", "matchedFeature", "model", "Neighbour", "numberOfNeighbours",
 ] as const;
 export type QgName = (typeof QG_NAMES)[number];
 

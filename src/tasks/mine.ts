@@ -85,16 +85,19 @@ export interface MiningRequest {
   readonly title: string;
 }
 
-function endpoint(summary: DatasetSummary, given: string | undefined): FeatureView {
+/** Feature URIs for a message: all of a few, the first ten of many. */
+function listed(features: readonly FeatureView[]): string {
+  const shown = features.slice(0, 10).map((f) => f.uri).join(", ");
+  return features.length > 10 ? `${shown}, … (${features.length} in all)` : shown;
+}
+
+export function endpoint(summary: DatasetSummary, given: string | undefined): FeatureView {
   if (given === undefined) {
     if (summary.features.length === 1) return summary.features[0]!;
-    throw new BadRequest(
-      `parameter 'prediction_feature' is required: the dataset has ${summary.features.length} features (${summary.features.map((f) => f.uri).join(", ")})`,
-      { field: "prediction_feature" },
-    );
+    throw new BadRequest(`parameter 'prediction_feature' is required: the dataset has ${summary.features.length} features (${listed(summary.features)})`, { field: "prediction_feature" });
   }
   const f = summary.features.find((x) => x.uri === given);
-  if (!f) throw new BadRequest(`parameter 'prediction_feature': ${given} is not a feature of ${summary.uri}; its features are ${summary.features.map((x) => x.uri).join(", ")}`, { field: "prediction_feature" });
+  if (!f) throw new BadRequest(`parameter 'prediction_feature': ${given} is not a feature of ${summary.uri}; its features are ${listed(summary.features)}`, { field: "prediction_feature" });
   return f;
 }
 

@@ -9,6 +9,8 @@ import { parseParams } from "../../resources/params.ts";
 import { newId } from "../../resources/uris.ts";
 import { MINERS, miningRequest, mineOperation } from "../../tasks/mine.ts";
 import { ALL_DESCRIPTORS, checkDataset, datasetDescriptorRequest, descriptorOperation } from "../../tasks/descriptors.ts";
+import { buildModelOperation, LAZAR, modelRequest } from "../../tasks/model.ts";
+import { VERSION } from "../../version.ts";
 import { DESCRIPTORS } from "../../chem/descriptors/index.ts";
 import type { Params } from "../../resources/params.ts";
 import type { TaskState } from "../../resources/task.ts";
@@ -45,7 +47,7 @@ function algorithmHtml(spec: AlgorithmSpec, uri: string, base: string): string {
 /** An algorithm the service runs: its spec and how a checked request becomes a task. */
 interface Runnable {
   readonly spec: AlgorithmSpec;
-  submit(params: Params, uri: string): Promise<TaskState>;
+  submit(params: Params, uri: string, raw: ReadonlyMap<string, readonly string[]>): Promise<TaskState>;
 }
 
 function pcListHtml(base: string): string {
@@ -90,6 +92,14 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
         return tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
       },
     },
+    {
+      spec: LAZAR,
+      async submit(params, _uri, raw) {
+        const request = modelRequest(params, raw, store, uris, vocab);
+        const model = `${uris.models()}/${newId()}`;
+        return tasks.submit(request.title, "model building", buildModelOperation(store, request, model, () => uris.dataset(newId()), vocab.base, VERSION, vocab));
+      },
+    },
   ];
 
   router.get("/algorithm", async (ctx) => {
@@ -115,7 +125,8 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
         await respond(ctx, [...rdfReps(() => algorithmNTriples(r.spec, uri, vocab), vocab), ["text/html", () => algorithmHtml(r.spec, uri, vocab.base)], ["text/uri-list", () => uriList([uri])]]);
       });
       router.post(`/algorithm/${path}`, async (ctx) => {
-        const t = await r.submit(parseParams(r.spec, await readParams(ctx)), uri);
+        const raw = await readParams(ctx);
+        const t = await r.submit(parseParams(r.spec, raw), uri, raw);
         await respondTask(ctx, t, deps);
       });
     }

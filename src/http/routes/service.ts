@@ -15,7 +15,7 @@ import { jsonldContext } from "../render-rdf.ts";
 import { rdfReps, respond, uriList } from "../respond.ts";
 
 const ONTOLOGY_FILE = new URL("../../../ontology/qsargraph.ttl", import.meta.url);
-const VERSION = (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+import { VERSION } from "../../version.ts";
 
 export function registerService(router: Router, deps: Deps): void {
   const { vocab, uris } = deps;
@@ -23,7 +23,8 @@ export function registerService(router: Router, deps: Deps): void {
     [uris.datasets(), "Datasets", "CSV uploads: compounds and their measured endpoints"],
     [uris.compounds(), "Compounds", "every compound the service knows, by standard InChI"],
     [uris.tasks(), "Tasks", "long-running operations and their progress"],
-    [uris.algorithms(), "Algorithms", "substructure miners and the other algorithms, with their parameters"],
+    [uris.algorithms(), "Algorithms", "substructure miners, descriptors, lazar and the other algorithms, with their parameters"],
+    [uris.models(), "Models", "lazar models: predict compounds and datasets"],
     [uris.sparql(), "SPARQL", "read-only SPARQL 1.1 over every graph"],
     [uris.ontology(), "Ontology", "the vocabulary this service adds to OpenTox 1.1"],
   ];

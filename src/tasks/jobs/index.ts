@@ -5,6 +5,7 @@
 import { buildDatasetJob, datasetHeader, identifyStructure, parseChunk, prepareCsv } from "./dataset.ts";
 import { mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
+import { predictJob } from "./predict.ts";
 
 export type { JobContext } from "./context.ts";
 
@@ -16,6 +17,7 @@ export const jobs = {
   "dataset.build": buildDatasetJob,
   "mine": mineJob,
   "descriptors.chunk": descriptorChunk,
+  "model.predict": predictJob,
 } as const;
 
 export type JobKind = keyof typeof jobs;

@@ -1,0 +1,128 @@
+/**
+ * /model and /model/{id} (spec lazar.md §3.9–§3.10): the model record (RDF, HTML with the
+ * training summary), its predicted-variable features, DELETE, and POST predicting a compound
+ * (`compound_uri`: answered directly, 201 + the prediction dataset) or a dataset
+ * (`dataset_uri`: 202 + task → prediction dataset).
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { BadRequest, NotFound, UnprocessableEntity } from "../../errors.ts";
+import type { AlgorithmSpec } from "../../resources/algorithm.ts";
+import { describeInGraph, readCompound } from "../../resources/dataset-read.ts";
+import { readModel, type ModelRecord } from "../../resources/model.ts";
+import { parseParams } from "../../resources/params.ts";
+import { isId, newId } from "../../resources/uris.ts";
+import { datasetQueries, predictCompound, predictDatasetOperation } from "../../tasks/model.ts";
+import { forgetModel } from "../../tasks/model-data.ts";
+import { ot } from "../../store/vocab.ts";
+import type { Deps } from "../deps.ts";
+import { dl, esc, link, page } from "../html/layout.ts";
+import { readParams } from "../params.ts";
+import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { respondTask } from "./tasks.ts";
+
+const PREDICT: AlgorithmSpec = {
+  path: "model",
+  aliases: [],
+  title: "prediction",
+  description: "Predict a compound or every compound of a dataset",
+  types: [],
+  parameters: [
+    { name: "compound_uri", description: "a compound (/compound/{InChI}); answered directly with the prediction dataset", required: false, kind: { type: "feature" } },
+    { name: "dataset_uri", description: "a dataset of this service; predicted as a task", required: false, kind: { type: "dataset" } },
+  ],
+};
+
+function modelHtml(m: ModelRecord, base: string): string {
+  return page(
+    m.title,
+    dl([
+      ["URI", `<span class="mono">${esc(m.uri)}</span>`],
+      ["Endpoint", `${link(m.endpoint, m.endpointTitle)}${m.classes.length > 0 ? ` (classes ${esc(m.classes.join(", "))})` : " (numeric)"}`],
+      ["Training dataset", link(m.trainingDataset)],
+      ["Feature dataset", link(m.featureDataset)],
+      ["Features", `${m.features} (${m.featureKind === "substructure" ? "substructures, weighted Tanimoto" : "descriptors, cosine in the whitened SVD space"})`],
+      ["Training compounds", String(m.trainingCompounds)],
+      ["Prediction algorithm", esc(m.predictionAlgorithm)],
+      ["min_sim", String(m.minSim)],
+      ["Parameters", m.parameters.map(([k, v]) => `<code>${esc(k)}</code> = <span class="mono">${esc(v)}</span>`).join("<br>")],
+      ["Created", esc(m.created.toISOString())],
+      ["Software", `qsargraph ${esc(m.version)}`],
+    ]) +
+      `<h2>Predict</h2><form method="post" action="${esc(m.uri)}"><p><label>compound_uri <input name="compound_uri" size="80" placeholder="${esc(base)}/compound/InChI=1S/…"></label> <button>Predict</button></p></form>` +
+      `<form method="post" action="${esc(m.uri)}"><p><label>dataset_uri <input name="dataset_uri" size="80" placeholder="${esc(base)}/dataset/…"></label> <button>Predict the dataset</button></p></form>`,
+    { base, self: m.uri, formats: ["ttl", "json", "rdf"] },
+  );
+}
+
+export function registerModels(router: Router, deps: Deps): void {
+  const { store, vocab, uris, tasks, pool } = deps;
+
+  const modelOf = (ctx: Context): ModelRecord => {
+    const id = String(ctx.params.id);
+    const uri = `${uris.models()}/${id}`;
+    const m = isId(id) && store.has(uri) ? readModel(store.ox, uri, vocab) : null;
+    if (!m) throw new NotFound(`no model ${uri}`);
+    return m;
+  };
+
+  router.get("/model", async (ctx) => {
+    const list = store.graphsWithPrefix(`${uris.models()}/`).filter((g) => isId(g.slice(uris.models().length + 1))).sort();
+    await respond(ctx, [
+      ...collectionReps(uris.models(), list, ot.Model, vocab),
+      ["text/html", () => page("Models", `<ul>${list.map((u) => `<li>${link(u, readModel(store.ox, u, vocab)?.title ?? u)}</li>`).join("")}</ul><p>Build one with ${link(`${uris.algorithms()}/qsar`)}.</p>`, { base: vocab.base, self: uris.models(), formats: ["uri", "ttl"] })],
+    ]);
+  });
+
+  router.get("/model/:id", async (ctx) => {
+    const m = modelOf(ctx);
+    await respond(ctx, [...rdfReps(() => store.dump(m.uri, "application/n-triples"), vocab), ["text/html", () => modelHtml(m, vocab.base)], ["text/uri-list", () => uriList([m.uri])]]);
+  });
+
+  for (const which of ["value", "confidence"] as const) {
+    router.get(`/model/:id/predicted/${which}`, async (ctx) => {
+      const m = modelOf(ctx);
+      const f = `${m.uri}/predicted/${which}`;
+      await respond(ctx, [...rdfReps(() => describeInGraph(store.ox, f, m.uri), vocab), ["text/uri-list", () => uriList([f])]]);
+    });
+  }
+
+  router.delete("/model/:id", async (ctx) => {
+    const m = modelOf(ctx);
+    await store.commit([{ graph: m.uri, delete: true }]);
+    forgetModel(m.uri);
+    await respond(ctx, [["text/plain", () => `deleted ${m.uri}\n`], ["text/uri-list", () => uriList([m.uri])]]);
+  });
+
+  router.post("/model/:id", async (ctx) => {
+    const m = modelOf(ctx);
+    const params = parseParams(PREDICT, await readParams(ctx));
+    const compound = params.string("compound_uri");
+    const dataset = params.string("dataset_uri");
+    if ((compound === undefined) === (dataset === undefined)) throw new BadRequest("give exactly one of compound_uri and dataset_uri", { field: compound === undefined ? "compound_uri" : "dataset_uri" });
+    const result = uris.dataset(newId());
+    if (dataset !== undefined) {
+      if (uris.idOf("dataset", dataset) === null || !store.has(dataset)) throw new BadRequest(`parameter 'dataset_uri': ${dataset} is not a dataset of this service`, { field: "dataset_uri" });
+      const t = await tasks.submit(`${m.endpointTitle}: predicting ${dataset}`, "prediction", predictDatasetOperation(store, m, datasetQueries(store, dataset, vocab), result, vocab));
+      return respondTask(ctx, t, deps);
+    }
+    const prefix = `${uris.compounds()}/`;
+    if (!compound!.startsWith(prefix)) throw new BadRequest(`parameter 'compound_uri': ${compound} is not a compound of this service (${prefix}<InChI>)`, { field: "compound_uri" });
+    let inchi: string;
+    try {
+      inchi = decodeURIComponent(compound!.slice(prefix.length));
+    } catch {
+      throw new BadRequest("parameter 'compound_uri': malformed percent-encoding", { field: "compound_uri" });
+    }
+    const uri = uris.compound(inchi);
+    let smiles = store.has(uri) ? (readCompound(store.ox, uri, vocab)?.smiles ?? null) : null;
+    if (!store.has(uri)) {
+      const r = await pool.run("chem.identify", { cell: inchi });
+      if (!r.ok) throw new UnprocessableEntity(`parameter 'compound_uri': ${inchi} is not a compound this service can read: ${r.error}`, { field: "compound_uri" });
+      smiles = r.value.smiles;
+    }
+    await predictCompound(store, pool, m, uri, smiles, result, vocab);
+    ctx.set("Location", result);
+    await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], 201);
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * Worker-side prediction with a lazar model (spec lazar.md §3.4–§3.10): the query's features
+ * (the model's SMARTS matched on the query as fminer encodes it, or its descriptors computed),
+ * similarity to every training compound, neighbours above min_sim, the model's prediction
+ * algorithm (src/learn), written as data entries of the prediction dataset:
+ *
+ *   <pd#e{line}> ot:compound <c> ; qg:line ; ot:values [<m/predicted/value> "v"], [<m/predicted/confidence> x] ;
+ *       qg:numberOfNeighbours n .
+ *   measured (the query is a training compound): values under the endpoint feature, qg:measured true;
+ *   no neighbour: no value, qg:reason "outside the applicability domain: …", confidence 0.
+ *   verbose (single compounds): <e> qg:neighbour <e/n{k}> ; <e/n{k}> ot:compound ; qg:similarity ;
+ *       qg:measuredActivity ; and <e> qg:matchedFeature <feature> for each matched substructure
+ *       (descriptor models: the query's descriptor values as value nodes of the feature dataset's features).
+ *
+ * The built model (similarity index, compiled SMARTS, libsvm) is kept per model URI in the worker.
+ */
+import { DataFactory } from "n3";
+import type { Quad } from "@rdfjs/types";
+import { computeDescriptors } from "../../chem/descriptors/index.ts";
+import { loadRDKit } from "../../chem/rdkit.ts";
+import { createLazarModel, DescriptorSpace, FingerprintMatrix, type LazarModel, type LazarPrediction, type PredictionAlgorithm } from "../../learn/index.ts";
+import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
+import { predictedConfidenceUri, predictedValueUri } from "../../resources/model.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";
+import type { ModelData } from "../model-data.ts";
+import type { JobContext } from "./context.ts";
+
+const { quad, literal } = DataFactory;
+
+export interface PredictInput {
+  readonly model: ModelData;
+  readonly queries: readonly { readonly line: number; readonly compound: string; readonly smiles: string | null }[];
+  readonly datasetUri: string;
+  readonly base: string;
+  /** Write neighbours and the query's features (single compounds). */
+  readonly verbose: boolean;
+}
+
+export interface PredictSummary {
+  readonly compound: string;
+  readonly status: LazarPrediction["status"] | "unreadable";
+  readonly value?: string;
+  readonly confidence?: number;
+  readonly neighbours: number;
+  readonly reason?: string;
+}
+
+export interface PredictOutput {
+  readonly entries: Uint8Array;
+  readonly summary: readonly PredictSummary[];
+}
+
+interface Built {
+  readonly model: LazarModel;
+  readonly queries: QuerySet | null;
+}
+
+/** Built models in this worker, by model URI (a model never changes once built). */
+const built = new Map<string, Promise<Built>>();
+
+function build(d: ModelData): Promise<Built> {
+  let b = built.get(d.uri);
+  if (!b) {
+    b = (async (): Promise<Built> => {
+      const instances = { row: d.instRow, activity: d.instActivity };
+      if (d.kind === "substructure") {
+        const rows = d.keys.map((_, r) => ({ idx: d.idx.subarray(d.offsets[r]!, d.offsets[r + 1]!), val: d.val.subarray(d.offsets[r]!, d.offsets[r + 1]!) }));
+        const features = new FingerprintMatrix(d.smarts.length, rows);
+        const model = await createLazarModel({ features, instances, keys: d.keys, nClasses: d.classes.length, algorithm: d.predictionAlgorithm as PredictionAlgorithm, minSim: d.minSim, minTrainPerformance: d.minTrainPerformance });
+        return { model, queries: new QuerySet(d.smarts) };
+      }
+      const n = d.columns.length;
+      const rows = d.keys.map((_, r) => d.rows.subarray(r * n, (r + 1) * n));
+      const model = await createLazarModel({ features: new DescriptorSpace(rows, n), instances, keys: d.keys, nClasses: d.classes.length, algorithm: d.predictionAlgorithm as PredictionAlgorithm, minSim: d.minSim, minTrainPerformance: d.minTrainPerformance });
+      return { model, queries: null };
+    })();
+    built.set(d.uri, b);
+    b.catch(() => built.delete(d.uri));
+  }
+  return b;
+}
+
+function label(d: ModelData, x: number): string {
+  return d.classes.length > 0 ? (d.classes[Math.round(x) - 1] ?? String(x)) : String(x);
+}
+
+function valueLiteral(d: ModelData, x: number): Quad["object"] {
+  return d.classes.length > 0 ? str(label(d, x)) : literal(String(x), xsd.double);
+}
+
+export async function predictJob(input: PredictInput, ctx: JobContext): Promise<PredictOutput> {
+  const d = input.model;
+  const rdkit = await loadRDKit();
+  const { model, queries } = await build(d);
+  const v = new Vocab(input.base);
+  const ds = iri(input.datasetUri);
+  const valueF = iri(predictedValueUri(d.uri));
+  const confF = iri(predictedConfidenceUri(d.uri));
+  const q: Quad[] = [];
+  const summary: PredictSummary[] = [];
+  input.queries.forEach((query, i) => {
+    const e = iri(`${input.datasetUri}#e${query.line}`);
+    q.push(quad(ds, ot.dataEntry, e), quad(e, ot.compound, iri(query.compound)), quad(e, v.qg.line, int(query.line)));
+    let k = 0;
+    const value = (f: Quad["object"] & { termType: "NamedNode" }, o: Quad["object"]): void => {
+      const vn = iri(`${input.datasetUri}#e${query.line}v${k++}`);
+      q.push(quad(e, ot.values, vn), quad(vn, ot.feature, f), quad(vn, ot.value, o));
+    };
+    // The query's features.
+    let fingerprint: { idx: Int32Array; val: Float64Array } | undefined;
+    let descriptors: Float64Array | undefined;
+    let matched: number[] = [];
+    let readable = query.smiles !== null;
+    if (query.smiles !== null && d.kind === "substructure" && queries) {
+      const mol = moleculeFromSmiles(rdkit, query.smiles);
+      if (mol === null) readable = false;
+      else {
+        const counts = queries.countAll(mol, d.nrHits ? Number.MAX_SAFE_INTEGER : 1);
+        const idx: number[] = [];
+        const val: number[] = [];
+        for (let j = 0; j < counts.length; j++) {
+          if (counts[j]! <= 0) continue;
+          matched.push(j);
+          const x = d.nrHits ? counts[j]! * d.weights[j]! : d.weights[j]!;
+          if (x > 0) {
+            idx.push(j);
+            val.push(x);
+          }
+        }
+        fingerprint = { idx: Int32Array.from(idx), val: Float64Array.from(val) };
+      }
+    } else if (query.smiles !== null) {
+      const computed = computeDescriptors(rdkit, query.smiles, { pcTypes: d.pcTypes, lib: d.libs });
+      if (computed === null) readable = false;
+      else descriptors = Float64Array.from(d.columns, (c) => computed.get(c) ?? NaN);
+    }
+    const inTraining = d.keys.includes(query.compound);
+    if (!readable && !inTraining) {
+      const reason = "the query's structure could not be read";
+      q.push(quad(e, v.qg.reason, str(reason)));
+      value(confF, dbl(0));
+      summary.push({ compound: query.compound, status: "unreadable", neighbours: 0, reason });
+      return;
+    }
+    const p = model.predict({ key: query.compound, ...(fingerprint ? { fingerprint } : {}), ...(descriptors ? { descriptors } : {}) });
+    if (p.status === "measured") {
+      q.push(quad(e, v.qg.measured, bool(true)));
+      for (const a of p.measured) value(iri(d.endpoint), valueLiteral(d, a));
+      summary.push({ compound: query.compound, status: "measured", value: p.measured.map((a) => label(d, a)).join(", "), neighbours: 0 });
+    } else {
+      q.push(quad(e, v.qg.numberOfNeighbours, int(p.neighbours.length)));
+      if (p.status === "predicted") {
+        value(valueF, valueLiteral(d, p.value));
+        value(confF, dbl(p.confidence));
+        summary.push({ compound: query.compound, status: "predicted", value: label(d, p.value), confidence: p.confidence, neighbours: p.neighbours.length });
+      } else {
+        value(confF, dbl(0));
+        q.push(quad(e, v.qg.reason, str(p.reason)));
+        summary.push({ compound: query.compound, status: "unpredicted", confidence: 0, neighbours: p.neighbours.length, reason: p.reason });
+      }
+      if (input.verbose) {
+        p.neighbours.forEach((nb, n) => {
+          const node = iri(`${input.datasetUri}#e${query.line}n${n}`);
+          q.push(
+            quad(e, v.qg.neighbour, node),
+            quad(node, ot.compound, iri(d.keys[nb.row]!)),
+            quad(node, v.qg.similarity, dbl(nb.similarity)),
+            quad(node, v.qg.measuredActivity, valueLiteral(d, nb.activity)),
+          );
+        });
+        for (const j of matched) q.push(quad(e, v.qg.matchedFeature, iri(d.featureUris[j]!)));
+        if (descriptors) descriptors.forEach((x, j) => Number.isFinite(x) && value(iri(d.featureUris[j]!), dbl(x)));
+      }
+    }
+    if (i % 10 === 0) ctx.progress(i / input.queries.length);
+    matched = [];
+  });
+  return { entries: new TextEncoder().encode(toNTriples(q)), summary };
+}

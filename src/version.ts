@@ -1,0 +1,4 @@
+/** The service's version (package.json), written into the service description and every model. */
+import { readFileSync } from "node:fs";
+
+export const VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
