@@ -6,6 +6,7 @@ import { buildDatasetJob, datasetHeader, identifyStructure, parseChunk, prepareC
 import { mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
 import { predictJob } from "./predict.ts";
+import { crossValidationFold } from "./crossvalidation.ts";
 
 export type { JobContext } from "./context.ts";
 
@@ -18,6 +19,7 @@ export const jobs = {
   "mine": mineJob,
   "descriptors.chunk": descriptorChunk,
   "model.predict": predictJob,
+  "cv.fold": crossValidationFold,
 } as const;
 
 export type JobKind = keyof typeof jobs;

@@ -91,7 +91,7 @@ export function classEffect(occurrences: readonly number[], classSizes: readonly
 }
 
 /** A mined pattern with its occurrences (tids of the canonical order) and statistics. */
-interface Found {
+export interface Found {
   readonly smarts: string;
   readonly tids: ArrayLike<number>;
   /** The miner's raw statistic (chi-square or Kuiper p). */
@@ -105,7 +105,8 @@ function classCounts(tids: ArrayLike<number>, c: OrderedCompounds, k: number): n
   return counts;
 }
 
-function mine(rdkit: RDKit, input: MiningInput): { compounds: OrderedCompounds; found: Found[] } {
+/** Mine the rows (classes 1…k or numeric activities): the ordered compounds and the patterns found. */
+export function mine(rdkit: RDKit, input: MinerOptions & Pick<MiningInput, "rows" | "classes">): { compounds: OrderedCompounds; found: Found[] } {
   const activity = new Map(input.rows.map((r) => [r.id, r.activity]));
   const compounds = input.rows.map((r) => ({ id: r.id, smiles: r.smiles }));
   const regression = input.classes.length === 0;

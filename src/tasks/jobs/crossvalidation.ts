@@ -1,0 +1,108 @@
+/**
+ * One fold of a cross-validation (issue "Cross-validation"; spec lazar.md §6), in a worker: mine
+ * the training fold (the features never see the test fold), build the lazar model from the
+ * miner's own occurrences, and predict the test fold's compounds by matching the mined SMARTS
+ * on them — the same steps as building a model and predicting over HTTP, without storing the
+ * intermediate datasets.
+ */
+import { loadRDKit } from "../../chem/rdkit.ts";
+import { createLazarModel, FingerprintMatrix, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
+import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
+import type { JobContext } from "./context.ts";
+import { mine, type Found, type MinerOptions } from "./mining.ts";
+
+export interface FoldInput {
+  /** Training instances: one per measured value (a compound measured twice is two rows). */
+  readonly train: readonly { readonly key: string; readonly smiles: string; readonly activity: number }[];
+  /** Test compounds (unique). */
+  readonly test: readonly { readonly key: string; readonly smiles: string | null }[];
+  readonly miner: MinerOptions;
+  /** Accept values of the classes 1…k; empty for a numeric endpoint. */
+  readonly classes: readonly string[];
+  readonly algorithm: PredictionAlgorithm;
+  readonly minSim: number;
+  readonly minTrainPerformance: number;
+  readonly nrHits: boolean;
+}
+
+export interface FoldPrediction {
+  readonly key: string;
+  /** Class index 1…k or value; null = not predicted. */
+  readonly value: number | null;
+  readonly confidence: number;
+  readonly neighbours: number;
+  readonly reason?: string;
+}
+
+export interface FoldOutput {
+  readonly predictions: readonly FoldPrediction[];
+  /** Features the training fold gave. */
+  readonly features: number;
+}
+
+export async function crossValidationFold(input: FoldInput, ctx: JobContext): Promise<FoldOutput> {
+  const rdkit = await loadRDKit();
+  const rows = input.train.map((r, i) => ({ id: i + 1, smiles: r.smiles, activity: r.activity }));
+  const run = mine(rdkit, { ...input.miner, rows, classes: input.classes });
+  ctx.progress(0.7);
+  const found: Found[] = [];
+  const seen = new Set<string>();
+  for (const f of run.found) if (!seen.has(f.smarts)) (seen.add(f.smarts), found.push(f));
+  const weights = Float64Array.from(found, (f) => f.pValue);
+  const set = new QuerySet(found.map((f) => f.smarts));
+  // Training compounds: the first row of each key the miner could read.
+  const tidOfId = new Map(run.compounds.ids.map((id, t) => [id, t]));
+  const keyRow = new Map<string, number>();
+  const keys: string[] = [];
+  const firstTid: number[] = [];
+  input.train.forEach((r, i) => {
+    const t = tidOfId.get(i + 1);
+    if (t === undefined || keyRow.has(r.key)) return;
+    keyRow.set(r.key, keys.length);
+    keys.push(r.key);
+    firstTid.push(t);
+  });
+  const present: number[][] = keys.map(() => []);
+  const rowOfTid = new Map(firstTid.map((t, r) => [t, r]));
+  found.forEach((f, j) => {
+    for (let i = 0; i < f.tids.length; i++) {
+      const r = rowOfTid.get(f.tids[i]!);
+      if (r !== undefined) present[r]!.push(j);
+    }
+  });
+  const fingerprint = (features: readonly number[], counts: Int32Array | null): SparseFingerprint => {
+    const sorted = [...features].sort((a, b) => a - b);
+    return { idx: Int32Array.from(sorted), val: Float64Array.from(sorted, (j) => (input.nrHits && counts ? counts[j]! : 1) * weights[j]!) };
+  };
+  const trainRows = present.map((features, r) => fingerprint(features, input.nrHits && features.length > 0 ? set.countAll(run.compounds.graphs[firstTid[r]!]!) : null));
+  const instRow: number[] = [];
+  const instActivity: number[] = [];
+  input.train.forEach((r, i) => {
+    const row = keyRow.get(r.key);
+    if (row !== undefined && tidOfId.has(i + 1)) {
+      instRow.push(row);
+      instActivity.push(r.activity);
+    }
+  });
+  const model = await createLazarModel({
+    features: new FingerprintMatrix(found.length, trainRows),
+    instances: { row: Int32Array.from(instRow), activity: Float64Array.from(instActivity) },
+    keys,
+    nClasses: input.classes.length,
+    algorithm: input.algorithm,
+    minSim: input.minSim,
+    minTrainPerformance: input.minTrainPerformance,
+  });
+  const predictions = input.test.map((q): FoldPrediction => {
+    const mol = q.smiles === null ? null : moleculeFromSmiles(rdkit, q.smiles);
+    if (mol === null) return { key: q.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" };
+    const counts = set.countAll(mol, input.nrHits ? Number.MAX_SAFE_INTEGER : 1);
+    const features: number[] = [];
+    for (let j = 0; j < counts.length; j++) if (counts[j]! > 0) features.push(j);
+    const p = model.predict({ fingerprint: fingerprint(features, counts) });
+    if (p.status === "predicted") return { key: q.key, value: p.value, confidence: p.confidence, neighbours: p.neighbours.length };
+    if (p.status === "unpredicted") return { key: q.key, value: null, confidence: 0, neighbours: p.neighbours.length, reason: p.reason };
+    return { key: q.key, value: null, confidence: 0, neighbours: 0, reason: "in the training fold" };
+  });
+  return { predictions, features: found.length };
+}
