@@ -6,9 +6,11 @@
  *
  * Reference (spec §3.10, opentox/test lazar.rb): hamster_carcinogenicity.csv, BBRC
  * min_frequency 8 → a model of 25 features; c1ccccc1NN → "false", confidence 0.3443, 18
- * neighbours. Our BBRC finds more patterns on this file (the miners' tests trace the pattern set
- * to RDKit vs OpenBabel encodings and fminer's search order), so the neighbourhood differs a
- * little: the class must be equal, the confidence within 0.05 and the neighbour count within 3.
+ * neighbours. Our BBRC finds 30 patterns on this file at min_frequency 8 (the miners' tests trace
+ * pattern-set differences to RDKit vs OpenBabel encodings and fminer's search order; at
+ * min_frequency 2 it gives the 62 features the 2016 lazar found), so the neighbourhood differs a
+ * little (measured: 0.3664 and 16 neighbours): the class must be equal, the confidence within
+ * 0.05 and the neighbour count within 3.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -145,16 +147,28 @@ describe("models over HTTP", () => {
     const values = (await (await get(epa, "text/csv")).text()).split(/\r?\n/).slice(1).filter(Boolean).map((l) => Number(l.split(",").pop()));
     const lo = Math.min(...values.filter(Number.isFinite));
     const hi = Math.max(...values.filter(Number.isFinite));
-    // Phenol: not in EPAFHM.medi; a small aromatic like many of its compounds.
-    const query = await compound(srv.base, "Oc1ccccc1");
-    const pd = (await (await post(m, { compound_uri: query })).text()).trim();
-    const p = (await predictions(srv.base, pd, m)).get(query)!;
-    if (p.value !== undefined) {
+    // Queries not in EPAFHM.medi: phenol, toluene, chlorobenzene, aniline, 1-octanol (small
+    // organics like many of its compounds). A query may have no neighbour (outside the
+    // applicability domain) or a local SVM may censor itself, each with its reason, but most
+    // are predicted, inside the range of the training values. (One of them turns out to be a
+    // training compound and is answered with its measured value.)
+    let predicted = 0;
+    for (const smiles of ["Oc1ccccc1", "Cc1ccccc1", "Clc1ccccc1", "Nc1ccccc1", "CCCCCCCCO"]) {
+      const query = await compound(srv.base, smiles);
+      const pd = (await (await post(m, { compound_uri: query })).text()).trim();
+      const p = (await predictions(srv.base, pd, m)).get(query)!;
+      if (p.measured.length > 0) continue; // in the training set after all: measured, not predicted
+      if (p.value === undefined) {
+        assert.ok(p.reason, JSON.stringify(p));
+        continue;
+      }
+      predicted++;
+      assert.ok((p.neighbours ?? 0) > 0, `${smiles} was predicted from neighbours`);
       const x = Number(p.value);
-      assert.ok(x >= lo - 1 && x <= hi + 1, `prediction ${x} near the training range [${lo}, ${hi}]`);
+      assert.ok(x >= lo - 1 && x <= hi + 1, `${smiles}: prediction ${x} near the training range [${lo}, ${hi}]`);
       assert.ok(p.confidence! > 0 && p.confidence! <= 1);
-    } else assert.ok(p.reason, JSON.stringify(p));
-    assert.ok((p.neighbours ?? 0) > 0, "phenol has neighbours among the EPAFHM compounds");
+    }
+    assert.ok(predicted >= 2, `${predicted} of 5 predicted`);
   });
 
   const bad: [string, Record<string, string>, RegExp, string][] = [
