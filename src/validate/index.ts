@@ -1,0 +1,56 @@
+/**
+ * The validation core (spec lazar.md §6): folds, statistics, plot data, SVG plots and the HTML
+ * report of cross-validations. Pure modules: nothing here imports http, store or resources.
+ */
+export { assignFolds, mulberry32, shuffleInPlace, FoldError, type FoldAssignment, type FoldOptions } from "./folds.ts";
+export {
+  classificationStatistics,
+  regressionStatistics,
+  classificationCrossValidation,
+  regressionCrossValidation,
+  wilcoxonAuc,
+  signedScore,
+  classList,
+  compareCodePoints,
+  ratio,
+  type PredictionInstance,
+  type ClassificationInstance,
+  type RegressionInstance,
+  type CountStatistics,
+  type ConfusionCell,
+  type ClassValueStatistics,
+  type ClassificationStatistics,
+  type RegressionStatistics,
+  type ValidationStatistics,
+  type FoldStatistics,
+} from "./statistics.ts";
+export { rocCurve, trapezoidArea, accuracyByConfidence, rmseByConfidence, type RocPoint, type ConfidencePoint } from "./curves.ts";
+export {
+  rocPlot,
+  rocClasses,
+  classificationRocPlot,
+  confidencePlot,
+  accuracyConfidencePlot,
+  errorConfidencePlot,
+  scatterPlot,
+  TRUE_CLASS,
+  type RocSeries,
+} from "./plots.ts";
+export { xmlEscape, renderChart, niceTicks, type Chart, type Series } from "./svg.ts";
+export {
+  crossValidationResult,
+  type CrossValidationParameters,
+  type CrossValidationBase,
+  type CrossValidationInput,
+  type CrossValidationResult,
+  type ClassificationResult,
+  type RegressionResult,
+} from "./result.ts";
+export {
+  crossValidationReportBody,
+  crossValidationReportDocument,
+  depictionUri,
+  isSafeUri,
+  REPORT_STYLE,
+  REPORT_TITLE,
+} from "./report.ts";

@@ -1,0 +1,234 @@
+/**
+ * The human-readable cross-validation report (spec lazar.md §6.5, val32 report_factory.rb
+ * `create_report_crossvalidation`), built from a plain {@link CrossValidationResult}: parameters
+ * and the pooled-results table, the confusion matrix and per-class table (classification), the
+ * SVG plots (ROC and accuracy versus confidence, or predicted versus measured and RMSE versus
+ * confidence), the per-fold table and a table of every prediction with the compound's
+ * depiction (`<compound URI>?format=svg`). Plain HTML with a print stylesheet; no scripts.
+ *
+ * Every text and URI is escaped; links and images are only emitted for http(s) URIs and
+ * root-relative paths, so a hostile URI cannot become a `javascript:` link.
+ */
+import { accuracyConfidencePlot, classificationRocPlot, errorConfidencePlot, scatterPlot } from "./plots.ts";
+import type { ClassificationResult, CrossValidationResult, RegressionResult } from "./result.ts";
+import type { ClassificationStatistics, CountStatistics, RegressionStatistics } from "./statistics.ts";
+import { xmlEscape as esc } from "./svg.ts";
+
+export const REPORT_TITLE = "Cross-validation report";
+
+/** Report stylesheet (screen and print), to be placed in the page's `<head>`. */
+export const REPORT_STYLE = `<style>
+.cv-report table{border-collapse:collapse;margin:.5em 0}
+.cv-report td,.cv-report th{border:1px solid #ccc;padding:.2em .45em;text-align:left;vertical-align:middle}
+.cv-report td.num{text-align:right;font-variant-numeric:tabular-nums}
+.cv-report .miss{background:#fde8e8}.cv-report .unpredicted{color:#777}
+.cv-report .plots{display:flex;flex-wrap:wrap;gap:1em}.cv-report figure{margin:0}
+.cv-report figcaption{font-size:.85em;color:#555;max-width:480px}
+.cv-report img.depiction{width:120px;height:90px;object-fit:contain}
+.cv-report .note{font-size:.9em;color:#444}
+.cv-report .mono{font-family:ui-monospace,monospace;font-size:.85em;word-break:break-all}
+@media print{
+.cv-report{font-size:10pt}.cv-report a{color:inherit;text-decoration:none}
+.cv-report section,.cv-report figure,.cv-report tr{break-inside:avoid}
+.cv-report thead{display:table-header-group}
+.cv-report img.depiction{width:80px;height:60px}
+.cv-report .plots svg{max-width:48%;height:auto}
+}
+</style>`;
+
+/** True for http(s) URIs and root-relative paths — the only ones made into links or images. */
+export function isSafeUri(uri: string): boolean {
+  return /^https?:\/\/[^\s<>"']+$/i.test(uri) || /^\/(?!\/)[^\s<>"']*$/.test(uri);
+}
+
+function link(uri: string, text: string = uri): string {
+  return isSafeUri(uri) ? `<a href="${esc(uri)}">${esc(text)}</a>` : esc(text);
+}
+
+/** The depiction URI of a compound: its URI with `format=svg`. */
+export function depictionUri(compound: string): string {
+  return `${compound}${compound.includes("?") ? "&" : "?"}format=svg`;
+}
+
+function num(x: number, digits = 3): string {
+  return Number.isInteger(x) ? String(x) : x.toFixed(digits);
+}
+
+function td(x: number | string, digits = 3): string {
+  return typeof x === "number" ? `<td class="num">${num(x, digits)}</td>` : `<td>${esc(x)}</td>`;
+}
+
+function table(head: readonly string[], rows: readonly string[], cls = ""): string {
+  return `<table${cls ? ` class="${cls}"` : ""}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>\n${rows.join("\n")}\n</tbody></table>`;
+}
+
+function figure(svg: string, caption: string): string {
+  return `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>`;
+}
+
+function parametersSection(r: CrossValidationResult): string {
+  const p = r.parameters;
+  const rows: [string, string][] = [
+    ["cross-validation", link(r.uri)],
+    ["algorithm", link(p.algorithmUri)],
+    ["algorithm parameters", p.algorithmParams ? `<code>${esc(p.algorithmParams)}</code>` : "(none)"],
+    ["dataset", link(p.datasetUri)],
+    ["prediction feature", link(p.predictionFeature)],
+    ["endpoint", esc(r.type)],
+    ["folds", esc(p.numFolds)],
+    ["random seed", esc(p.randomSeed)],
+    ["stratified", p.stratified ? "yes" : "no"],
+  ];
+  if (r.runtimeMs !== undefined) rows.push(["run time", `${esc((r.runtimeMs / 1000).toFixed(1))} s`]);
+  if (r.created) rows.push(["created", esc(r.created)]);
+  return `<section id="parameters"><h2>Parameters</h2><table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join("")}</table></section>`;
+}
+
+function countRows(s: CountStatistics): [string, number][] {
+  return [
+    ["instances", s.numInstances],
+    ["without measured value", s.numWithoutClass],
+    ["unpredicted", s.numUnpredicted],
+    ["unpredicted (%)", s.percentUnpredicted],
+    ["predicted", s.numPredicted],
+  ];
+}
+
+function summaryTable(rows: readonly [string, number][]): string {
+  return `<table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th>${td(v)}</tr>`).join("")}</table>`;
+}
+
+const POOLED_NOTE = `<p class="note">Statistics are computed by pooling the predictions of all folds, not by averaging the statistics of the folds.</p>`;
+
+function classificationSummary(s: ClassificationStatistics): string {
+  const rows: [string, number][] = [
+    ...countRows(s),
+    ["accuracy", s.accuracy],
+    ["weighted accuracy", s.weightedAccuracy],
+    ["average AUC", s.averageAreaUnderRoc],
+  ];
+  const perClass = table(
+    ["class", "instances", "AUC", "F-measure", "TPR", "TNR", "PPV", "NPV"],
+    s.classStatistics.map(
+      (c) =>
+        `<tr>${td(c.classValue)}${td(c.numActual)}${td(c.areaUnderRoc)}${td(c.fMeasure)}${td(c.truePositiveRate)}${td(c.trueNegativeRate)}${td(c.positivePredictiveValue)}${td(c.negativePredictiveValue)}</tr>`,
+    ),
+    "per-class",
+  );
+  const empty = s.emptyClasses.length
+    ? `<p class="note">Classes without any measured instance: ${s.emptyClasses.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>`
+    : "";
+  return `<section id="summary"><h2>Pooled results</h2>${POOLED_NOTE}${summaryTable(rows)}<h3>Per class</h3>${perClass}${empty}</section>`;
+}
+
+function confusionSection(s: ClassificationStatistics): string {
+  const value = new Map(s.confusionMatrix.map((c) => [`${c.actual}\u0000${c.predicted}`, c.value]));
+  const rows = s.classes.map(
+    (a) => `<tr><th>${esc(a)}</th>${s.classes.map((p) => td(value.get(`${a}\u0000${p}`) ?? 0)).join("")}</tr>`,
+  );
+  return `<section id="confusion-matrix"><h2>Confusion matrix</h2><table class="confusion"><thead><tr><th>actual \\ predicted</th>${s.classes.map((c) => `<th>${esc(c)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
+}
+
+function regressionRows(s: RegressionStatistics): [string, number][] {
+  return [
+    ["RMSE", s.rootMeanSquaredError],
+    ["weighted RMSE", s.weightedRootMeanSquaredError],
+    ["MAE", s.meanAbsoluteError],
+    ["weighted MAE", s.weightedMeanAbsoluteError],
+    ["R²", s.rSquare],
+    ["weighted R²", s.weightedRSquare],
+    ["Pearson r", s.sampleCorrelationCoefficient],
+    ["concordance correlation", s.concordanceCorrelationCoefficient],
+  ];
+}
+
+function foldHead(r: CrossValidationResult): string[] {
+  return r.type === "classification"
+    ? ["fold", "instances", "unpredicted", "accuracy", "weighted accuracy", "average AUC"]
+    : ["fold", "instances", "unpredicted", "RMSE", "weighted RMSE", "MAE", "R²", "weighted R²", "Pearson r", "CCC"];
+}
+
+function foldsSection(r: CrossValidationResult): string {
+  const label = (f: number): string => {
+    const uri = r.foldUris?.[f];
+    return `<td>${uri ? link(uri, `fold ${f + 1}`) : `fold ${f + 1}`}</td>`;
+  };
+  const rows =
+    r.type === "classification"
+      ? r.folds.map(
+          ({ fold, statistics: s }) =>
+            `<tr>${label(fold)}${td(s.numInstances)}${td(s.numUnpredicted)}${td(s.accuracy)}${td(s.weightedAccuracy)}${td(s.averageAreaUnderRoc)}</tr>`,
+        )
+      : r.folds.map(
+          ({ fold, statistics: s }) =>
+            `<tr>${label(fold)}${td(s.numInstances)}${td(s.numUnpredicted)}${regressionRows(s)
+              .filter(([k]) => k !== "weighted MAE")
+              .map(([, v]) => td(v))
+              .join("")}</tr>`,
+        );
+  return `<section id="folds"><h2>Per fold</h2>${table(foldHead(r), rows, "folds")}</section>`;
+}
+
+function predictionsSection(r: CrossValidationResult): string {
+  const head = ["structure", "compound", "measured", "predicted", r.type === "classification" ? "miss" : "error", "confidence", "fold"];
+  const rows = r.predictions.map((p) => {
+    const img = isSafeUri(p.compound)
+      ? `<img class="depiction" src="${esc(depictionUri(p.compound))}" alt="structure" loading="lazy">`
+      : "";
+    let flag = "";
+    let cls = "";
+    if (p.predicted === null) cls = "unpredicted";
+    else if (p.measured !== null) {
+      if (r.type === "classification") {
+        const miss = p.measured !== p.predicted;
+        flag = miss ? "miss" : "";
+        cls = miss ? "miss" : "";
+      } else flag = num((p.predicted as number) - (p.measured as number));
+    }
+    const value = (v: string | number | null): string => (v === null ? "<td>–</td>" : td(v));
+    return `<tr${cls ? ` class="${cls}"` : ""}><td>${img}</td><td class="mono">${link(p.compound)}</td>${value(p.measured)}${
+      p.predicted === null ? "<td>not predicted</td>" : value(p.predicted)
+    }<td>${esc(flag)}</td>${p.predicted === null || p.confidence === null ? "<td>–</td>" : td(p.confidence)}${td(p.fold + 1)}</tr>`;
+  });
+  return `<section id="predictions"><h2>All predictions</h2>${table(head, rows, "predictions")}</section>`;
+}
+
+function classificationBody(r: ClassificationResult): string {
+  const plots = `<section id="plots"><h2>Plots</h2><div class="plots">${figure(
+    classificationRocPlot(r.predictions, r.pooled.classes),
+    "ROC curve on the signed confidence (+confidence when the class was predicted, −confidence otherwise), pooled over all folds.",
+  )}${figure(
+    accuracyConfidencePlot(r.predictions),
+    "Accuracy of the predictions whose confidence is at least the threshold, pooled over all folds.",
+  )}</div></section>`;
+  return classificationSummary(r.pooled) + confusionSection(r.pooled) + plots;
+}
+
+function regressionBody(r: RegressionResult): string {
+  const summary = `<section id="summary"><h2>Pooled results</h2>${POOLED_NOTE}${summaryTable([...countRows(r.pooled), ...regressionRows(r.pooled)])}</section>`;
+  const plots = `<section id="plots"><h2>Plots</h2><div class="plots">${figure(
+    scatterPlot(r.predictions, r.parameters.numFolds),
+    "Predicted versus measured values, one colour per fold; the dashed line is the identity.",
+  )}${figure(
+    errorConfidencePlot(r.predictions),
+    "Root mean squared error of the predictions whose confidence is at least the threshold.",
+  )}</div></section>`;
+  return summary + plots;
+}
+
+/** The report body (to be wrapped in the service's page frame, with {@link REPORT_STYLE} in the head). */
+export function crossValidationReportBody(r: CrossValidationResult): string {
+  const main = r.type === "classification" ? classificationBody(r) : regressionBody(r);
+  return `<div class="cv-report">\n${parametersSection(r)}\n${main}\n${foldsSection(r)}\n${predictionsSection(r)}\n</div>`;
+}
+
+/** A complete standalone HTML document of the report. */
+export function crossValidationReportDocument(r: CrossValidationResult): string {
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(REPORT_TITLE)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${REPORT_STYLE}</head>
+<body><h1>${esc(REPORT_TITLE)}</h1>
+${crossValidationReportBody(r)}
+</body></html>`;
+}
