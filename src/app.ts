@@ -11,6 +11,7 @@ import type { Deps } from "./http/deps.ts";
 import { errorMiddleware } from "./http/error-response.ts";
 import { registerAlgorithms } from "./http/routes/algorithms.ts";
 import { registerModels } from "./http/routes/models.ts";
+import { registerValidation } from "./http/routes/validation.ts";
 import { compoundMiddleware, registerCompounds } from "./http/routes/compounds.ts";
 import { registerDatasets } from "./http/routes/datasets.ts";
 import { registerService } from "./http/routes/service.ts";
@@ -49,6 +50,7 @@ export async function createApp(config: Config): Promise<App> {
   registerCompounds(router, deps);
   registerAlgorithms(router, deps);
   registerModels(router, deps);
+  registerValidation(router, deps);
   registerSparql(router, deps, replica);
 
   const koa = new Koa();

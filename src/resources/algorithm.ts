@@ -25,6 +25,8 @@ export type ParamKind =
   | { readonly type: "integer"; readonly min?: number; readonly max?: number }
   | { readonly type: "number"; readonly min?: number; readonly max?: number }
   | { readonly type: "enum"; readonly values: readonly string[] }
+  /** Free text (its meaning checked by the algorithm). */
+  | { readonly type: "text" }
   /** A comma-separated subset of `values` (at least one; repeats ignored). */
   | { readonly type: "list"; readonly values: readonly string[] }
   /** Minimum support: an absolute count (`5`), per cent (`2pc`) or per mil (`5pm`) of the compounds. */

@@ -88,6 +88,8 @@ function parseOne(p: ParamSpec, text: string): Parsed {
       const n = parseNumber(text);
       return n === null ? bad(`must be a number (got '${text}')`) : inRange(n, k.min, k.max, text);
     }
+    case "text":
+      return ok(text);
     case "enum":
       return k.values.includes(text) ? ok(text) : bad(`must be one of ${k.values.join(", ")} (got '${text}')`);
     case "list": {
@@ -131,6 +133,11 @@ export function parseParams(spec: AlgorithmSpec, raw: ReadonlyMap<string, readon
       continue;
     }
     const text = given[0] ?? p.default;
+    if (text === "" && p.kind.type === "text" && !p.required) {
+      values.set(p.name, "");
+      written.push([p.name, ""]);
+      continue;
+    }
     if (text === undefined || text === "") {
       if (p.required) causes.push(new BadRequest(`parameter '${p.name}' is required: ${p.description}`, { field: p.name }));
       continue;

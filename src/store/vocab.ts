@@ -64,6 +64,9 @@ export const QG_NAMES = [
   // models and predictions
   "predictionAlgorithm", "minSim", "minTrainPerformance", "featureKind", "nrHits", "endpointTitle", "classValue",
   "neighbour", "similarity", "measuredActivity", "measured", "reason", "matchedFeature", "model", "Neighbour", "numberOfNeighbours",
+  // validation
+  "CrossValidation", "algorithmParams", "numFolds", "randomSeed", "stratified", "runtimeMs", "prediction", "fold",
+  "predictedValue", "confidence", "Report", "validation",
 ] as const;
 export type QgName = (typeof QG_NAMES)[number];
 

@@ -1,0 +1,127 @@
+/**
+ * /validation, /validation/crossvalidation[/{id}], /validation/report/crossvalidation[/{id}]
+ * (issue "Cross-validation"; spec lazar.md §6): POST runs a cross-validation (task) or makes a
+ * report of one or more (task); GET serves them as RDF, uri-list and HTML (the report page:
+ * statistics, confusion matrix, plots as server-rendered SVG, per-fold table, every prediction).
+ */
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { DataFactory } from "n3";
+import * as oxigraph from "oxigraph";
+import { BadRequest, NotFound } from "../../errors.ts";
+import type { AlgorithmSpec } from "../../resources/algorithm.ts";
+import { parseParams } from "../../resources/params.ts";
+import { isId, newId } from "../../resources/uris.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import { dateTime, dc, iri, rdf, str } from "../../store/vocab.ts";
+import { CROSSVALIDATION, crossValidationOperation, crossValidationRequest, readCrossValidation } from "../../tasks/crossvalidation.ts";
+import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts";
+import type { Deps } from "../deps.ts";
+import { esc, link, page } from "../html/layout.ts";
+import { readParams } from "../params.ts";
+import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { respondTask } from "./tasks.ts";
+
+const { quad } = DataFactory;
+
+const REPORT: AlgorithmSpec = {
+  path: "validation/report/crossvalidation",
+  aliases: [],
+  title: "Cross-validation report",
+  description: "A human-readable report of one or more cross-validations.",
+  types: [],
+  parameters: [{ name: "validation_uris", description: "one or more cross-validations of this service, separated by commas or spaces (or the parameter repeated)", required: true, kind: { type: "text" } }],
+};
+
+export function registerValidation(router: Router, deps: Deps): void {
+  const { store, vocab, uris, tasks } = deps;
+  const cvBase = `${uris.validations()}/crossvalidation`;
+  const reportBase = `${uris.validations()}/report/crossvalidation`;
+  const members = (prefix: string): string[] => store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1))).sort();
+
+  router.get("/validation", async (ctx) => {
+    const list = [...members(cvBase), ...members(reportBase)];
+    await respond(ctx, [
+      ...collectionReps(uris.validations(), list, vocab.qg.CrossValidation, vocab),
+      ["text/html", () => page("Validations", `<p>Run one with a POST to ${link(cvBase)}.</p><ul>${list.map((u) => `<li>${link(u)}</li>`).join("")}</ul>`, { base: vocab.base, self: uris.validations(), formats: ["uri", "ttl"] })],
+    ]);
+  });
+
+  router.get("/validation/crossvalidation", async (ctx) => {
+    const list = members(cvBase);
+    await respond(ctx, [
+      ...collectionReps(cvBase, list, vocab.qg.CrossValidation, vocab),
+      ["text/html", () => page("Cross-validations", `<ul>${list.map((u) => `<li>${link(u)}</li>`).join("")}</ul>`, { base: vocab.base, self: cvBase, formats: ["uri", "ttl"] })],
+    ]);
+  });
+
+  router.post("/validation/crossvalidation", async (ctx) => {
+    const params = parseParams(CROSSVALIDATION, await readParams(ctx));
+    const request = crossValidationRequest(params, params.string("algorithm_params") ?? "", store, uris, vocab);
+    const cv = `${cvBase}/${newId()}`;
+    const t = await tasks.submit(request.title, "cross-validation", crossValidationOperation(request, cv, uris, vocab));
+    await respondTask(ctx, t, deps);
+  });
+
+  const cvOf = (ctx: Context) => {
+    const id = String(ctx.params.id);
+    const uri = `${cvBase}/${id}`;
+    const r = isId(id) && store.has(uri) ? readCrossValidation(store, uri, vocab) : null;
+    if (!r) throw new NotFound(`no cross-validation ${uri}`);
+    return r;
+  };
+
+  router.get("/validation/crossvalidation/:id", async (ctx) => {
+    const r = cvOf(ctx);
+    await respond(ctx, [
+      ...rdfReps(() => store.dump(r.uri, "application/n-triples"), vocab),
+      ["text/html", () => page("Cross-validation", crossValidationReportBody(r), { base: vocab.base, self: r.uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE })],
+      ["text/uri-list", () => uriList([r.uri])],
+    ]);
+  });
+
+  router.post("/validation/report/crossvalidation", async (ctx) => {
+    const params = parseParams(REPORT, await readParams(ctx));
+    const list = (params.string("validation_uris") ?? "").split(/[\s,]+/).filter(Boolean);
+    if (list.length === 0) throw new BadRequest("parameter 'validation_uris' names no cross-validation", { field: "validation_uris" });
+    for (const u of list) {
+      if (!u.startsWith(`${cvBase}/`) || !isId(u.slice(cvBase.length + 1)) || !store.has(u)) throw new BadRequest(`parameter 'validation_uris': ${u} is not a cross-validation of this service`, { field: "validation_uris" });
+    }
+    const report = `${reportBase}/${newId()}`;
+    const t = await tasks.submit("Cross-validation report", "report", async () => {
+      const s = iri(report);
+      const q = [quad(s, rdf.type, vocab.qg.Report), quad(s, dc.title, str("Cross-validation report")), quad(s, dc.date, dateTime(new Date())), ...list.map((u) => quad(s, vocab.qg.validation, iri(u)))];
+      return { ops: [{ graph: report, ntriples: toNTriples(q) }], resultUri: report };
+    });
+    await respondTask(ctx, t, deps);
+  });
+
+  router.get("/validation/report/crossvalidation/:id", async (ctx) => {
+    const id = String(ctx.params.id);
+    const uri = `${reportBase}/${id}`;
+    if (!isId(id) || !store.has(uri)) throw new NotFound(`no report ${uri}`);
+    const cvs = readReportValidations(deps, uri);
+    await respond(ctx, [
+      ...rdfReps(() => store.dump(uri, "application/n-triples"), vocab),
+      [
+        "text/html",
+        () => {
+          const bodies = cvs.map((u) => {
+            const r = store.has(u) ? readCrossValidation(store, u, vocab) : null;
+            return r ? `<h2>${link(u)}</h2>${crossValidationReportBody(r)}` : `<h2>${esc(u)}</h2><p>This cross-validation has been deleted.</p>`;
+          });
+          return page("Cross-validation report", bodies.join("\n"), { base: vocab.base, self: uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE });
+        },
+      ],
+      ["text/uri-list", () => uriList([uri])],
+    ]);
+  });
+}
+
+function readReportValidations(deps: Deps, report: string): string[] {
+  const { store, vocab } = deps;
+  return store.ox
+    .match(oxigraph.namedNode(report), oxigraph.namedNode(vocab.qg.validation.value), null, oxigraph.namedNode(report))
+    .map((q) => q.object.value)
+    .sort();
+}

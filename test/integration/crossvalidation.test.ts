@@ -1,0 +1,101 @@
+/**
+ * Cross-validation over HTTP (issue "Cross-validation"; spec lazar.md §6). References: the
+ * OpenTox validation tests expect an accuracy above 0.80 for 10-fold CV of BBRC + weighted
+ * majority vote on hamster_carcinogenicity.csv, and an RMSE below 1.5 for regression on
+ * EPAFHM.medi_log10.csv. The same seed must give the same folds and statistics.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { DATA, get, removeDir, startServer, uploadDataset, waitForTask, type TestServer } from "../helpers/server.ts";
+
+async function post(url: string, params: Record<string, string>, accept = "text/uri-list"): Promise<Response> {
+  return fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: accept } });
+}
+
+async function runTask(url: string, params: Record<string, string>): Promise<string> {
+  const r = await post(url, params);
+  assert.equal(r.status, 202, await r.clone().text());
+  const done = await waitForTask((await r.text()).trim(), 600_000);
+  assert.equal(done.status, 200, done.body);
+  return done.body;
+}
+
+/** Pooled statistics (qg:<name> on the cross-validation) and the predictions' folds. */
+async function read(base: string, cv: string): Promise<{ stats: Map<string, number>; folds: Map<string, string> }> {
+  const nt = await (await get(cv, "application/n-triples")).text();
+  const stats = new Map<string, number>();
+  for (const m of nt.matchAll(new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${base.replace(/[/.]/g, "\\$&")}/ontology#(\\w+)> "([^"]+)"\\^\\^<http://www\\.w3\\.org/2001/XMLSchema#double> \\.$`, "gm"))) stats.set(m[1]!, Number(m[2]));
+  const folds = new Map<string, string>();
+  const compound = new Map<string, string>();
+  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <http:\/\/www\.opentox\.org\/api\/1\.1#compound> <([^>]+)> \.$/gm)) compound.set(m[1]!, m[2]!);
+  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <[^>]+#fold> "(\d+)"/gm)) folds.set(compound.get(m[1]!)!, m[2]!);
+  return { stats, folds };
+}
+
+describe("cross-validation over HTTP", () => {
+  let srv: TestServer;
+  let hamster = "";
+  let first = "";
+
+  before(async () => {
+    srv = await startServer();
+    hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+  });
+  after(async () => {
+    await srv.stop();
+    removeDir(srv.dataDir);
+  });
+
+  test("10-fold CV of BBRC + weighted majority vote on hamster: accuracy ≥ 0.80; every compound predicted or counted unpredicted", async () => {
+    first = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster });
+    const { stats, folds } = await read(srv.base, first);
+    assert.ok(stats.get("accuracy")! >= 0.8, `accuracy ${stats.get("accuracy")}`);
+    assert.equal(stats.get("numInstances"), 85);
+    assert.equal(folds.size, 85);
+    assert.deepEqual([...new Set(folds.values())].sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
+  });
+
+  test("the same seed gives the same folds and statistics; another seed other folds", async () => {
+    const again = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, random_seed: "1" });
+    const a = await read(srv.base, first);
+    const b = await read(srv.base, again);
+    assert.deepEqual(b.folds, a.folds);
+    assert.deepEqual(b.stats, a.stats);
+    const other = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, random_seed: "2", num_folds: "5" });
+    assert.notDeepEqual((await read(srv.base, other)).folds, a.folds);
+  });
+
+  test("regression on EPAFHM.medi_log10.csv (BBRC + local SVM regression, the defaults): RMSE < 1.5", async () => {
+    const epa = await uploadDataset(srv.base, `${DATA}lazar/test/data/EPAFHM.medi_log10.csv`);
+    const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: epa, algorithm_params: "" });
+    const { stats } = await read(srv.base, cv);
+    assert.ok(stats.get("rootMeanSquaredError")! < 1.5, `RMSE ${stats.get("rootMeanSquaredError")}`);
+    assert.ok(stats.get("numPredicted")! > 0);
+  });
+
+  test("a report of the cross-validation: HTML with the statistics and SVG plots", async () => {
+    const report = await runTask(`${srv.base}/validation/report/crossvalidation`, { validation_uris: first });
+    const html = await (await get(report, "text/html")).text();
+    assert.match(html, /<svg[^>]*>/);
+    assert.ok(html.includes(first));
+    const list = (await (await get(`${srv.base}/validation`, "text/uri-list")).text()).split(/\r?\n/);
+    assert.ok(list.includes(first) && list.includes(report));
+  });
+
+  test("bad parameters → 400 naming them", async () => {
+    const cases: [Record<string, string>, RegExp, string][] = [
+      [{ algorithm_uri: "http://example.org/alg", dataset_uri: hamster }, /cannot be cross-validated/, "algorithm_uri"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, num_folds: "1" }, /at least 2/, "num_folds"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, num_folds: "100" }, /cannot make the folds/, "num_folds"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: "min_frequency" }, /not name=value/, "algorithm_params"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: "prediction_algorithm=local_svm_regression" }, /needs a numeric endpoint/, "prediction_algorithm"],
+    ];
+    for (const [params, message, field] of cases) {
+      const r = await post(`${srv.base}/validation/crossvalidation`, params, "application/problem+json");
+      assert.equal(r.status, 400, JSON.stringify(params));
+      const p = (await r.json()) as { detail: string; field?: string };
+      assert.match(p.detail, message);
+      assert.equal(p.field, field);
+    }
+  });
+});
