@@ -192,6 +192,13 @@ describe("models over HTTP", () => {
     });
   }
 
+  test("a dataset a model uses cannot be deleted (409 naming the model) until the model is deleted", async () => {
+    const r = await fetch(hamster, { method: "DELETE", headers: { Accept: "application/problem+json" } });
+    assert.equal(r.status, 409);
+    assert.ok(((await r.json()) as { detail: string }).detail.includes(model));
+    assert.equal((await get(hamster, "text/uri-list")).status, 200);
+  });
+
   test("after a restart the model still predicts, identically", async () => {
     const query = await compound(srv.base, "c1ccccc1NN");
     const before = (await predictions(srv.base, (await (await post(model, { compound_uri: query })).text()).trim(), model)).get(query)!;

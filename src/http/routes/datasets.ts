@@ -8,7 +8,7 @@ import type { Context } from "koa";
 import { koaBody } from "koa-body";
 import { readFile, rm } from "node:fs/promises";
 import { stringify } from "csv-stringify/sync";
-import { BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
+import { BadRequest, Conflict, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
 import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, describeInGraph } from "../../resources/dataset-read.ts";
 import { encodeSegment, isId, newId } from "../../resources/uris.ts";
 import { uploadOperation } from "../../tasks/upload.ts";
@@ -133,6 +133,14 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.delete("/dataset/:id", async (ctx) => {
     const uri = datasetUri(ctx);
+    // A model predicts from its training and feature datasets: they stay while it exists.
+    const users = store.ox.query(
+      `SELECT DISTINCT ?m WHERE { GRAPH ?m { ?m <http://www.opentox.org/api/1.1#trainingDataset>|<http://www.opentox.org/api/1.1#featureDataset> <${uri}> } } ORDER BY ?m`,
+    ) as Map<string, { value: string }>[];
+    if (users.length > 0) {
+      const models = users.map((r) => r.get("m")!.value);
+      throw new Conflict(`${uri} is the training or feature dataset of ${models.length} model${models.length === 1 ? "" : "s"} (${models.slice(0, 5).join(", ")}${models.length > 5 ? ", …" : ""}); delete ${models.length === 1 ? "it" : "them"} first`, { field: "dataset" });
+    }
     await store.commit([{ graph: uri, delete: true }]);
     await respond(ctx, [["text/plain", () => `deleted ${uri}\n`], ["text/uri-list", () => uriList([uri])]]);
   });
