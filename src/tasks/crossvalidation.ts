@@ -29,7 +29,7 @@ import type { FoldInput } from "./jobs/crossvalidation.ts";
 import { LAZAR, modelRequest } from "./model.ts";
 import type { Operation } from "./runner.ts";
 
-const { quad, literal } = DataFactory;
+const { quad } = DataFactory;
 
 export const CROSSVALIDATION: AlgorithmSpec = {
   path: "validation/crossvalidation",
@@ -144,7 +144,7 @@ function statisticsQuads(cv: string, r: CrossValidationResult, v: Vocab): Quad[]
   return q;
 }
 
-export function crossValidationOperation(request: CrossValidationRequest, cvUri: string, uris: Uris, v: Vocab): Operation {
+export function crossValidationOperation(request: CrossValidationRequest, cvUri: string, v: Vocab): Operation {
   return async (ctx) => {
     const t0 = Date.now();
     const folds = assignFolds(request.instances.map((i) => i.compound), { numFolds: request.numFolds, seed: request.seed, stratified: request.stratified }, request.instances.map((i) => i.label));
@@ -202,8 +202,6 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
       q.push(quad(s, v.qg.prediction, n), quad(n, ot.compound, iri(p.compound)), quad(n, v.qg.fold, int(p.fold + 1)), quad(n, v.qg.measuredActivity, val(p.measured)));
       if (p.predicted !== null) q.push(quad(n, v.qg.predictedValue, val(p.predicted)), quad(n, v.qg.confidence, dbl(p.confidence ?? 0)));
     });
-    void uris;
-    void literal;
     return { ops: [{ graph: cvUri, ntriples: toNTriples(q) }], resultUri: cvUri };
   };
 }
