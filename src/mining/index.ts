@@ -38,8 +38,11 @@ export function mineBbrc(
  * fminer's YAML line (§6.2, `FMINER_SMARTS`): `- [ "SMARTS", STAT, [ ids of the highest class
  * value ], [ next lower ], … ]`; STAT with `%.4f` as in the golden files (F2old precision).
  */
-export function yamlLine(p: MinedPattern, c: OrderedCompounds, regression = false): string {
-  const fmtIds = (ids: number[]): string => (ids.length ? `[ ${ids.join(", ")} ]` : "[]");
+export function yamlLine(p: MinedPattern, c: OrderedCompounds, regression = false, nrHits = false): string {
+  // With nrHits (FMINER_NR_HITS, §6.2) each id becomes `id: 'count'`.
+  const hitOf = new Map<number, number>();
+  if (nrHits && p.hits) p.tids.forEach((t, i) => hitOf.set(c.ids[t]!, p.hits![i]!));
+  const fmtIds = (ids: number[]): string => (ids.length ? `[ ${ids.map((id) => (nrHits ? `${id}: '${hitOf.get(id) ?? 0}'` : `${id}`)).join(", ")} ]` : "[]");
   if (regression) {
     const ids = [...p.tids].map((t) => c.ids[t]!).sort((a, b) => a - b);
     return `- [ "${p.smarts}", ${formatFixed(p.stat, 4)}, ${fmtIds(ids)} ]`;

@@ -26,27 +26,27 @@ export function writeSmarts(g: SmartsGraph, aromatic = true): string {
       break;
     }
   }
-  let out = "";
-  const atom = (i: number): string => {
-    const l = g.inputLabel(i);
-    if (!aromatic) return `[#${l}]`;
-    return l > 150 ? `[#${l - 150}&a]` : `[#${l}&A]`;
-  };
-  const bond = (b: number): string => (aromatic ? BONDS[b]! : b === 4 ? ":" : `${BONDS[b]!},:`);
-  const visit = (i: number, from: number): void => {
-    out += atom(i);
-    const nb = g.neighbours(i);
-    const bs = g.bonds(i);
-    const paren = nb.length > 2;
-    for (let k = 0; k < nb.length; k++) {
-      const j = nb[k]!;
-      if (j === from) continue;
-      if (paren) out += "(";
-      out += bond(bs[k]!);
-      visit(j, i);
-      if (paren) out += ")";
-    }
-  };
-  visit(start, -1);
+  return writeFrom(g, start, -1, aromatic);
+}
+
+function atomText(l: number, aromatic: boolean): string {
+  if (!aromatic) return `[#${l}]`;
+  return l > 150 ? `[#${l - 150}&a]` : `[#${l}&A]`;
+}
+
+function bondText(b: number, aromatic: boolean): string {
+  return aromatic ? BONDS[b]! : b === 4 ? ":" : `${BONDS[b]!},:`;
+}
+
+function writeFrom(g: SmartsGraph, i: number, from: number, aromatic: boolean): string {
+  let out = atomText(g.inputLabel(i), aromatic);
+  const nb = g.neighbours(i);
+  const bs = g.bonds(i);
+  const paren = nb.length > 2;
+  for (let k = 0; k < nb.length; k++) {
+    const j = nb[k]!;
+    if (j === from) continue;
+    out += (paren ? "(" : "") + bondText(bs[k]!, aromatic) + writeFrom(g, j, i, aromatic) + (paren ? ")" : "");
+  }
   return out;
 }

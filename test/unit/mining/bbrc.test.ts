@@ -1,6 +1,7 @@
 /**
  * BBRC against fminer2's golden outputs (spec miners.md §9.1). Reference values are read from
- * shared/data/fminer2; nothing is copied into the test.
+ * shared/data/fminer2 (and the one figure without a golden file, the number of all frequent
+ * trees, from the spec); nothing is copied into the test.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { mineBbrc, yamlLine, lazarLine, parseSmiFile, parseActivityFile, type BbrcOptions } from "../../../src/mining/index.ts";
 
 const F2 = `${DATA}fminer2/`;
+const SPEC = new URL("../../../../shared/spec/miners.md", import.meta.url).pathname;
 const read = (p: string): string => readFileSync(F2 + p, "utf8");
 const lines = (p: string): string[] => read(p).split("\n").filter((l) => l.length > 0);
 
@@ -58,68 +60,175 @@ test("paths only (-l 1) on hamster: 32 representatives (spec §8.3), all of them
   for (const p of run.patterns) assert.doesNotMatch(p.smarts, /\(/, p.smarts);
 });
 
-/** Multiset intersection size of two line lists. */
-function common(a: string[], b: string[]): number {
-  const m = new Map<string, number>();
-  for (const x of b) m.set(x, (m.get(x) ?? 0) + 1);
-  let n = 0;
-  for (const x of a) {
-    const c = m.get(x) ?? 0;
-    if (c > 0) {
-      n++;
-      m.set(x, c - 1);
-    }
-  }
-  return n;
-}
-
-/** Length of the common prefix of two line lists. */
-function prefix(a: string[], b: string[]): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-}
-
-// KNOWN GAP (multinomial, regression, -p0): the search reproduces Gaston's visit order for
-// paths and for trees with one non-backbone branch per backbone half (everything hamster's
-// 2-class runs need: tmp1, tmp2, fminer1 are identical). For trees with several non-backbone
-// nodes in different places, and for a new branch exactly as deep and as small as the
-// backbone half ("ties"), Gaston's leg order is not yet reproduced, so some trees are visited
-// in another order (changing which pattern of a backbone refinement class is emitted) and, with
-// ties accepted, 1159 trees are generated twice. The tests below pin the current distance to
-// the golden files exactly, so that any change is visible.
-
-test("multinomial (3 classes) vs libbbrc/test/fminer2: 386 of 464 golden lines reproduced (known gap)", async () => {
+test("multinomial (3 classes) = libbbrc/test/fminer2, byte for byte (464 lines)", async () => {
   const run = await hamster("hamster_carcinogenicity-multinomial.class");
-  const mine = run.patterns.map((p) => lazarLine(p, run.compounds));
   const gold = lines("libbbrc/test/fminer2");
   assert.equal(gold.length, 464);
   // every emitted pattern passes the 3-class threshold 5.99 (§3.3)
   for (const p of run.patterns) assert.ok(p.stat >= 5.99, p.smarts);
   assert.deepEqual(
-    { mine: mine.length, identicalLines: common(mine, gold), identicalPrefix: prefix(mine, gold) },
-    { mine: 400, identicalLines: 386, identicalPrefix: 32 },
+    run.patterns.map((p) => lazarLine(p, run.compounds)),
+    gold,
   );
 });
 
-test("regression EPAFHM (minfreq 5) vs libbbrc/test/fminer4: 268 of 304 golden lines reproduced (known gap)", async () => {
+test("regression EPAFHM (minfreq 5) = libbbrc/test/fminer4, byte for byte (304 lines)", async () => {
   const rdkit = await loadRDKit();
   const run = mineBbrc(rdkit, parseSmiFile(read("libbbrc/test/EPAFHM.smi")), parseActivityFile(read("libbbrc/test/EPAFHM.act")), { minfreq: 5, regression: true });
   assert.equal(run.compounds.ids.length, 580, "617 SMILES, 580 with an activity");
-  const mine = run.patterns.map((p) => lazarLine(p, run.compounds));
   const gold = lines("libbbrc/test/fminer4");
   assert.equal(gold.length, 304);
   for (const p of run.patterns) assert.ok(p.stat >= 0.95, p.smarts); // Kuiper p ≥ 0.95 (§3.5)
-  // the first lines (S=P-O, O-P-O: no one-edge representatives in regression) are identical
-  assert.deepEqual(mine.slice(0, 8), gold.slice(0, 8));
   assert.deepEqual(
-    { mine: mine.length, identicalLines: common(mine, gold), identicalPrefix: prefix(mine, gold) },
-    { mine: 307, identicalLines: 268, identicalPrefix: 8 },
+    run.patterns.map((p) => lazarLine(p, run.compounds)),
+    gold,
   );
 });
 
-test("-d -b -p0 (all frequent trees) on hamster: 67614 instead of 66455 (spec §8.3; known gap: ties)", async () => {
+/**
+ * Independent canonical form of a tree written by the SMARTS writer: centre by leaf peeling,
+ * rooted canonical strings with sorted child strings (used to check that no tree comes twice).
+ */
+function treeKey(smarts: string): string {
+  const t = parseTreeSmarts(smarts);
+  const n = t.atoms.length;
+  const rooted = (v: number, from: number): string => {
+    const ch: string[] = [];
+    t.adj[v]!.forEach(([w, b]) => {
+      if (w !== from) ch.push(b + rooted(w, v));
+    });
+    return t.atoms[v] + "(" + ch.sort().join(",") + ")";
+  };
+  const deg = t.adj.map((a) => a.length);
+  const gone = new Uint8Array(n);
+  let leaves: number[] = [];
+  for (let v = 0; v < n; v++) if (deg[v]! <= 1) leaves.push(v);
+  let left = n;
+  while (left > 2) {
+    const next: number[] = [];
+    for (const v of leaves) {
+      gone[v] = 1;
+      left--;
+      for (const [w] of t.adj[v]!) if (!gone[w] && --deg[w]! === 1) next.push(w);
+    }
+    leaves = next;
+  }
+  const centre: number[] = [];
+  for (let v = 0; v < n; v++) if (!gone[v]) centre.push(v);
+  if (centre.length === 1) return rooted(centre[0]!, -1);
+  const [a, b] = centre as [number, number];
+  const bond = t.adj[a]!.find(([w]) => w === b)![1];
+  const x = rooted(a, b);
+  const y = rooted(b, a);
+  return x < y ? x + bond + y : y + bond + x;
+}
+
+/** Atoms (input label Z or Z + 150) and bonds (label 1..4) of a tree SMARTS in fminer's style. */
+function parseTreeSmarts(s: string): { atoms: number[]; adj: [number, number][][] } {
+  const atoms: number[] = [];
+  const adj: [number, number][][] = [];
+  const stack: number[] = [];
+  let prev = -1;
+  let bond = 0;
+  for (let i = 0; i < s.length; ) {
+    const c = s[i]!;
+    if (c === "[") {
+      const j = s.indexOf("]", i);
+      const m = /^\[#(\d+)&([aA])\]$/.exec(s.slice(i, j + 1))!;
+      const id = atoms.length;
+      atoms.push(Number(m[1]) + (m[2] === "a" ? 150 : 0));
+      adj.push([]);
+      if (prev >= 0) {
+        adj[prev]!.push([id, bond]);
+        adj[id]!.push([prev, bond]);
+      }
+      prev = id;
+      i = j + 1;
+    } else if (c === "(") {
+      stack.push(prev);
+      i++;
+    } else if (c === ")") {
+      prev = stack.pop()!;
+      i++;
+    } else {
+      bond = "-=#:".indexOf(c) + 1;
+      i++;
+    }
+  }
+  return { atoms, adj };
+}
+
+test("-d -b -p0 (all frequent trees) on hamster: as many as fminer2 (spec §8.3), each tree once", async () => {
+  const reference = Number(/`-d -b -p0` → (\d+) frequent trees/.exec(readFileSync(SPEC, "utf8"))![1]);
+  assert.equal(reference, 66455);
   const run = await hamster("hamster_carcinogenicity.class", { backbone: false, dynamicUpperBound: false, chisqSig: 0 });
-  const reference = 66455; // F2 HEAD + OB3, spec §8.3
-  assert.equal(run.patterns.length - reference, 1159, "trees generated twice when a new deepest branch ties with the backbone half");
+  assert.equal(run.patterns.length, reference);
+  assert.equal(new Set(run.patterns.map((p) => treeKey(p.smarts))).size, reference, "no tree is generated twice");
+});
+
+/** Embeddings of a tree pattern in a molecule: injective, label- and bond-preserving (counted by brute force). */
+function countEmbeddings(pattern: { atoms: number[]; adj: [number, number][][] }, g: { labels: Int32Array; bonds: Int32Array }): number {
+  const nA = g.labels.length;
+  const nb: [number, number][][] = Array.from({ length: nA }, () => []);
+  for (let k = 0; k < g.bonds.length; k += 3) {
+    nb[g.bonds[k]!]!.push([g.bonds[k + 1]!, g.bonds[k + 2]!]);
+    nb[g.bonds[k + 1]!]!.push([g.bonds[k]!, g.bonds[k + 2]!]);
+  }
+  // pattern nodes in BFS order from node 0, each with its parent and bond
+  const order: [number, number, number][] = [[0, -1, 0]];
+  const seen = new Set([0]);
+  for (let i = 0; i < order.length; i++)
+    for (const [w, b] of pattern.adj[order[i]![0]]!)
+      if (!seen.has(w)) {
+        seen.add(w);
+        order.push([w, order[i]![0], b]);
+      }
+  const map = new Int32Array(pattern.atoms.length).fill(-1);
+  const used = new Uint8Array(nA);
+  const rec = (i: number): number => {
+    if (i === order.length) return 1;
+    const [v, parent, bond] = order[i]!;
+    let total = 0;
+    const candidates = parent < 0 ? Array.from({ length: nA }, (_, a) => a) : nb[map[parent]!]!.filter(([, b]) => b === bond).map(([a]) => a);
+    for (const a of candidates) {
+      if (used[a] || g.labels[a] !== pattern.atoms[v]) continue;
+      used[a] = 1;
+      map[v] = a;
+      total += rec(i + 1);
+      used[a] = 0;
+    }
+    return total;
+  };
+  return rec(0);
+}
+
+test("hit counts (FMINER_NR_HITS, §6.2): embeddings per molecule equal an independent brute-force count", async () => {
+  const plain = await hamster("hamster_carcinogenicity.class");
+  const run = await hamster("hamster_carcinogenicity.class", { nrHits: true });
+  // the option changes nothing else
+  assert.deepEqual(
+    run.patterns.map((p) => yamlLine(p, run.compounds)),
+    plain.patterns.map((p) => yamlLine(p, plain.compounds)),
+  );
+  assert.equal(plain.patterns[0]!.hits, undefined, "no hit counts unless asked for");
+  let checked = 0;
+  let multi = 0;
+  for (const p of run.patterns) {
+    const hits = p.hits!;
+    assert.equal(hits.length, p.tids.length);
+    const pattern = parseTreeSmarts(p.smarts);
+    p.tids.forEach((t, i) => {
+      const expected = countEmbeddings(pattern, run.compounds.graphs[t]!);
+      assert.equal(hits[i], expected, `${p.smarts} in ${run.compounds.ids[t]}`);
+      if (expected > 1) multi++;
+      checked++;
+    });
+  }
+  assert.ok(checked > 500 && multi > 100, `${checked} (pattern, molecule) pairs, ${multi} with several embeddings`);
+  // YAML with hit counts: each id becomes `id: 'count'`
+  const p = run.patterns[0]!;
+  const line = yamlLine(p, run.compounds, false, true);
+  const firstId = run.compounds.ids[p.tids[0]!]!;
+  assert.match(line, new RegExp(`${firstId}: '${p.hits![0]}'`));
+  assert.equal(line.replace(/: '\d+'/g, ""), yamlLine(p, run.compounds));
 });

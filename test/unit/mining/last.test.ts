@@ -108,16 +108,18 @@ test("hamster 3 classes minfreq 5 vs liblast/test/fminer2: 33 of 36 golden graph
   );
 });
 
-// KNOWN GAP (regression): LAST regression runs unpruned (§5.2) and uses the same search as BBRC
-// regression, whose visit order is not fully reproduced yet (see bbrc.test.ts); the odd
-// "median" (§10.3) decides `act`. The test pins the distance exactly.
+// KNOWN GAP (regression): LAST regression runs unpruned (§5.2) and shares the tree-ordering rules
+// of pattern.ts, which now reproduce fminer's BBRC exactly, but liblast walks tree extensions in
+// its own order (search.ts) and does not yet compare Kuiper p-values as C floats as fminer does;
+// the odd "median" (§10.3) decides `act`. The test pins the distance exactly (it was 323 graphs,
+// 187 identical, before pattern.ts took fminer's order).
 test("EPAFHM regression minfreq 5 vs liblast/test/fminer4: distance pinned (known gap)", async () => {
   const r = await run("EPAFHM.smi", "EPAFHM.act", { minfreq: 5, regression: true });
   const gold = readGraphml(read("liblast/test/fminer4"));
   assert.equal(gold.length, 320);
   const mine = r.latent.map((l) => shape(l.walk));
   const g = gold.map((x) => shape(x.walk));
-  assert.deepEqual({ graphs: mine.length, identical: common(g, mine) }, { graphs: 323, identical: 187 });
+  assert.deepEqual({ graphs: mine.length, identical: common(g, mine) }, { graphs: 308, identical: 248 });
 });
 
 // Spec §8.3/§8.4: liblast on hamster at minfreq 6 (lazar's default 80 per mil of 85) produces 23
