@@ -211,3 +211,22 @@ export function describeInGraph(store: ox.Store, subject: string, graph: string)
   const s = new ox.Store(store.match(ox.namedNode(subject), null, null, ox.namedNode(graph)).map((q) => ox.quad(q.subject, q.predicate, q.object)));
   return s.dump({ format: "application/n-triples", from_graph_name: ox.defaultGraph() });
 }
+
+/** Numeric values of a dataset's features per compound (the first value per compound and feature). */
+export function readFeatureValues(store: ox.Store, uri: string, features: readonly FeatureView[]): Map<string, Float64Array> {
+  const column = new Map(features.map((f, j) => [f.uri, j]));
+  const out = new Map<string, Float64Array>();
+  const rows = store.query(
+    `SELECT ?c ?f ?x WHERE { GRAPH <${uri}> { ?e <${ot.compound.value}> ?c ; <${ot.values.value}> ?v . ?v <${ot.feature.value}> ?f ; <${ot.value.value}> ?x } }`,
+  ) as Map<string, ox.Term>[];
+  for (const r of rows) {
+    const j = column.get(r.get("f")!.value);
+    const x = Number(r.get("x")!.value);
+    if (j === undefined || r.get("x")!.value.trim() === "" || !Number.isFinite(x)) continue;
+    const c = r.get("c")!.value;
+    let row = out.get(c);
+    if (!row) out.set(c, (row = new Float64Array(features.length).fill(NaN)));
+    if (Number.isNaN(row[j]!)) row[j] = x;
+  }
+  return out;
+}

@@ -10,6 +10,7 @@ import { newId } from "../../resources/uris.ts";
 import { MINERS, miningRequest, mineOperation } from "../../tasks/mine.ts";
 import { ALL_DESCRIPTORS, checkDataset, datasetDescriptorRequest, descriptorOperation } from "../../tasks/descriptors.ts";
 import { buildModelOperation, LAZAR, modelRequest } from "../../tasks/model.ts";
+import { RFE, rfeOperation, rfeRequest } from "../../tasks/rfe.ts";
 import { VERSION } from "../../version.ts";
 import { DESCRIPTORS } from "../../chem/descriptors/index.ts";
 import type { Params } from "../../resources/params.ts";
@@ -90,6 +91,13 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
         checkDataset(dataset, store, uris);
         const request = datasetDescriptorRequest(dataset, params, uri, store, vocab);
         return tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
+      },
+    },
+    {
+      spec: RFE,
+      async submit(params, uri) {
+        const request = rfeRequest(params, store, uris, vocab);
+        return tasks.submit(request.title, "feature selection", rfeOperation(request, uris.dataset(newId()), uri, vocab.base, deps.config.workers));
       },
     },
     {

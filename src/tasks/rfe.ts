@@ -1,0 +1,129 @@
+/**
+ * Feature selection by recursive feature elimination as an algorithm (issue "Feature selection";
+ * spec lazar.md §5): `POST /algorithm/fs/rfe` (dataset_uri with the endpoint, prediction_feature,
+ * feature_dataset_uri with the candidate features, del_missing, random_seed) → task → a feature
+ * dataset with the selected features, their metadata copied from the input, and the values of
+ * every compound. The selection (src/learn/rfe.ts: cleaning, k-NN imputation, random-forest
+ * importance with bootstrap resampling, sizes 30–70 %) runs on worker threads.
+ */
+import { BadRequest } from "../errors.ts";
+import { RfeInputError, type RfeEndpoint } from "../learn/rfe.ts";
+import type { AlgorithmSpec } from "../resources/algorithm.ts";
+import { compoundsWithFirstLine, readDatasetSummary, readFeatureColumn, readFeatureValues, type FeatureView } from "../resources/dataset-read.ts";
+import { featureDatasetNTriples, type ComputedFeature } from "../resources/feature-dataset.ts";
+import type { Params } from "../resources/params.ts";
+import type { Uris } from "../resources/uris.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import { int, NS, str, type Vocab } from "../store/vocab.ts";
+import { endpoint } from "./mine.ts";
+import { rfeParallel } from "./rfe-parallel.ts";
+import type { Operation } from "./runner.ts";
+
+export const RFE: AlgorithmSpec = {
+  path: "fs/rfe",
+  aliases: ["feature_selection/rfe"],
+  title: "Recursive feature elimination",
+  description:
+    "Selects the most informative features for an endpoint: random-forest importance ranking with bootstrap resampling, candidate subset sizes from 30 % to 70 % of the features, the size with the best resampled performance wins (as caret's rfe, which the reference used).",
+  types: [`${NS.ota}FeatureSelection`],
+  parameters: [
+    { name: "dataset_uri", description: "the dataset holding the endpoint", required: true, kind: { type: "dataset" } },
+    { name: "prediction_feature", description: "the endpoint (optional when the dataset has one feature)", required: false, kind: { type: "feature" } },
+    { name: "feature_dataset_uri", description: "the candidate features (numeric), e.g. descriptors", required: true, kind: { type: "dataset" } },
+    { name: "del_missing", description: "true: drop compounds with a missing value; false: impute them from the 5 nearest compounds", required: false, default: "false", kind: { type: "boolean" } },
+    { name: "random_seed", description: "seed of the resampling and the forests", required: false, default: "1", kind: { type: "integer", min: 0, max: 4294967295 } },
+  ],
+};
+
+export interface RfeRequest {
+  readonly title: string;
+  readonly source: string;
+  readonly featureDataset: string;
+  readonly features: readonly FeatureView[];
+  readonly compounds: readonly { readonly compound: string; readonly line: number }[];
+  readonly columns: readonly Float64Array[];
+  readonly endpoint: RfeEndpoint;
+  /** Every compound of the feature dataset with its values (for the result). */
+  readonly all: ReadonlyMap<string, Float64Array>;
+  /** The feature dataset's compounds with their lines there (the result's entries). */
+  readonly fdCompounds: readonly { readonly compound: string; readonly line: number }[];
+  readonly parameters: readonly (readonly [string, string])[];
+  readonly delMissing: boolean;
+  readonly seed: number;
+}
+
+function checkDataset(uri: string, field: string, store: GraphStore, uris: Uris): void {
+  if (uris.idOf("dataset", uri) === null || !store.has(uri)) throw new BadRequest(`parameter '${field}': ${uri} is not a dataset of this service`, { field });
+}
+
+export function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Vocab): RfeRequest {
+  const datasetUri = params.string("dataset_uri")!;
+  const fdUri = params.string("feature_dataset_uri")!;
+  checkDataset(datasetUri, "dataset_uri", store, uris);
+  checkDataset(fdUri, "feature_dataset_uri", store, uris);
+  const summary = readDatasetSummary(store.ox, datasetUri, v);
+  const target = endpoint(summary, params.string("prediction_feature"));
+  const nominal = target.types.includes("NominalFeature");
+  const features = readDatasetSummary(store.ox, fdUri, v).features.filter((f) => f.types.includes("NumericFeature") && f.uri !== target.uri);
+  if (features.length === 0) throw new BadRequest(`the feature dataset ${fdUri} has no numeric features`, { field: "feature_dataset_uri" });
+  const values = readFeatureValues(store.ox, fdUri, features);
+  // The endpoint's first value per compound, for the compounds the feature dataset describes.
+  const y = new Map<string, string>();
+  for (const r of readFeatureColumn(store.ox, datasetUri, target.uri, v)) if (!y.has(r.compound)) y.set(r.compound, r.value);
+  const compounds = compoundsWithFirstLine(store.ox, datasetUri, v).filter((c) => y.has(c.compound) && values.has(c.compound));
+  if (compounds.length < 10) {
+    throw new BadRequest(`only ${compounds.length} compounds have both a value of ${target.uri} and features in ${fdUri}; feature selection needs at least 10`, { field: "feature_dataset_uri" });
+  }
+  const columns = features.map((_, j) => Float64Array.from(compounds, (c) => values.get(c.compound)![j]!));
+  const labels = compounds.map((c) => y.get(c.compound)!);
+  const rfeEndpoint: RfeEndpoint = nominal ? { kind: "classification", labels } : { kind: "regression", values: labels.map((x) => Number(x)) };
+  return {
+    title: `${summary.title}: features selected from ${readDatasetSummary(store.ox, fdUri, v).title}`,
+    source: fdUri,
+    featureDataset: fdUri,
+    features,
+    compounds,
+    columns,
+    endpoint: rfeEndpoint,
+    all: values,
+    fdCompounds: compoundsWithFirstLine(store.ox, fdUri, v),
+    parameters: [...params.written.filter(([n]) => n !== "prediction_feature"), ["prediction_feature", target.uri]],
+    delMissing: params.boolean("del_missing") ?? false,
+    seed: params.number("random_seed") ?? 1,
+  };
+}
+
+/** The feature's name in its URI (its last path segment, decoded). */
+function nameOf(f: FeatureView): string {
+  return decodeURIComponent(f.uri.slice(f.uri.lastIndexOf("/") + 1));
+}
+
+export function rfeOperation(request: RfeRequest, datasetUri: string, algorithm: string, base: string, threads: number): Operation {
+  return async (ctx) => {
+    let result;
+    try {
+      result = await rfeParallel(request.columns, request.endpoint, { seed: request.seed, delMissing: request.delMissing, threads, signal: ctx.signal, onProgress: (f: number) => ctx.progress(0.95 * f) });
+    } catch (e) {
+      if (e instanceof RfeInputError) throw new BadRequest(e.message, { field: "feature_dataset_uri" });
+      throw e;
+    }
+    const kept = result.selected.map((j) => request.features[j]!);
+    const features: ComputedFeature[] = kept.map((f, k) => ({
+      name: nameOf(f),
+      title: f.title,
+      ...(f.description ? { description: f.description } : {}),
+      numeric: true,
+      types: f.types.filter((t) => t !== "NumericFeature").map((t) => `${NS.ot}${t}`),
+      properties: [
+        ...(f.properties.find(([l]) => l === "SMARTS") ? [[`${NS.ot}smarts`, str(f.properties.find(([l]) => l === "SMARTS")![1])] as const] : []),
+        [`${base}/ontology#rank`, int(k + 1)] as const,
+      ],
+    }));
+    const entries = request.fdCompounds.map(({ compound, line }) => {
+      const row = request.all.get(compound);
+      return { line, compound, values: result.selected.map((j) => (row && Number.isFinite(row[j]!) ? String(row[j]) : null)) };
+    });
+    const ntriples = featureDatasetNTriples({ uri: datasetUri, base, title: request.title, created: new Date(), source: request.source, algorithm, parameters: request.parameters, features, entries, compounds: entries.length });
+    return { ops: [{ graph: datasetUri, ntriples }], resultUri: datasetUri };
+  };
+}
