@@ -13,7 +13,7 @@
  */
 
 import type { Database } from "../database.ts";
-import { Pattern, comparePathReadings, treeExtensionOk, extensionRepresentatives, DEFAULT_TREE_ORDER } from "../pattern.ts";
+import { Pattern, TreePlan, comparePathReadings, treeExtensionOk, extensionRepresentatives, DEFAULT_TREE_ORDER } from "../pattern.ts";
 import { fminerChisq, fminerUpperBound, fminerKuiper, defaultChisqThreshold } from "../stats.ts";
 import { Walk } from "./walk.ts";
 import { mergeWalk } from "./stack.ts";
@@ -38,13 +38,32 @@ interface Leg {
   score: number;
   ub: number;
   activating: number;
+  /** Embeddings of pattern + leg when the leg is refined (set by descendAll). */
+  child: Level | null;
 }
 
+/**
+ * The embeddings of a pattern of size k (as in ../bbrc.ts): flat rows of mapped atoms with
+ * their tids, in tid order, in buffers reused by every pattern of that size (the search is
+ * depth first). A child level is first given as base rows + new atoms and only copied out
+ * when the search descends from it.
+ */
 interface Level {
   k: number;
-  rows: Int32Array;
+  /** m * k mapped atoms, or null while the level is only given as base rows + new atoms. */
+  rows: Int32Array | null;
   tids: Int32Array;
   m: number;
+  /** Unmaterialised level: embedding i = base row pr[i] extended by atom w[i]. */
+  base: Level | null;
+  pr: Int32Array | null;
+  w: Int32Array | null;
+  /**
+   * After the legs of this level were counted: per node, 1 = scanned without any frequent
+   * key, 2 = scanned with some (0 = not scanned). A child's extension at an old node is an
+   * extension of a parent embedding, so nodes marked 1 need not be scanned in any child.
+   */
+  scanned?: Uint8Array;
 }
 
 /** One step of the search, for diagnostics (`trace`). */
@@ -78,9 +97,32 @@ export class LastSearch {
   /** Patterns visited. */
   visited = 0;
   trace: ((e: TraceEvent) => void) | null = null;
+  // Scratch buffers reused across calls (no per-embedding allocations; as in ../bbrc.ts).
+  private lastTid = new Int32Array(0);
+  private support = new Int32Array(0);
+  private slot = new Int32Array(0);
+  private nodeBuf = new Int32Array(16);
+  private nbStart = new Int32Array(16);
+  private nbNode = new Int32Array(64);
+  private pairKey = new Int32Array(1024);
+  private pairTid = new Int32Array(1024);
+  private readonly stamp: Int32Array;
+  /** Per adjacency entry: 1 if the bond lies on a cycle (else it is a bridge). */
+  private readonly adjRing: Uint8Array;
+  private stampId = 0;
+  private readonly rowPool: Int32Array[] = [];
+  private readonly tidPool: Int32Array[] = [];
+  private readonly prPool: Int32Array[] = [];
+  private readonly wPool: Int32Array[] = [];
+  private legSlot = new Int32Array(0);
+  private xLeg = new Int32Array(1024);
+  private xRow = new Int32Array(1024);
+  private xAtom = new Int32Array(1024);
 
   constructor(db: Database, activities: readonly number[], options: LastSearchOptions = {}) {
     this.db = db;
+    this.stamp = new Int32Array(db.atomTid.length);
+    this.adjRing = ringBonds(db);
     this.minfreq = options.minfreq ?? 2;
     this.maxHops = options.maxHops ?? 25;
     this.regression = options.regression ?? false;
@@ -120,7 +162,7 @@ export class LastSearch {
     p.addNode(r, -1, -1);
     p.path = [0];
     p.pathEdges = [];
-    const root: Level = { k: 1, rows: Int32Array.from(nl.atoms), tids: Int32Array.from(nl.atoms, (a) => db.atomTid[a]!), m: nl.atoms.length };
+    const root: Level = { k: 1, rows: Int32Array.from(nl.atoms), tids: Int32Array.from(nl.atoms, (a) => db.atomTid[a]!), m: nl.atoms.length, base: null, pr: null, w: null };
     const allowed = new Uint8Array(db.edgeLabels.length);
     for (const e of nl.frequentEdges) {
       const el = db.edgeLabels[e]!;
@@ -187,98 +229,318 @@ export class LastSearch {
 
   // ---- candidate extensions (as in ../bbrc.ts) --------------------------------------------
 
+  /**
+   * Scan all embeddings and count, for each (pattern node u, edge label e) accepted by `ok`,
+   * the molecules in which the pattern extends by an edge e at u to a data atom outside the
+   * embedding (non-induced, injective). As ../bbrc.ts: last-tid markers, (key, tid) pairs in
+   * flat reused buffers, bridge / ring-bond membership tests, nodes known from the parent
+   * level to have no frequent key skipped. One call per level (the marks are per level).
+   */
   private collectLegs(lv: Level, nodes: readonly number[], ok: (u: number, e: number) => boolean): Leg[] {
     const db = this.db;
     const nE = db.edgeLabels.length;
     const k = lv.k;
-    const mask = new Uint8Array(k * nE);
-    for (const u of nodes) mask.fill(1, u * nE, (u + 1) * nE);
-    const lastTid = new Int32Array(k * nE).fill(-1);
-    const support = new Int32Array(k * nE);
-    const tidLists = new Map<number, number[]>();
-    const { rows, tids, m } = lv;
+    const nk = k * nE;
+    if (this.lastTid.length < nk) {
+      this.lastTid = new Int32Array(nk * 2).fill(-1);
+      this.support = new Int32Array(nk * 2);
+      this.slot = new Int32Array(nk * 2).fill(-1);
+    }
+    const lastTid = this.lastTid;
+    const support = this.support;
+    const inherited = lv.base?.scanned;
+    if (inherited !== undefined) nodes = nodes.filter((u) => u >= inherited.length || inherited[u] !== 1);
+    const nn = nodes.length;
+    const nodeArr = this.nodeBuf.length < nn ? (this.nodeBuf = new Int32Array(nn * 2)) : this.nodeBuf;
+    for (let i = 0; i < nn; i++) nodeArr[i] = nodes[i]!;
+    let pairKey = this.pairKey;
+    let pairTid = this.pairTid;
+    let np = 0;
+    const { tids, m } = lv;
+    // A level not materialised yet is read through its base rows: atom of node q < k - 1 in
+    // embedding r = brows[pr[r] * bk + q], atom of the last node = w[r].
+    const virt = lv.rows === null;
+    const brows = virt ? lv.base!.rows! : lv.rows!;
+    const bk = virt ? k - 1 : k;
+    const kLast = virt ? k - 1 : -1;
+    const prv = virt ? lv.pr! : brows;
+    const wv = virt ? lv.w! : brows;
     const adjStart = db.adjStart;
     const adjTo = db.adjTo;
     const adjEdge = db.adjEdge;
+    const stamp = this.stamp;
+    if (this.stampId > 0x3fffffff) {
+      stamp.fill(0);
+      this.stampId = 0;
+    }
+    let stampId = this.stampId;
+    const adjRing = this.adjRing;
+    // Pattern neighbours of the candidate nodes (flat): a neighbour across a bridge is in the
+    // embedding iff it is the image of one of them (the embedding's image is connected).
+    const pat = this.pattern;
+    const nbStart = this.nbStart.length <= nn ? (this.nbStart = new Int32Array(nn * 2 + 2)) : this.nbStart;
+    let nbCount = 0;
+    for (let i = 0; i < nn; i++) nbCount += pat.adj[nodeArr[i]!]!.length;
+    const nbNode = this.nbNode.length < nbCount ? (this.nbNode = new Int32Array(nbCount * 2)) : this.nbNode;
+    nbCount = 0;
+    for (let i = 0; i < nn; i++) {
+      nbStart[i] = nbCount;
+      for (const z of pat.adj[nodeArr[i]!]!) nbNode[nbCount++] = z;
+    }
+    nbStart[nn] = nbCount;
     for (let r = 0; r < m; r++) {
-      const base = r * k;
+      const base = virt ? prv[r]! * bk : r * k;
+      const wr = virt ? wv[r]! : -1;
       const t = tids[r]!;
-      for (const u of nodes) {
-        const a = rows[base + u]!;
+      // The embedding's atoms are stamped only when a ring neighbour has to be checked.
+      let st = 0;
+      for (let i = 0; i < nn; i++) {
+        const u = nodeArr[i]!;
+        const a = u === kLast ? wr : brows[base + u]!;
+        const kb = u * nE;
         for (let j = adjStart[a]!, je = adjStart[a + 1]!; j < je; j++) {
-          const key = u * nE + adjEdge[j]!;
-          if (mask[key] === 0 || lastTid[key] === t) continue;
+          const key = kb + adjEdge[j]!;
+          if (lastTid[key] === t) continue;
           const w = adjTo[j]!;
           let used = false;
-          for (let q = base, qe = base + k; q < qe; q++)
-            if (rows[q] === w) {
+          for (let z = nbStart[i]!, ze = nbStart[i + 1]!; z < ze; z++) {
+            const zq = nbNode[z]!;
+            if ((zq === kLast ? wr : brows[base + zq]) === w) {
               used = true;
               break;
             }
+          }
           if (used) continue;
+          if (adjRing[j] !== 0) {
+            if (st === 0) {
+              st = ++stampId;
+              for (let q = base, qe = base + bk; q < qe; q++) stamp[brows[q]!] = st;
+              if (virt) stamp[wr] = st;
+            }
+            if (stamp[w] === st) continue;
+          }
           lastTid[key] = t;
           support[key]!++;
-          let l = tidLists.get(key);
-          if (l === undefined) tidLists.set(key, (l = []));
-          l.push(t);
+          if (np === pairKey.length) {
+            const a2 = new Int32Array(np * 2);
+            a2.set(pairKey);
+            pairKey = this.pairKey = a2;
+            const b2 = new Int32Array(np * 2);
+            b2.set(pairTid);
+            pairTid = this.pairTid = b2;
+          }
+          pairKey[np] = key;
+          pairTid[np++] = t;
         }
       }
     }
+    this.stampId = stampId;
     const legs: Leg[] = [];
-    for (const [key, l] of tidLists) {
-      if (support[key]! < this.minfreq) continue;
+    const minfreq = this.minfreq;
+    const keys: number[] = [];
+    for (let i = 0; i < np; i++) {
+      const key = pairKey[i]!;
+      if (lastTid[key] !== -1) {
+        lastTid[key] = -1;
+        if (support[key]! >= minfreq) keys.push(key);
+        else support[key] = 0;
+      }
+    }
+    const scanned = new Uint8Array(k);
+    if (inherited !== undefined) for (let u = 0; u < inherited.length; u++) if (inherited[u] === 1) scanned[u] = 1;
+    for (let i = 0; i < nn; i++) scanned[nodeArr[i]!] = 1;
+    for (let i = 0; i < keys.length; i++) scanned[Math.floor(keys[i]! / nE)] = 2;
+    lv.scanned = scanned;
+    if (keys.length === 0) return legs;
+    keys.sort((a, b) => a - b);
+    const slot = this.slot;
+    const lists: Int32Array[] = [];
+    const fill = support; // write positions
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      lists.push(new Int32Array(support[key]!));
+      slot[key] = i;
+      fill[key] = 0;
+    }
+    for (let i = 0; i < np; i++) {
+      const key = pairKey[i]!;
+      const li = slot[key]!;
+      if (li < 0) continue;
+      lists[li]![fill[key]!++] = pairTid[i]!;
+    }
+    for (let i = 0; i < keys.length; i++) {
+      slot[keys[i]!] = -1;
+      fill[keys[i]!] = 0;
+    }
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
       const u = Math.floor(key / nE);
       const e = key - u * nE;
       if (!ok(u, e)) continue;
       const el = db.edgeLabels[e]!;
       const ul = this.pattern.label[u]!;
+      const l = lists[i]!;
       const counts = new Int32Array(this.nClasses);
-      for (const t of l) counts[this.tidClass[t]!]!++;
-      const leg: Leg = { node: u, edge: e, label: el.from === ul ? el.to : el.from, support: support[key]!, counts, tids: Int32Array.from(l), score: 0, ub: 0, activating: -1 };
+      for (let q = 0; q < l.length; q++) counts[this.tidClass[l[q]!]!]!++;
+      const leg: Leg = { node: u, edge: e, label: el.from === ul ? el.to : el.from, support: l.length, counts, tids: l, score: 0, ub: 0, activating: -1, child: null };
       this.score(leg);
       legs.push(leg);
     }
+    this.descendAll(lv, legs);
     return legs;
   }
 
-  private descend(lv: Level, leg: Leg): Level {
+  /**
+   * The embeddings of pattern + leg for every leg that will be refined, in one pass over the
+   * level's rows (instead of one pass per leg: the rows of a large level do not fit in the
+   * cache). Every valid extension (u, e, w) of a row belongs to the leg with key (u, e), so no
+   * tid filter is needed. The extensions are appended as (leg, row, atom) and then bucketed by
+   * leg into the buffers of size k + 1, which hold all children of the level at once (the
+   * search is depth first: a level's children are explored one after another). Children are
+   * returned unmaterialised.
+   */
+  private descendAll(lv: Level, legs: Leg[]): void {
     const db = this.db;
+    const nE = db.edgeLabels.length;
     const k = lv.k;
     const k1 = k + 1;
-    const { rows, tids, m } = lv;
-    let out = new Int32Array(Math.max(16, m * k1));
-    let outT = new Int32Array(Math.max(16, m));
-    let n = 0;
-    const u = leg.node;
-    const e = leg.edge;
+    let nl = 0;
+    for (let i = 0; i < legs.length; i++) if (this.refines(legs[i]!)) nl++;
+    if (nl === 0) return;
+    const { tids, m } = lv;
+    // An unmaterialised level is copied out row by row in the same pass (the row is then read
+    // from the cache by the extension checks).
+    const virt = lv.rows === null;
+    const brows = virt ? lv.base!.rows! : lv.rows!;
+    const bk = k - 1;
+    const pr = virt ? lv.pr! : brows;
+    const wv = virt ? lv.w! : brows;
+    let rows = lv.rows;
+    if (rows === null) {
+      rows = this.rowPool[k]!;
+      if (rows.length < m * k) rows = this.rowPool[k] = new Int32Array(Math.max(m * k, rows.length * 2));
+      lv.rows = rows;
+    }
+    if (this.legSlot.length < k * nE) this.legSlot = new Int32Array(k * nE * 2).fill(-1);
+    const legSlot = this.legSlot;
+    const refined: Leg[] = [];
+    const nodeMark = new Uint8Array(k);
+    for (let i = 0; i < legs.length; i++) {
+      const leg = legs[i]!;
+      if (!this.refines(leg)) continue;
+      legSlot[leg.node * nE + leg.edge] = refined.length;
+      refined.push(leg);
+      nodeMark[leg.node] = 1;
+    }
+    const nodes: number[] = [];
+    for (let u = 0; u < k; u++) if (nodeMark[u] === 1) nodes.push(u);
+    const nn = nodes.length;
+    const pat = this.pattern;
+    const nbStart = new Int32Array(nn + 1);
+    let nbCount = 0;
+    for (let i = 0; i < nn; i++) nbCount += pat.adj[nodes[i]!]!.length;
+    const nbNode = new Int32Array(nbCount);
+    nbCount = 0;
+    for (let i = 0; i < nn; i++) {
+      nbStart[i] = nbCount;
+      const adjU = pat.adj[nodes[i]!]!;
+      for (let z = 0; z < adjU.length; z++) nbNode[nbCount++] = adjU[z]!;
+    }
+    nbStart[nn] = nbCount;
+    const nodeArr = Int32Array.from(nodes);
+    const adjStart = db.adjStart;
+    const adjTo = db.adjTo;
+    const adjEdge = db.adjEdge;
+    const adjRing = this.adjRing;
+    let xLeg = this.xLeg;
+    let xRow = this.xRow;
+    let xAtom = this.xAtom;
+    let nx = 0;
+    const counts = new Int32Array(nl + 1);
     for (let r = 0; r < m; r++) {
       const base = r * k;
-      const a = rows[base + u]!;
-      for (let j = db.adjStart[a]!, je = db.adjStart[a + 1]!; j < je; j++) {
-        if (db.adjEdge[j] !== e) continue;
-        const w = db.adjTo[j]!;
-        let used = false;
-        for (let q = base, qe = base + k; q < qe; q++)
-          if (rows[q] === w) {
-            used = true;
-            break;
+      if (virt) {
+        const pb = pr[r]! * bk;
+        for (let q = 0; q < bk; q++) rows[base + q] = brows[pb + q]!;
+        rows[base + bk] = wv[r]!;
+      }
+      for (let i = 0; i < nn; i++) {
+        const u = nodeArr[i]!;
+        const a = rows[base + u]!;
+        const kb = u * nE;
+        for (let j = adjStart[a]!, je = adjStart[a + 1]!; j < je; j++) {
+          const li = legSlot[kb + adjEdge[j]!]!;
+          if (li < 0) continue;
+          const w = adjTo[j]!;
+          let used = false;
+          if (adjRing[j] !== 0) {
+            // across a ring bond any node's image may be w (the row is in the cache)
+            for (let q = base, qe = base + k; q < qe; q++)
+              if (rows[q] === w) {
+                used = true;
+                break;
+              }
+          } else {
+            // across a bridge only the image of a pattern neighbour of u can be w
+            for (let z = nbStart[i]!, ze = nbStart[i + 1]!; z < ze; z++)
+              if (rows[base + nbNode[z]!] === w) {
+                used = true;
+                break;
+              }
           }
-        if (used) continue;
-        if ((n + 1) * k1 > out.length) {
-          const b = new Int32Array(out.length * 2);
-          b.set(out);
-          out = b;
-          const bt = new Int32Array(outT.length * 2);
-          bt.set(outT);
-          outT = bt;
+          if (used) continue;
+          if (nx === xLeg.length) {
+            const a2 = new Int32Array(nx * 2);
+            a2.set(xLeg);
+            xLeg = this.xLeg = a2;
+            const b2 = new Int32Array(nx * 2);
+            b2.set(xRow);
+            xRow = this.xRow = b2;
+            const c2 = new Int32Array(nx * 2);
+            c2.set(xAtom);
+            xAtom = this.xAtom = c2;
+          }
+          xLeg[nx] = li;
+          xRow[nx] = r;
+          xAtom[nx++] = w;
+          counts[li + 1]!++;
         }
-        out.set(rows.subarray(base, base + k), n * k1);
-        out[n * k1 + k] = w;
-        outT[n] = tids[r]!;
-        n++;
       }
     }
-    return { k: k1, rows: out, tids: outT, m: n };
+    for (let i = 0; i < refined.length; i++) {
+      const leg = refined[i]!;
+      legSlot[leg.node * nE + leg.edge] = -1;
+    }
+    // Bucket by leg (stable: rows stay in tid order within a leg).
+    for (let i = 0; i < nl; i++) counts[i + 1]! += counts[i]!;
+    while (this.prPool.length <= k1) {
+      this.prPool.push(new Int32Array(256));
+      this.wPool.push(new Int32Array(256));
+      this.tidPool.push(new Int32Array(256));
+      this.rowPool.push(new Int32Array(1024));
+    }
+    let outP = this.prPool[k1]!;
+    let outW = this.wPool[k1]!;
+    let outT = this.tidPool[k1]!;
+    if (outP.length < nx) {
+      const size = Math.max(nx, outP.length * 2);
+      outP = this.prPool[k1] = new Int32Array(size);
+      outW = this.wPool[k1] = new Int32Array(size);
+      outT = this.tidPool[k1] = new Int32Array(size);
+    }
+    const pos = counts.slice(0, nl);
+    for (let x = 0; x < nx; x++) {
+      const p = pos[xLeg[x]!]!++;
+      const r = xRow[x]!;
+      outP[p] = r;
+      outW[p] = xAtom[x]!;
+      outT[p] = tids[r]!;
+    }
+    for (let i = 0; i < nl; i++) {
+      const s0 = counts[i]!;
+      const s1 = counts[i + 1]!;
+      refined[i]!.child = { k: k1, rows: null, tids: outT.subarray(s0, s1), m: s1 - s0, base: lv, pr: outP.subarray(s0, s1), w: outW.subarray(s0, s1) };
+    }
   }
 
   // ---- walks -------------------------------------------------------------------------------
@@ -322,7 +584,7 @@ export class LastSearch {
     if (significant && (g.activating === sibling.activating || sibling.edgeCount === 0)) mergeWalk(g, sibling, core);
     let topdown: Walk | null = null;
     if (this.refines(leg)) {
-      const child = this.descend(lv, leg);
+      const child = leg.child!;
       this.depth++;
       topdown = recurse(child);
       this.depth--;
@@ -361,7 +623,20 @@ export class LastSearch {
       if (x < 0) return false;
       return comparePathReadings([x, ...labels], [e, ...p.pathEdges]) >= 0;
     };
-    const legs = this.collectLegs(lv, [front, back], (u, e) => (u === back ? okBack(e) : okFront(e)));
+    // One scan of the embeddings collects the path legs (at the ends) and the tree legs (at the
+    // inner nodes that are automorphism representatives), as in ../bbrc.ts.
+    const trees = n >= 2;
+    const inner = trees ? path.slice(1, n) : [];
+    const rep = trees ? extensionRepresentatives(p, DEFAULT_TREE_ORDER, inner) : null;
+    const scan = trees ? [front, back, ...inner.filter((u) => rep![u] === 1)] : [front, back];
+    const allLegs = this.collectLegs(lv, scan, (u, e) => {
+      if (u === back) return okBack(e);
+      if (u === front) return okFront(e);
+      const x = this.otherOf(u, e);
+      return x >= 0 && rep![u] === 1 && treeExtensionOk(p, u, e, x, DEFAULT_TREE_ORDER);
+    });
+    const legs = allLegs.filter((l) => l.node === front || l.node === back);
+    const tlegs = allLegs.filter((l) => l.node !== front && l.node !== back);
     const backLegs = legs.filter((l) => l.node === back).sort((a, b) => a.edge - b.edge);
     const frontLegs = legs.filter((l) => l.node === front).sort((a, b) => a.edge - b.edge);
     const core = p.size;
@@ -388,10 +663,7 @@ export class LastSearch {
         return w;
       });
     }
-    if (n >= 2) {
-      const inner = path.slice(1, n);
-      const rep = extensionRepresentatives(p, DEFAULT_TREE_ORDER);
-      const tlegs = this.collectLegs(lv, inner, (u, e) => rep[u] === 1 && this.otherOf(u, e) >= 0 && treeExtensionOk(p, u, e, this.otherOf(u, e), DEFAULT_TREE_ORDER));
+    if (trees) {
       const pos = new Map(inner.map((q, i) => [q, i]));
       tlegs.sort((a, b) => pos.get(a.node)! - pos.get(b.node)! || a.edge - b.edge);
       for (const leg of tlegs) sibling = this.step(lv, leg, sibling, core, (child) => this.visitTree(child));
@@ -422,10 +694,15 @@ export class LastSearch {
 
   private visitTree(lv: Level): Walk {
     const p = this.pattern;
-    const nodes: number[] = [];
-    for (let i = 0; i < p.size; i++) nodes.push(i);
-    const rep = extensionRepresentatives(p, DEFAULT_TREE_ORDER);
-    const legs = this.collectLegs(lv, nodes, (u, e) => rep[u] === 1 && this.otherOf(u, e) >= 0 && treeExtensionOk(p, u, e, this.otherOf(u, e), DEFAULT_TREE_ORDER));
+    // Only nodes that can receive a canonical extension and are automorphism representatives
+    // are scanned (pattern.ts TreePlan, as in ../bbrc.ts).
+    const plan = new TreePlan(p, DEFAULT_TREE_ORDER);
+    const rep = plan.rep;
+    const nodes = plan.candidates.filter((u) => rep[u] === 1);
+    const legs = this.collectLegs(lv, nodes, (u, e) => {
+      const x = this.otherOf(u, e);
+      return x >= 0 && rep[u] === 1 && plan.mayExtend(u, e) && plan.extensionOk(u, e, x);
+    });
     // liblast iterates tree legs forwards (libbbrc: backwards, §2.1): nodes ascending, a node's
     // legs by ascending edge label, except at nodes whose new neighbour would be as deep as
     // the backbone ends, whose legs come by descending edge label. Inferred from the golden
@@ -452,4 +729,57 @@ export function runningMedian(sorted: Float64Array): number {
     if (run >= total / 2) return v;
   }
   return sorted.length ? sorted[sorted.length - 1]! : 0;
+}
+
+/**
+ * Per adjacency entry of the database: 1 if the bond lies on a cycle of its molecule (over the
+ * frequent edges), 0 for a bridge (Tarjan's bridge search, iterative; no multiple bonds
+ * between two atoms). Same as ../bbrc.ts.
+ */
+function ringBonds(db: Database): Uint8Array {
+  const nA = db.atomTid.length;
+  const { adjStart, adjTo } = db;
+  const ring = new Uint8Array(adjTo.length).fill(1);
+  const disc = new Int32Array(nA).fill(-1);
+  const low = new Int32Array(nA);
+  const parent = new Int32Array(nA).fill(-1);
+  const parentEntry = new Int32Array(nA).fill(-1);
+  const next = new Int32Array(nA);
+  const stack = new Int32Array(nA);
+  let time = 0;
+  for (let s0 = 0; s0 < nA; s0++) {
+    if (disc[s0] !== -1) continue;
+    let sp = 0;
+    stack[sp++] = s0;
+    disc[s0] = low[s0] = time++;
+    next[s0] = adjStart[s0]!;
+    while (sp > 0) {
+      const v = stack[sp - 1]!;
+      if (next[v]! < adjStart[v + 1]!) {
+        const j = next[v]!;
+        next[v] = j + 1;
+        const w = adjTo[j]!;
+        if (disc[w] === -1) {
+          parent[w] = v;
+          parentEntry[w] = j;
+          disc[w] = low[w] = time++;
+          next[w] = adjStart[w]!;
+          stack[sp++] = w;
+        } else if (w !== parent[v]) {
+          if (disc[w]! < low[v]!) low[v] = disc[w]!;
+        }
+      } else {
+        sp--;
+        const par = parent[v]!;
+        if (par >= 0) {
+          if (low[v]! < low[par]!) low[par] = low[v]!;
+          if (low[v]! > disc[par]!) {
+            ring[parentEntry[v]!] = 0;
+            for (let q = adjStart[v]!, qe = adjStart[v + 1]!; q < qe; q++) if (adjTo[q] === par) ring[q] = 0;
+          }
+        }
+      }
+    }
+  }
+  return ring;
 }
