@@ -16,7 +16,6 @@ import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../resource
 import { compoundsWithFirstLine, readCompound, readDatasetSummary } from "../resources/dataset-read.ts";
 import { featureDatasetHeader, type ComputedFeature } from "../resources/feature-dataset.ts";
 import type { Params } from "../resources/params.ts";
-import type { Uris } from "../resources/uris.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { Vocab } from "../store/vocab.ts";
 import type { DescriptorChunkInput, DescriptorChunkOutput } from "./jobs/descriptors.ts";
@@ -95,12 +94,6 @@ export function datasetDescriptorRequest(datasetUri: string, params: Params, alg
   const rows = compoundsWithFirstLine(store.ox, datasetUri, v).map((c) => ({ ...c, smiles: readCompound(store.ox, c.compound, v)?.smiles ?? "" }));
   if (rows.length === 0) throw new BadRequest(`the dataset ${datasetUri} has no compounds`, { field: "dataset_uri" });
   return { rows, ...selection(params), title: `Descriptors of ${summary.title}`, source: datasetUri, algorithm, parameters: params.written };
-}
-
-export function checkDataset(datasetUri: string, store: GraphStore, uris: Uris): void {
-  if (uris.idOf("dataset", datasetUri) === null || !store.has(datasetUri)) {
-    throw new BadRequest(`parameter 'dataset_uri': ${datasetUri} is not a dataset of this service`, { field: "dataset_uri" });
-  }
 }
 
 /** One compound (its SMILES known to the service). */

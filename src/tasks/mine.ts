@@ -5,7 +5,7 @@
  */
 import { BadRequest } from "../errors.ts";
 import { absoluteFrequency, type Params } from "../resources/params.ts";
-import { ALGORITHM_TYPES, type AlgorithmSpec } from "../resources/algorithm.ts";
+import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../resources/algorithm.ts";
 import { readCompound, readDatasetSummary, readFeatureColumn, type DatasetSummary, type FeatureView } from "../resources/dataset-read.ts";
 import type { Uris } from "../resources/uris.ts";
 import type { GraphStore } from "../store/graph-store.ts";
@@ -13,6 +13,7 @@ import type { Vocab } from "../store/vocab.ts";
 import { parseNumber } from "../tabular/typing.ts";
 import type { MinerOptions, MiningInput, MiningRow } from "./jobs/mining.ts";
 import type { Operation } from "./runner.ts";
+import { requireDataset } from "./checks.ts";
 
 const COMMON = [
   { name: "dataset_uri", description: "the training dataset (a dataset of this service)", required: true, kind: { type: "dataset" } },
@@ -31,6 +32,17 @@ const COMMON = [
   },
 ] as const;
 
+/** The miners' minimum support, with each miner's default (spec miners.md §7.1). */
+function minFrequency(defaultValue: string): ParamSpec {
+  return {
+    name: "min_frequency",
+    description: "minimum support: a count of training compounds, or <n>pc (per cent) / <n>pm (per mil) of them (then at least 2)",
+    required: false,
+    default: defaultValue,
+    kind: { type: "frequency" },
+  };
+}
+
 export const BBRC: AlgorithmSpec = {
   path: "miner/bbrc",
   aliases: ["fminer/bbrc", "fminer"],
@@ -40,13 +52,7 @@ export const BBRC: AlgorithmSpec = {
   types: [ALGORITHM_TYPES.patternMiningSupervised, ALGORITHM_TYPES.substructure],
   parameters: [
     ...COMMON,
-    {
-      name: "min_frequency",
-      description: "minimum support: a count of training compounds, or <n>pc (per cent) / <n>pm (per mil) of them (then at least 2)",
-      required: false,
-      default: "5pm",
-      kind: { type: "frequency" },
-    },
+    minFrequency("5pm"),
     { name: "feature_type", description: "trees (paths and trees) or paths only", required: false, default: "trees", kind: { type: "enum", values: ["trees", "paths"] } },
     { name: "backbone", description: "true: one representative per backbone refinement class; false: every significant pattern", required: false, default: "true", kind: { type: "boolean" } },
     {
@@ -67,13 +73,7 @@ export const LAST: AlgorithmSpec = {
   types: [ALGORITHM_TYPES.patternMiningSupervised, ALGORITHM_TYPES.substructure],
   parameters: [
     ...COMMON,
-    {
-      name: "min_frequency",
-      description: "minimum support: a count of training compounds, or <n>pc (per cent) / <n>pm (per mil) of them (then at least 2)",
-      required: false,
-      default: "80pm",
-      kind: { type: "frequency" },
-    },
+    minFrequency("80pm"),
   ],
 };
 
@@ -104,9 +104,7 @@ export function endpoint(summary: DatasetSummary, given: string | undefined): Fe
 /** Read and check the training data (main thread; the dataset must exist). */
 export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphStore, uris: Uris, v: Vocab): MiningRequest {
   const datasetUri = params.string("dataset_uri")!;
-  if (uris.idOf("dataset", datasetUri) === null || !store.has(datasetUri)) {
-    throw new BadRequest(`parameter 'dataset_uri': ${datasetUri} is not a dataset of this service`, { field: "dataset_uri" });
-  }
+  requireDataset(datasetUri, "dataset_uri", store, uris);
   const summary = readDatasetSummary(store.ox, datasetUri, v);
   const feature = endpoint(summary, params.string("prediction_feature"));
   const nominal = feature.types.includes("NominalFeature");

@@ -22,6 +22,7 @@ import { loadModelData } from "./model-data.ts";
 import type { PredictInput, PredictOutput, PredictSummary } from "./jobs/predict.ts";
 import type { Operation, OperationContext } from "./runner.ts";
 import type { WorkerPool } from "./pool.ts";
+import { requireDataset } from "./checks.ts";
 
 const { quad } = DataFactory;
 
@@ -97,9 +98,7 @@ function lazarError<T>(f: () => T): T {
 /** Check a model request against the store (main thread, before the task). */
 export function modelRequest(params: Params, raw: ReadonlyMap<string, readonly string[]>, store: GraphStore, uris: Uris, v: Vocab): ModelRequest {
   const datasetUri = params.string("dataset_uri")!;
-  if (uris.idOf("dataset", datasetUri) === null || !store.has(datasetUri)) {
-    throw new BadRequest(`parameter 'dataset_uri': ${datasetUri} is not a dataset of this service`, { field: "dataset_uri" });
-  }
+  requireDataset(datasetUri, "dataset_uri", store, uris);
   const summary = readDatasetSummary(store.ox, datasetUri, v);
   const feature = endpoint(summary, params.string("prediction_feature"));
   const nominal = feature.types.includes("NominalFeature");
@@ -115,7 +114,7 @@ export function modelRequest(params: Params, raw: ReadonlyMap<string, readonly s
     if (genUri !== undefined) throw new BadRequest("give either feature_dataset_uri or feature_generation_uri, not both", { field: "feature_generation_uri" });
     const extra = given([...MINER_ONLY, ...PC_ONLY]);
     if (extra.length > 0) throw new BadRequest(`parameter '${extra[0]}' goes to a feature generator, but feature_dataset_uri gives the features`, { field: extra[0]! });
-    if (uris.idOf("dataset", fdUri) === null || !store.has(fdUri)) throw new BadRequest(`parameter 'feature_dataset_uri': ${fdUri} is not a dataset of this service`, { field: "feature_dataset_uri" });
+    requireDataset(fdUri, "feature_dataset_uri", store, uris);
     const fs = readDatasetSummary(store.ox, fdUri, v).features;
     if (fs.length === 0) throw new BadRequest(`the feature dataset ${fdUri} has no features`, { field: "feature_dataset_uri" });
     const substructures = fs.every((f) => f.properties.some(([k]) => k === "SMARTS"));

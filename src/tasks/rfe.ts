@@ -18,6 +18,7 @@ import { int, NS, str, type Vocab } from "../store/vocab.ts";
 import { endpoint } from "./mine.ts";
 import { rfeParallel } from "./rfe-parallel.ts";
 import type { Operation } from "./runner.ts";
+import { requireDataset } from "./checks.ts";
 
 export const RFE: AlgorithmSpec = {
   path: "fs/rfe",
@@ -52,15 +53,11 @@ export interface RfeRequest {
   readonly seed: number;
 }
 
-function checkDataset(uri: string, field: string, store: GraphStore, uris: Uris): void {
-  if (uris.idOf("dataset", uri) === null || !store.has(uri)) throw new BadRequest(`parameter '${field}': ${uri} is not a dataset of this service`, { field });
-}
-
 export function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Vocab): RfeRequest {
   const datasetUri = params.string("dataset_uri")!;
   const fdUri = params.string("feature_dataset_uri")!;
-  checkDataset(datasetUri, "dataset_uri", store, uris);
-  checkDataset(fdUri, "feature_dataset_uri", store, uris);
+  requireDataset(datasetUri, "dataset_uri", store, uris);
+  requireDataset(fdUri, "feature_dataset_uri", store, uris);
   const summary = readDatasetSummary(store.ox, datasetUri, v);
   const target = endpoint(summary, params.string("prediction_feature"));
   const nominal = target.types.includes("NominalFeature");

@@ -8,7 +8,8 @@ import { algorithmNTriples, type AlgorithmSpec } from "../../resources/algorithm
 import { parseParams } from "../../resources/params.ts";
 import { newId } from "../../resources/uris.ts";
 import { MINERS, miningRequest, mineOperation } from "../../tasks/mine.ts";
-import { ALL_DESCRIPTORS, checkDataset, datasetDescriptorRequest, descriptorOperation } from "../../tasks/descriptors.ts";
+import { ALL_DESCRIPTORS, datasetDescriptorRequest, descriptorOperation } from "../../tasks/descriptors.ts";
+import { requireDataset } from "../../tasks/checks.ts";
 import { buildModelOperation, LAZAR, modelRequest } from "../../tasks/model.ts";
 import { RFE, rfeOperation, rfeRequest } from "../../tasks/rfe.ts";
 import { VERSION } from "../../version.ts";
@@ -88,7 +89,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
       spec: ALL_DESCRIPTORS,
       async submit(params, uri) {
         const dataset = params.string("dataset_uri")!;
-        checkDataset(dataset, store, uris);
+        requireDataset(dataset, "dataset_uri", store, uris);
         const request = datasetDescriptorRequest(dataset, params, uri, store, vocab);
         return tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
       },

@@ -14,6 +14,7 @@ import { parseParams } from "../../resources/params.ts";
 import { isId, newId } from "../../resources/uris.ts";
 import { datasetQueries, predictCompound, predictDatasetOperation } from "../../tasks/model.ts";
 import { forgetModel } from "../../tasks/model-data.ts";
+import { requireDataset } from "../../tasks/checks.ts";
 import { ot } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
@@ -102,7 +103,7 @@ export function registerModels(router: Router, deps: Deps): void {
     if ((compound === undefined) === (dataset === undefined)) throw new BadRequest("give exactly one of compound_uri and dataset_uri", { field: compound === undefined ? "compound_uri" : "dataset_uri" });
     const result = uris.dataset(newId());
     if (dataset !== undefined) {
-      if (uris.idOf("dataset", dataset) === null || !store.has(dataset)) throw new BadRequest(`parameter 'dataset_uri': ${dataset} is not a dataset of this service`, { field: "dataset_uri" });
+      requireDataset(dataset, "dataset_uri", store, uris);
       const t = await tasks.submit(`${m.endpointTitle}: predicting ${dataset}`, "prediction", predictDatasetOperation(store, m, datasetQueries(store, dataset, vocab), result, vocab));
       return respondTask(ctx, t, deps);
     }
