@@ -3,6 +3,7 @@
  * 127.0.0.1 with a fresh data directory, and small HTTP helpers to talk to it. A child process,
  * not an in-process app, so that tests can SIGKILL it and restart it on the same data.
  */
+import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -185,4 +186,19 @@ export async function waitForTaskState(
     if (Date.now() - t0 > timeoutMs) throw new Error(`task ${taskUri} did not reach the state in ${timeoutMs} ms: ${JSON.stringify(t)}`);
     await new Promise((res) => setTimeout(res, 50));
   }
+}
+
+/** POST parameters as a form (as `curl -d` does). */
+export async function postForm(url: string, params: Record<string, string>, accept = "text/uri-list"): Promise<Response> {
+  return fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: accept } });
+}
+
+/** POST a long operation: 202 with Location = the task; wait for it to complete; its result URI. */
+export async function runTask(url: string, params: Record<string, string>, timeoutMs = 600_000): Promise<string> {
+  const r = await postForm(url, params);
+  assert.equal(r.status, 202, await r.clone().text());
+  assert.equal(r.headers.get("location"), (await r.clone().text()).trim());
+  const done = await waitForTask((await r.text()).trim(), timeoutMs);
+  assert.equal(done.status, 200, done.body);
+  return done.body;
 }

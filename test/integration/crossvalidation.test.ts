@@ -6,19 +6,9 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, get, removeDir, startServer, uploadDataset, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, get, removeDir, startServer, uploadDataset, type TestServer, postForm as post, runTask } from "../helpers/server.ts";
 
-async function post(url: string, params: Record<string, string>, accept = "text/uri-list"): Promise<Response> {
-  return fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: accept } });
-}
 
-async function runTask(url: string, params: Record<string, string>): Promise<string> {
-  const r = await post(url, params);
-  assert.equal(r.status, 202, await r.clone().text());
-  const done = await waitForTask((await r.text()).trim(), 600_000);
-  assert.equal(done.status, 200, done.body);
-  return done.body;
-}
 
 /** Pooled statistics (qg:<name> on the cross-validation) and the predictions' folds. */
 async function read(base: string, cv: string): Promise<{ stats: Map<string, number>; folds: Map<string, string> }> {

@@ -11,18 +11,12 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DATA, get, removeDir, sortedNTriples, startServer, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, get, removeDir, sortedNTriples, startServer, uploadDataset, uploadFile, waitForTask, type TestServer, sparqlSelect } from "../helpers/server.ts";
 
 const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
 const MULTI = `${DATA}lazar/test/data/multicolumn.csv`;
 const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
 
-async function sparqlSelect(base: string, query: string): Promise<Record<string, { value: string }>[]> {
-  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: "application/sparql-results+json" } });
-  assert.equal(r.status, 200, await r.clone().text());
-  const j = (await r.json()) as { results: { bindings: Record<string, { value: string }>[] } };
-  return j.results.bindings;
-}
 
 const PREFIX = "PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> ";
 

@@ -10,29 +10,14 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, get, removeDir, startServer, uploadDataset, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, get, removeDir, startServer, uploadDataset, type TestServer, sparqlSelect as sparql, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 const DC = "http://purl.org/dc/elements/1.1/";
 const CDK_VALUES: Record<string, number> = { constitutional: 14, electronic: 4, topological: 175, geometrical: 18, cpsa: 29, hybrid: 23 };
 
-async function sparql(base: string, query: string): Promise<Record<string, { value: string }>[]> {
-  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: "application/sparql-results+json" } });
-  assert.equal(r.status, 200, await r.clone().text());
-  return ((await r.json()) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
-}
 
-async function post(url: string, params: Record<string, string>, accept = "text/uri-list"): Promise<Response> {
-  return fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: accept } });
-}
 
-async function runTask(url: string, params: Record<string, string>): Promise<string> {
-  const r = await post(url, params);
-  assert.equal(r.status, 202, await r.clone().text());
-  const done = await waitForTask((await r.text()).trim());
-  assert.equal(done.status, 200, done.body);
-  return done.body;
-}
 
 /** Feature titles of a feature dataset, and value by (compound, title). */
 async function read(base: string, fd: string): Promise<{ titles: string[]; value: (compound: string, title: string) => number | undefined; descriptions: Map<string, string> }> {
@@ -41,6 +26,8 @@ async function read(base: string, fd: string): Promise<{ titles: string[]; value
   const values = new Map(vs.map((r) => [`${r.c!.value} ${r.t!.value}`, Number(r.x!.value)]));
   return { titles: fs.map((r) => r.t!.value), value: (c, t) => values.get(`${c} ${t}`), descriptions: new Map(fs.map((r) => [r.t!.value, r.d!.value])) };
 }
+
+const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 120_000);
 
 describe("descriptors over HTTP", () => {
   let srv: TestServer;

@@ -14,30 +14,14 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadRDKit } from "../../src/chem/rdkit.ts";
-import { DATA, get, removeDir, startServer, taskState, uploadDataset, uploadFile, waitForTask, waitForTaskState, type TestServer } from "../helpers/server.ts";
+import { DATA, get, removeDir, startServer, taskState, uploadDataset, uploadFile, waitForTask, waitForTaskState, type TestServer, sparqlSelect as sparql, postForm as post, runTask as run } from "../helpers/server.ts";
 
 const F2 = `${DATA}fminer2/`;
 const OT = "http://www.opentox.org/api/1.1#";
 
-async function sparql(base: string, query: string): Promise<Record<string, { value: string }>[]> {
-  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(query)}`, { headers: { Accept: "application/sparql-results+json" } });
-  assert.equal(r.status, 200, await r.clone().text());
-  return ((await r.json()) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
-}
 
-async function post(url: string, params: Record<string, string>, accept = "text/uri-list"): Promise<Response> {
-  return fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: accept } });
-}
 
 /** Run an algorithm and wait for its result URI. */
-async function run(url: string, params: Record<string, string>): Promise<string> {
-  const r = await post(url, params);
-  assert.equal(r.status, 202, await r.clone().text());
-  assert.equal(r.headers.get("location"), (await r.clone().text()).trim());
-  const done = await waitForTask((await r.text()).trim());
-  assert.equal(done.status, 200, done.body);
-  return done.body;
-}
 
 /** fminer's YAML line: SMARTS, statistic, then the id lists per class. */
 function parseYaml(line: string): { smarts: string; stat: string; ids: number[] } {

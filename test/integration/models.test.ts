@@ -14,21 +14,11 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, get, removeDir, startServer, uploadDataset, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, get, removeDir, startServer, uploadDataset, type TestServer, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 
-async function post(url: string, params: Record<string, string>, accept = "text/uri-list"): Promise<Response> {
-  return fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: accept } });
-}
 
-async function runTask(url: string, params: Record<string, string>): Promise<string> {
-  const r = await post(url, params);
-  assert.equal(r.status, 202, await r.clone().text());
-  const done = await waitForTask((await r.text()).trim(), 300_000);
-  assert.equal(done.status, 200, done.body);
-  return done.body;
-}
 
 async function compound(base: string, smiles: string): Promise<string> {
   const r = await fetch(`${base}/compound`, { method: "POST", body: smiles, headers: { "Content-Type": "chemical/x-daylight-smiles", Accept: "text/uri-list" } });
@@ -64,6 +54,8 @@ async function predictions(base: string, pd: string, model: string): Promise<Map
   }
   return out;
 }
+
+const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
 
 describe("models over HTTP", () => {
   let srv: TestServer;

@@ -12,15 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, ensureChromium } from "../helpers/chromium.ts";
-import { DATA, removeDir, startServer, uploadDataset, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, removeDir, startServer, uploadDataset, type TestServer, runTask } from "../helpers/server.ts";
 
-async function runTask(url: string, params: Record<string, string>): Promise<string> {
-  const r = await fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: "text/uri-list" } });
-  assert.equal(r.status, 202, await r.clone().text());
-  const done = await waitForTask((await r.text()).trim(), 600_000);
-  assert.equal(done.status, 200, done.body);
-  return done.body;
-}
 
 describe("the cross-validation report in Chromium", () => {
   let srv: TestServer;
