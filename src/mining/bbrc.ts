@@ -22,7 +22,7 @@
  * pattern of a class is the maximum).
  */
 
-import type { Database } from "./database.ts";
+import { ringBonds, type Database } from "./database.ts";
 import { TreePlan, Pattern, comparePathReadings, treeExtensionOk, extensionRepresentatives, DEFAULT_TREE_ORDER, type TreeOrderOptions } from "./pattern.ts";
 import { writeSmarts, type SmartsGraph } from "./smarts.ts";
 import { fminerChisq, fminerUpperBound, fminerKuiper, defaultChisqThreshold, chisqQuantile1 } from "./stats.ts";
@@ -718,55 +718,3 @@ function clipToQuantiles(values: readonly number[], pLo: number, pHi: number): n
   return values.map((v) => Math.min(hi, Math.max(lo, v)));
 }
 
-/**
- * Per adjacency entry of the database: 1 if the bond lies on a cycle of its molecule (over the
- * frequent edges), 0 for a bridge (Tarjan's bridge search, iterative; no multiple bonds
- * between two atoms).
- */
-function ringBonds(db: Database): Uint8Array {
-  const nA = db.atomTid.length;
-  const { adjStart, adjTo } = db;
-  const ring = new Uint8Array(adjTo.length).fill(1);
-  const disc = new Int32Array(nA).fill(-1);
-  const low = new Int32Array(nA);
-  const parent = new Int32Array(nA).fill(-1);
-  const parentEntry = new Int32Array(nA).fill(-1);
-  const next = new Int32Array(nA);
-  const stack = new Int32Array(nA);
-  let time = 0;
-  for (let s0 = 0; s0 < nA; s0++) {
-    if (disc[s0] !== -1) continue;
-    let sp = 0;
-    stack[sp++] = s0;
-    disc[s0] = low[s0] = time++;
-    next[s0] = adjStart[s0]!;
-    while (sp > 0) {
-      const v = stack[sp - 1]!;
-      if (next[v]! < adjStart[v + 1]!) {
-        const j = next[v]!;
-        next[v] = j + 1;
-        const w = adjTo[j]!;
-        if (disc[w] === -1) {
-          parent[w] = v;
-          parentEntry[w] = j;
-          disc[w] = low[w] = time++;
-          next[w] = adjStart[w]!;
-          stack[sp++] = w;
-        } else if (w !== parent[v]) {
-          if (disc[w]! < low[v]!) low[v] = disc[w]!;
-        }
-      } else {
-        sp--;
-        const par = parent[v]!;
-        if (par >= 0) {
-          if (low[v]! < low[par]!) low[par] = low[v]!;
-          if (low[v]! > disc[par]!) {
-            ring[parentEntry[v]!] = 0;
-            for (let q = adjStart[v]!, qe = adjStart[v + 1]!; q < qe; q++) if (adjTo[q] === par) ring[q] = 0;
-          }
-        }
-      }
-    }
-  }
-  return ring;
-}

@@ -29,6 +29,7 @@
 
 import type { MolGraph } from "./graph.ts";
 import { COVALENT_RADIUS, elementValue, orientPrincipal, VDW_RADIUS, type Mol3D } from "./geometry3d.ts";
+import { mulberry32 } from "../../learn/random.ts";
 
 export interface ConformerOptions {
   /** PRNG seed (default 42). Same seed, same molecule ⇒ same coordinates. */
@@ -57,17 +58,6 @@ class Timeout extends Error {}
 /** QG_CONF_DEBUG=1 prints why an embedding failed the quality check. */
 const DEBUG = typeof process !== "undefined" && process.env["QG_CONF_DEBUG"] === "1";
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Molecule with explicit hydrogens
@@ -1057,7 +1047,7 @@ export function generateConformer(g: MolGraph, options: ConformerOptions = {}, i
     let best: { x: Float64Array; e: number; q: Quality } | null = null;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       stats.attempts = attempt + 1;
-      const rand = prng((seed ^ Math.imul(attempt + 1, 0x9e3779b1)) >>> 0);
+      const rand = mulberry32((seed ^ Math.imul(attempt + 1, 0x9e3779b1)) >>> 0);
       let x4: Float64Array;
       if (mol.n === 1) x4 = new Float64Array(4);
       else x4 = embed(bd, rand, deadline);
