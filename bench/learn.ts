@@ -14,27 +14,16 @@
  *    tuned local SVM of src/learn.
  * Usage: nice -n 19 npx tsx bench/learn.ts [queries]
  */
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadRDKit, type RDKit } from "../src/chem/rdkit.ts";
 import { mineBbrc, type InputCompound } from "../src/mining/index.ts";
 import { chisqCdf1 } from "../src/mining/stats.ts";
 import { QuerySet } from "../src/mining/match.ts";
 import { FingerprintMatrix, weightedFingerprint, instancesOf, createLazarModel, loadLibsvm, localSvm, KernelSvm, type SparseFingerprint, type LazarModel } from "../src/learn/index.ts";
+import { DATA, readSmilesCsv } from "../test/helpers/data.ts";
 
-const DATA = new URL("../../shared/data/", import.meta.url).pathname;
 const nQueries = Number(process.argv[2] ?? 400);
 
-function readCsv(path: string): { smiles: string; value: string }[] {
-  return readFileSync(path, "utf8")
-    .split(/\r?\n/)
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => {
-      const k = l.lastIndexOf(",");
-      return { smiles: l.slice(0, k), value: l.slice(k + 1).trim() };
-    });
-}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -83,7 +72,7 @@ const rdkit = await loadRDKit();
 // 1. Kazius, WMV.
 let kazius: Built | null = null;
 {
-  const rows = readCsv(`${DATA}lazar/test/data/kazius.csv`);
+  const rows = readSmilesCsv(`${DATA}lazar/test/data/kazius.csv`);
   const t0 = performance.now();
   const b = build(rdkit, rows, 20);
   kazius = b;
@@ -203,7 +192,7 @@ async function compareLibs(b: Built, queries: number[]): Promise<string[]> {
 
 // 3. SVM libraries on real local problems.
 {
-  const rows = readCsv(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+  const rows = readSmilesCsv(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
   const b = build(rdkit, rows, 8);
   console.log(`hamster (${b.activities.length} compounds, ${b.weights.length} BBRC features at minfreq 8), leave-one-out:`);
   for (const line of await compareLibs(b, [...b.activities.keys()])) console.log(`  ${line}`);

@@ -15,10 +15,10 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { encodeSmiles } from "../src/mining/encode.ts";
-import { mineBbrc, type InputCompound } from "../src/mining/index.ts";
+import { mineBbrc } from "../src/mining/index.ts";
 import { MolTarget, QuerySet } from "../src/mining/match.ts";
+import { DATA, kaziusMiningInput } from "../test/helpers/data.ts";
 
-const DATA = new URL("../../shared/data/", import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 5);
 const minfreq = Number(process.argv[3] ?? 20);
 
@@ -34,14 +34,7 @@ const rssMB = (): string => (process.resourceUsage().maxRSS / 1024).toFixed(0);
 const ms = (x: number): string => x.toFixed(3);
 
 const rdkit = await loadRDKit();
-const csv = readFileSync(`${DATA}lazar/test/data/kazius.csv`, "utf8").split(/\r?\n/).slice(1).filter((l) => l.trim());
-const compounds: InputCompound[] = [];
-const activity = new Map<number, number>();
-csv.forEach((line, i) => {
-  const k = line.lastIndexOf(",");
-  compounds.push({ id: i + 1, smiles: line.slice(0, k) });
-  activity.set(i + 1, Number(line.slice(k + 1)));
-});
+const { compounds, activity } = kaziusMiningInput();
 
 // Encoding (what a prediction pays once per query compound before matching).
 let t0 = performance.now();

@@ -8,20 +8,11 @@
  * sensitive than wall time to other load on a shared machine.
  * Usage: nice -n 19 npx tsx bench/mining-last.ts [minfreq …]
  */
-import { readFileSync } from "node:fs";
 import { loadRDKit } from "../src/chem/rdkit.ts";
-import type { InputCompound } from "../src/mining/index.ts";
 import { mineLast } from "../src/mining/last/index.ts";
+import { kaziusMiningInput } from "../test/helpers/data.ts";
 
-const DATA = new URL("../../shared/data/", import.meta.url).pathname;
-const csv = readFileSync(`${DATA}lazar/test/data/kazius.csv`, "utf8").split(/\r?\n/).slice(1).filter((l) => l.trim());
-const compounds: InputCompound[] = [];
-const activity = new Map<number, number>();
-csv.forEach((line, i) => {
-  const k = line.lastIndexOf(",");
-  compounds.push({ id: i + 1, smiles: line.slice(0, k) });
-  activity.set(i + 1, Number(line.slice(k + 1)));
-});
+const { compounds, activity } = kaziusMiningInput();
 
 const rdkit = await loadRDKit();
 const freqs = process.argv.slice(2).map(Number);

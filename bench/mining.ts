@@ -14,22 +14,14 @@
  *
  * Usage: nice -n 19 npx tsx bench/mining.ts [minfreq …]
  */
-import { readFileSync } from "node:fs";
 import { loadRDKit } from "../src/chem/rdkit.ts";
-import { mineBbrc, type InputCompound } from "../src/mining/index.ts";
+import { mineBbrc } from "../src/mining/index.ts";
 import { canonicalOrder } from "../src/mining/order.ts";
 import { Database } from "../src/mining/database.ts";
 import { BbrcMiner } from "../src/mining/bbrc.ts";
+import { kaziusMiningInput } from "../test/helpers/data.ts";
 
-const DATA = new URL("../../shared/data/", import.meta.url).pathname;
-const csv = readFileSync(`${DATA}lazar/test/data/kazius.csv`, "utf8").split(/\r?\n/).slice(1).filter((l) => l.trim());
-const compounds: InputCompound[] = [];
-const activity = new Map<number, number>();
-csv.forEach((line, i) => {
-  const k = line.lastIndexOf(",");
-  compounds.push({ id: i + 1, smiles: line.slice(0, k) });
-  activity.set(i + 1, Number(line.slice(k + 1)));
-});
+const { compounds, activity } = kaziusMiningInput();
 
 const rdkit = await loadRDKit();
 const freqs = process.argv.slice(2).map(Number);

@@ -18,13 +18,12 @@
  * 5.9 s (CPU 11.5 s); regression median 29.8 s, runs 20.0–34.8 s (CPU 39.6 s, so ≈ 20 s on two
  * free cores).
  */
-import { readFileSync } from "node:fs";
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { computeDescriptors } from "../src/chem/descriptors/index.ts";
 import { RFE_DEFAULTS, type RfeEndpoint, type RfeResult } from "../src/learn/rfe.ts";
 import { rfeParallel } from "../src/tasks/rfe-parallel.ts";
+import { DATA, readSmilesCsv } from "../test/helpers/data.ts";
 
-const DATA = new URL("../../shared/data/", import.meta.url).pathname;
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) : dflt;
@@ -32,16 +31,6 @@ const arg = (name: string, dflt: number): number => {
 const threads = arg("--threads", 2);
 const runs = arg("--runs", 3);
 
-function readCsv(path: string): { smiles: string; value: string }[] {
-  return readFileSync(path, "utf8")
-    .split(/\r?\n/)
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => {
-      const k = l.lastIndexOf(",");
-      return { smiles: l.slice(0, k).replace(/"/g, ""), value: l.slice(k + 1).trim() };
-    });
-}
 
 const rdkit = await loadRDKit();
 
@@ -86,11 +75,11 @@ async function bench(label: string, columns: number[][], endpoint: RfeEndpoint):
 
 const t0 = performance.now();
 const kazius = table(
-  readCsv(`${DATA}lazar/test/data/kazius.csv`)
+  readSmilesCsv(`${DATA}lazar/test/data/kazius.csv`)
     .filter((_, i) => i % 4 === 0)
     .slice(0, 1000),
 );
-const fda = table(readCsv(`${DATA}lazar/test/data/FDA_v3b_Maximum_Recommended_Daily_Dose_mmol.csv`).slice(0, 1000));
+const fda = table(readSmilesCsv(`${DATA}lazar/test/data/FDA_v3b_Maximum_Recommended_Daily_Dose_mmol.csv`).slice(0, 1000));
 console.log(`descriptors: ${((performance.now() - t0) / 1000).toFixed(1)} s (not in the figures below)`);
 console.log(
   `RFE defaults: ${RFE_DEFAULTS.resamples} bootstrap resamples, ranking forest ${RFE_DEFAULTS.rankTrees} trees, ` +

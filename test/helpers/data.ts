@@ -1,2 +1,27 @@
+import { readFileSync } from "node:fs";
+
 /** Where the shared reference data lives: `shared/data` beside the repository (SOURCES.md). */
 export const DATA = new URL("../../../shared/data/", import.meta.url).pathname;
+
+
+/**
+ * A two-column reference CSV (structure, endpoint) as rows of SMILES and value: the header line
+ * is skipped, the last comma splits a row, and the quotes of quoted SMILES are removed (no SMILES
+ * contains a quote).
+ */
+export function readSmilesCsv(path: string): { smiles: string; value: string }[] {
+  return readFileSync(path, "utf8")
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((l) => l.trim())
+    .map((l) => {
+      const k = l.lastIndexOf(",");
+      return { smiles: l.slice(0, k).replace(/"/g, ""), value: l.slice(k + 1).trim() };
+    });
+}
+
+/** kazius.csv as the miners take it: ids 1…4069 in file order, activity 0/1 by id. */
+export function kaziusMiningInput(): { compounds: { id: number; smiles: string }[]; activity: Map<number, number> } {
+  const rows = readSmilesCsv(`${DATA}lazar/test/data/kazius.csv`);
+  return { compounds: rows.map((r, i) => ({ id: i + 1, smiles: r.smiles })), activity: new Map(rows.map((r, i) => [i + 1, Number(r.value)])) };
+}

@@ -23,12 +23,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { DATA } from "../../helpers/data.ts";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { ForestData, trainForest, type ForestTarget } from "../../../src/learn/forest.ts";
 import { mulberry32 } from "../../../src/learn/random.ts";
+import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
 const REF = {
   kaziusAccuracyR: 0.7893,
@@ -37,16 +36,6 @@ const REF = {
   fdaR2Sklearn: 0.4873,
 };
 
-function readCsv(path: string): { smiles: string; value: string }[] {
-  return readFileSync(path, "utf8")
-    .split(/\r?\n/)
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => {
-      const k = l.lastIndexOf(",");
-      return { smiles: l.slice(0, k).replace(/^"|"$/g, ""), value: l.slice(k + 1).trim() };
-    });
-}
 
 interface Table {
   columns: Float64Array[];
@@ -113,7 +102,7 @@ const r2 = (truth: number[], pred: ArrayLike<number>): number => {
 let kaziusTable: Promise<Table> | null = null;
 const kazius = (): Promise<Table> =>
   (kaziusTable ??= descriptorTable(
-    readCsv(`${DATA}lazar/test/data/kazius.csv`)
+    readSmilesCsv(`${DATA}lazar/test/data/kazius.csv`)
       .filter((_, i) => i % 4 === 0)
       .slice(0, 1000),
     Number,
@@ -143,7 +132,7 @@ test("classification: held-out accuracy on Kazius descriptors close to R randomF
 });
 
 test("regression: held-out R² on FDA MRDD descriptors close to R randomForest and scikit-learn, above k-NN", async () => {
-  const entries = readCsv(`${DATA}lazar/test/data/FDA_v3b_Maximum_Recommended_Daily_Dose_mmol.csv`).slice(0, 1000);
+  const entries = readSmilesCsv(`${DATA}lazar/test/data/FDA_v3b_Maximum_Recommended_Daily_Dose_mmol.csv`).slice(0, 1000);
   const t = await descriptorTable(entries, (v) => Math.log10(Number(v)));
   assert.equal(t.columns.length, 144, "the same matrix as the reference runs");
   assert.equal(t.y.length, 999);

@@ -12,29 +12,18 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { DATA } from "../../helpers/data.ts";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { mineBbrc } from "../../../src/mining/index.ts";
 import { chisqCdf1 } from "../../../src/mining/stats.ts";
 import { QuerySet } from "../../../src/mining/match.ts";
 import { DescriptorSpace, FingerprintMatrix, createLazarModel, instancesOf, localSvm, loadLibsvm, partitions, weightedFingerprint } from "../../../src/learn/index.ts";
+import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
-function csv(path: string): { smiles: string; value: string }[] {
-  return readFileSync(path, "utf8")
-    .split(/\r?\n/)
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => {
-      const k = l.lastIndexOf(",");
-      return { smiles: l.slice(0, k).replace(/^"|"$/g, ""), value: l.slice(k + 1).trim() };
-    });
-}
 
 async function epafhm(): Promise<{ rows: Float64Array[]; y: number[] }> {
   const rdkit = await loadRDKit();
-  const data = csv(`${DATA}lazar/test/data/EPAFHM.medi_log10.csv`);
+  const data = readSmilesCsv(`${DATA}lazar/test/data/EPAFHM.medi_log10.csv`);
   const values = data.map((d) => computeDescriptors(rdkit, d.smiles, { pcTypes: ["topological"], lib: "cdk" }));
   const names = [...new Set(values.flatMap((v) => (v ? [...v.keys()] : [])))].sort();
   const keep = data.map((_, i) => values[i] !== null);
@@ -90,7 +79,7 @@ test("local SVM regression, EPAFHM leave-one-out: beats the mean, stays in range
 
 test("local SVM classification, hamster leave-one-out: accuracy above the majority rate", async (t) => {
   const rdkit = await loadRDKit();
-  const data = csv(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+  const data = readSmilesCsv(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
   const classes = [...new Set(data.map((d) => d.value))].sort();
   const act = new Map(data.map((d, i) => [i + 1, classes.indexOf(d.value) + 1]));
   const run = mineBbrc(rdkit, data.map((d, i) => ({ id: i + 1, smiles: d.smiles })), act, { minfreq: 8 });

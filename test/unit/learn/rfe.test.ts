@@ -24,12 +24,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DATA } from "../../helpers/data.ts";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { cleanColumns, knnImpute, rfe, RfeInputError, subsetSizes, type RfeEndpoint } from "../../../src/learn/rfe.ts";
 import { rfeParallel } from "../../../src/tasks/rfe-parallel.ts";
 import { mulberry32, shuffle } from "../../../src/learn/random.ts";
+import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
 test("subset sizes: round(p × 0.30 … 0.70) as R computes them", () => {
   // printed by R: for (p in …) unique(round(p * seq(0.3, 0.7, by = 0.02)))
@@ -77,16 +77,6 @@ test("k-NN imputation: mean of the 5 nearest complete rows on centred and scaled
   assert.ok(Math.abs(x[8]! - (10 - mean) / sd) < 1e-12);
 });
 
-function readCsv(path: string): { smiles: string; value: string }[] {
-  return readFileSync(path, "utf8")
-    .split(/\r?\n/)
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => {
-      const k = l.lastIndexOf(",");
-      return { smiles: l.slice(0, k).replace(/"/g, ""), value: l.slice(k + 1).trim() };
-    });
-}
 
 interface Epafhm {
   names: string[];
@@ -100,7 +90,7 @@ const epafhm = (): Promise<Epafhm> =>
   (epafhmData ??= (async () => {
     const rdkit = await loadRDKit();
     const byInchi = new Map<string, number>();
-    for (const { smiles, value } of readCsv(`${DATA}lazar/test/data/EPAFHM.csv`)) {
+    for (const { smiles, value } of readSmilesCsv(`${DATA}lazar/test/data/EPAFHM.csv`)) {
       if (value === "") continue;
       const mol = rdkit.get_mol(smiles);
       if (mol === null) continue;
@@ -214,7 +204,7 @@ test("EPAFHM with del_missing: rows with missing values are dropped, nothing imp
 
 test("hamster carcinogenicity, CDK constitutional + topological descriptors: a smaller set, the same for the same seed", async () => {
   const rdkit = await loadRDKit();
-  const data = readCsv(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+  const data = readSmilesCsv(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
   const values = data.map((e) => computeDescriptors(rdkit, e.smiles, { pcTypes: ["constitutional", "topological"], lib: "cdk" }));
   const names = [...new Set(values.flatMap((v) => (v === null ? [] : [...v.keys()])))];
   const rows = data.map((_, i) => i).filter((i) => values[i] !== null);
