@@ -11,7 +11,7 @@
  * benzenoid and heteroaromatic rings; where they differ the encoding (hence patterns) differs.
  */
 
-import type { RDKit } from "../chem/rdkit.ts";
+import type { RDKit, RDKitMol } from "../chem/rdkit.ts";
 
 /** Heavy-atom graph of one compound with fminer's input labels. */
 export interface MolGraph {
@@ -46,16 +46,48 @@ interface CommonChem {
 }
 
 /**
+ * RDKit parse options when only the graph is needed: explicit hydrogens are dropped below
+ * anyway, and stereo perception does not touch atoms, aromaticity or bond orders. Together a
+ * third cheaper than the default parse (Kazius: 0.40 against 0.62 s). The InChI needs the
+ * default parse (stereo layers), so `encodeSmiles` keeps it.
+ */
+const GRAPH_ONLY = JSON.stringify({ removeHs: false, assignStereo: false });
+const UNSANITISED = JSON.stringify({ sanitize: false });
+
+/**
  * Encode one SMILES. Returns null when RDKit cannot parse it at all (fminer would drop such a
- * compound as well, OpenBabel printing an error).
+ * compound as well, OpenBabel printing an error) or cannot write its InChI.
  */
 export function encodeSmiles(rdkit: RDKit, smiles: string, aromatic = true): EncodedCompound | null {
-  let mol = rdkit.get_mol(smiles);
-  if (mol === null) mol = rdkit.get_mol(smiles, JSON.stringify({ sanitize: false }));
+  let inchi = "";
+  const graph = withMolecule(rdkit, smiles, null, (mol) => {
+    // RDKit's InChI writer throws on some unsanitisable molecules (bloodbarr's `[cH+]`
+    // nucleoside); without an InChI the compound has no place in the order and is dropped.
+    try {
+      inchi = mol.get_inchi();
+    } catch {
+      inchi = "";
+    }
+  }, aromatic);
+  return graph === null || inchi === "" ? null : { graph, inchi };
+}
+
+/**
+ * The graph alone (§1.3), without the InChI: for compounds whose InChI is known already (the
+ * service's compounds are identified by it) and for query molecules, which are only matched.
+ * Equal to `encodeSmiles(…).graph` (tested over the shared data sets).
+ */
+export function encodeGraph(rdkit: RDKit, smiles: string, aromatic = true): MolGraph | null {
+  return withMolecule(rdkit, smiles, GRAPH_ONLY, null, aromatic);
+}
+
+function withMolecule(rdkit: RDKit, smiles: string, options: string | null, visit: ((mol: RDKitMol) => void) | null, aromatic: boolean): MolGraph | null {
+  let mol = options === null ? rdkit.get_mol(smiles) : rdkit.get_mol(smiles, options);
+  if (mol === null) mol = rdkit.get_mol(smiles, UNSANITISED);
   if (mol === null) return null;
   try {
     const json = JSON.parse(mol.get_json()) as CommonChem;
-    const inchi = mol.get_inchi();
+    visit?.(mol);
     const m = json.molecules[0];
     if (m === undefined) return null;
     const defZ = json.defaults?.atom?.z ?? 6;
@@ -89,7 +121,7 @@ export function encodeSmiles(rdkit: RDKit, smiles: string, aromatic = true): Enc
       const bo = aromBonds.has(i) ? 4 : Math.min(3, Math.max(1, Math.round(aromatic ? (written ?? b.bo ?? defBo) : (b.bo ?? defBo))));
       bonds.push(x, y, bo);
     });
-    return { graph: { labels: Int32Array.from(labels), bonds: Int32Array.from(bonds) }, inchi };
+    return { labels: Int32Array.from(labels), bonds: Int32Array.from(bonds) };
   } finally {
     mol.delete();
   }
@@ -97,7 +129,7 @@ export function encodeSmiles(rdkit: RDKit, smiles: string, aromatic = true): Enc
 
 /** Bond orders of the unsanitised parse, keyed by atom pair; null when atoms do not line up. */
 function rawBondOrders(rdkit: RDKit, smiles: string, nAtoms: number): Map<number, number> | null {
-  const mol = rdkit.get_mol(smiles, JSON.stringify({ sanitize: false }));
+  const mol = rdkit.get_mol(smiles, UNSANITISED);
   if (mol === null) return null;
   try {
     const json = JSON.parse(mol.get_json()) as CommonChem;

@@ -40,7 +40,7 @@
  */
 
 import type { RDKit } from "../chem/rdkit.ts";
-import { encodeSmiles, type MolGraph } from "./encode.ts";
+import { encodeGraph, type MolGraph } from "./encode.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Label sets
@@ -884,8 +884,8 @@ export function prepareMolecule(g: MolGraph | MolTarget): MolTarget {
  * matching, also for SMARTS mined with aromatic perception off). Null if RDKit cannot parse it.
  */
 export function moleculeFromSmiles(rdkit: RDKit, smiles: string, aromatic = true): MolTarget | null {
-  const enc = encodeSmiles(rdkit, smiles, aromatic);
-  return enc === null ? null : new MolTarget(enc.graph);
+  const graph = encodeGraph(rdkit, smiles, aromatic);
+  return graph === null ? null : new MolTarget(graph);
 }
 
 // ---------------------------------------------------------------------------------------------

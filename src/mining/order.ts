@@ -8,12 +8,17 @@
  */
 
 import type { RDKit } from "../chem/rdkit.ts";
-import { encodeSmiles, type MolGraph } from "./encode.ts";
+import { encodeGraph, encodeSmiles, type MolGraph } from "./encode.ts";
 
 export interface InputCompound {
   /** Positive integer id printed in the output lists. */
   readonly id: number;
   readonly smiles: string;
+  /**
+   * The compound's standard InChI when already known (the service stores it for every
+   * compound): then it is not computed again, and the SMILES is parsed only for its graph.
+   */
+  readonly inchi?: string;
 }
 
 export interface OrderedCompounds {
@@ -41,8 +46,8 @@ export function canonicalOrder(
   const dropped: number[] = [];
   compounds.forEach((c, counter) => {
     const act = activity.get(c.id);
-    const enc = act === undefined ? null : encodeSmiles(rdkit, c.smiles, aromatic);
-    if (enc === null || act === undefined) {
+    const enc = act === undefined ? null : c.inchi !== undefined ? { graph: encodeGraph(rdkit, c.smiles, aromatic), inchi: c.inchi } : encodeSmiles(rdkit, c.smiles, aromatic);
+    if (enc === null || enc.graph === null || act === undefined) {
       dropped.push(c.id);
       return;
     }

@@ -59,7 +59,8 @@ export interface CrossValidationRequest {
   readonly stratified: boolean;
   readonly classes: readonly string[];
   /** One per measured value: compound, SMILES (row spelling), activity (class 1…k or value). */
-  readonly instances: readonly { readonly compound: string; readonly smiles: string | null; readonly activity: number; readonly label: string }[];
+  /** Per measured value: the compound, the structure as its row draws it, the compound's InChI. */
+  readonly instances: readonly { readonly compound: string; readonly smiles: string | null; readonly inchi?: string; readonly activity: number; readonly label: string }[];
   readonly fold: Omit<FoldInput, "train" | "test">;
   /** Per-mil minimum frequency (recomputed per training fold), or an absolute one. */
   readonly frequency: { readonly absolute: number } | { readonly perMil: number };
@@ -100,7 +101,8 @@ export function crossValidationRequest(params: Params, rawAlgorithmParams: strin
   for (const r of readFeatureColumn(store.ox, datasetUri, m.record.endpoint, v)) {
     const activity = classes.length > 0 ? classes.indexOf(r.value) + 1 : Number(r.value);
     if (!Number.isFinite(activity) || activity === 0) continue;
-    instances.push({ compound: r.compound, smiles: r.smiles ?? readCompound(store.ox, r.compound, v)?.smiles ?? null, activity, label: r.value });
+    const compound = readCompound(store.ox, r.compound, v);
+    instances.push({ compound: r.compound, smiles: r.smiles ?? compound?.smiles ?? null, ...(compound ? { inchi: compound.inchi } : {}), activity, label: r.value });
   }
   const seed = params.number("random_seed")!;
   const numFolds = params.number("num_folds")!;
@@ -152,7 +154,7 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
     const done = new Array<number>(request.numFolds).fill(0);
     const outputs = await Promise.all(
       Array.from({ length: request.numFolds }, async (_, k) => {
-        const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, activity: x.activity }] : []));
+        const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, ...(x.inchi !== undefined ? { inchi: x.inchi } : {}), activity: x.activity }] : []));
         const testKeys = new Map<string, string | null>();
         request.instances.forEach((x, i) => foldOf(i) === k && !testKeys.has(x.compound) && testKeys.set(x.compound, x.smiles));
         const minfreq = absoluteFrequency(request.frequency, train.length);

@@ -116,15 +116,16 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
   if (!nominal && !numeric) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
 
   const column = readFeatureColumn(store.ox, datasetUri, feature.uri, v);
-  const smiles = new Map<string, string | null>();
+  const known = new Map<string, { smiles?: string; inchi: string } | null>();
   const rows: MiningRow[] = [];
   const entries: { line: number; compound: string; id: number }[] = [];
   const inEntries = new Set<string>();
   let withoutSmiles = 0;
   for (const r of column) {
-    if (!smiles.has(r.compound)) smiles.set(r.compound, readCompound(store.ox, r.compound, v)?.smiles ?? null);
+    if (!known.has(r.compound)) known.set(r.compound, readCompound(store.ox, r.compound, v));
+    const compound = known.get(r.compound);
     // the structure as this row draws it (fminer's encoding depends on the spelling)
-    const s = r.smiles ?? smiles.get(r.compound);
+    const s = r.smiles ?? compound?.smiles;
     if (!s) {
       withoutSmiles++;
       continue;
@@ -132,7 +133,7 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
     const activity = nominal ? classes.indexOf(r.value) + 1 : parseNumber(r.value);
     if (activity === null || activity === 0) continue;
     const id = rows.length + 1;
-    rows.push({ id, smiles: s, activity });
+    rows.push({ id, smiles: s, ...(compound ? { inchi: compound.inchi } : {}), activity });
     if (!inEntries.has(r.compound)) {
       inEntries.add(r.compound);
       entries.push({ line: r.line, compound: r.compound, id });

@@ -13,7 +13,7 @@ import { mine, type Found, type MinerOptions } from "./mining.ts";
 
 export interface FoldInput {
   /** Training instances: one per measured value (a compound measured twice is two rows). */
-  readonly train: readonly { readonly key: string; readonly smiles: string; readonly activity: number }[];
+  readonly train: readonly { readonly key: string; readonly smiles: string; readonly inchi?: string; readonly activity: number }[];
   /** Test compounds (unique). */
   readonly test: readonly { readonly key: string; readonly smiles: string | null }[];
   readonly miner: MinerOptions;
@@ -42,7 +42,7 @@ export interface FoldOutput {
 
 export async function crossValidationFold(input: FoldInput, ctx: JobContext): Promise<FoldOutput> {
   const rdkit = await loadRDKit();
-  const rows = input.train.map((r, i) => ({ id: i + 1, smiles: r.smiles, activity: r.activity }));
+  const rows = input.train.map((r, i) => ({ id: i + 1, smiles: r.smiles, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), activity: r.activity }));
   const run = mine(rdkit, { ...input.miner, rows, classes: input.classes });
   ctx.progress(0.7);
   const found: Found[] = [];

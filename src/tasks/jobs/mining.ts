@@ -32,6 +32,8 @@ export interface MiningRow {
   /** fminer id: 1-based position among the training rows. */
   readonly id: number;
   readonly smiles: string;
+  /** The compound's standard InChI (stored at upload): fminer's order key, not computed again. */
+  readonly inchi?: string;
   /** Class number 1..k, or the numeric value (regression). */
   readonly activity: number;
 }
@@ -108,7 +110,7 @@ function classCounts(tids: ArrayLike<number>, c: OrderedCompounds, k: number): n
 /** Mine the rows (classes 1…k or numeric activities): the ordered compounds and the patterns found. */
 export function mine(rdkit: RDKit, input: MinerOptions & Pick<MiningInput, "rows" | "classes">): { compounds: OrderedCompounds; found: Found[] } {
   const activity = new Map(input.rows.map((r) => [r.id, r.activity]));
-  const compounds = input.rows.map((r) => ({ id: r.id, smiles: r.smiles }));
+  const compounds = input.rows.map((r) => ({ id: r.id, smiles: r.smiles, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}) }));
   const regression = input.classes.length === 0;
   if (input.miner === "bbrc") {
     const run = mineBbrc(rdkit, compounds, activity, input.options);
