@@ -20,6 +20,8 @@
  * e.g. centred constant columns) are dropped: the reference would divide by zero there.
  */
 
+import { jacobiEigen, type JacobiOptions } from "./jacobi.ts";
+
 /** Components kept for the cosine (spec §3.4 step 5). */
 export const COSINE_COMPONENTS = 12;
 
@@ -55,53 +57,8 @@ export interface DescriptorProjection {
   readonly u: Float64Array;
 }
 
-/** Eigen-decomposition of a symmetric p×p matrix (row-major) by cyclic Jacobi rotations. */
-function jacobiEigen(a: Float64Array, p: number): { values: Float64Array; vectors: Float64Array } {
-  const v = new Float64Array(p * p);
-  for (let i = 0; i < p; i++) v[i * p + i] = 1;
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    let diag = 0;
-    for (let i = 0; i < p; i++) {
-      diag += a[i * p + i]! * a[i * p + i]!;
-      for (let j = i + 1; j < p; j++) off += a[i * p + j]! * a[i * p + j]!;
-    }
-    if (off <= 1e-30 * diag || off === 0) break;
-    for (let i = 0; i < p - 1; i++) {
-      for (let j = i + 1; j < p; j++) {
-        const aij = a[i * p + j]!;
-        if (Math.abs(aij) < 1e-300) continue;
-        const aii = a[i * p + i]!;
-        const ajj = a[j * p + j]!;
-        const theta = (ajj - aii) / (2 * aij);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < p; k++) {
-          const aki = a[k * p + i]!;
-          const akj = a[k * p + j]!;
-          a[k * p + i] = c * aki - s * akj;
-          a[k * p + j] = s * aki + c * akj;
-        }
-        for (let k = 0; k < p; k++) {
-          const aik = a[i * p + k]!;
-          const ajk = a[j * p + k]!;
-          a[i * p + k] = c * aik - s * ajk;
-          a[j * p + k] = s * aik + c * ajk;
-        }
-        for (let k = 0; k < p; k++) {
-          const vki = v[k * p + i]!;
-          const vkj = v[k * p + j]!;
-          v[k * p + i] = c * vki - s * vkj;
-          v[k * p + j] = s * vki + c * vkj;
-        }
-      }
-    }
-  }
-  const values = new Float64Array(p);
-  for (let i = 0; i < p; i++) values[i] = a[i * p + i]!;
-  return { values, vectors: v };
-}
+/** Jacobi stopping rule for XᵀX: off-diagonal mass negligible relative to the diagonal's (or exactly 0). */
+const PCA_JACOBI: JacobiOptions = { converged: (off, diag) => off <= 1e-30 * diag || off === 0 };
 
 /**
  * Training descriptors (rows = training compounds, NaN = missing) prepared for cosine queries.
@@ -224,7 +181,7 @@ export class DescriptorSpace {
       }
     }
     for (let a = 0; a < p; a++) for (let b = 0; b < a; b++) xtx[a * p + b] = xtx[b * p + a]!;
-    const { values, vectors } = jacobiEigen(xtx, p);
+    const { values, vectors } = jacobiEigen(xtx, p, PCA_JACOBI); // cyclic Jacobi rotations, xtx destroyed
     const order = [...values.keys()].sort((a, b) => values[b]! - values[a]!);
     const sMax = Math.sqrt(Math.max(0, values[order[0] ?? 0] ?? 0));
     const comps = order.filter((c) => Math.sqrt(Math.max(0, values[c]!)) > 1e-10 * sMax && sMax > 0);

@@ -10,6 +10,7 @@
  * (CDK-GM charges) can be looked up.
  */
 
+import { jacobiEigen, type JacobiOptions } from "../../learn/jacobi.ts";
 import type { MolGraph } from "./graph.ts";
 
 export interface Mol3D {
@@ -32,50 +33,19 @@ export interface Mol3D {
 }
 
 /**
+ * Jacobi stopping rule for the 3×3 tensors: off-diagonal mass ≤ 1e-30 of the whole (floored at
+ * 1e-300 so that the zero matrix stops at once); 60 sweeps at most.
+ */
+const SYM3_JACOBI: JacobiOptions = { converged: (off, diag) => off <= 1e-30 * Math.max(diag + off, 1e-300), maxSweeps: 60 };
+
+/**
  * Eigen-decomposition of a symmetric 3×3 matrix (row-major, 9 numbers) by cyclic Jacobi.
  * Returns eigenvalues ascending and the eigenvectors as columns of `vectors` (row-major 3×3:
  * vector k = (v[k], v[3+k], v[6+k])).
  */
 export function eigenSym3(m: ArrayLike<number>): { values: [number, number, number]; vectors: Float64Array } {
   const a = Float64Array.from(m as ArrayLike<number>);
-  const v = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
-  for (let sweep = 0; sweep < 60; sweep++) {
-    const off = a[1]! * a[1]! + a[2]! * a[2]! + a[5]! * a[5]!;
-    const scale = a[0]! * a[0]! + a[4]! * a[4]! + a[8]! * a[8]! + off;
-    if (off <= 1e-30 * Math.max(scale, 1e-300)) break;
-    for (const [p, q] of [
-      [0, 1],
-      [0, 2],
-      [1, 2],
-    ] as const) {
-      const apq = a[p * 3 + q]!;
-      if (apq === 0) continue;
-      const app = a[p * 3 + p]!;
-      const aqq = a[q * 3 + q]!;
-      const theta = (aqq - app) / (2 * apq);
-      const t = (theta >= 0 ? 1 : -1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-      const c = 1 / Math.sqrt(t * t + 1);
-      const s = t * c;
-      for (let k = 0; k < 3; k++) {
-        const akp = a[k * 3 + p]!;
-        const akq = a[k * 3 + q]!;
-        a[k * 3 + p] = c * akp - s * akq;
-        a[k * 3 + q] = s * akp + c * akq;
-      }
-      for (let k = 0; k < 3; k++) {
-        const apk = a[p * 3 + k]!;
-        const aqk = a[q * 3 + k]!;
-        a[p * 3 + k] = c * apk - s * aqk;
-        a[q * 3 + k] = s * apk + c * aqk;
-      }
-      for (let k = 0; k < 3; k++) {
-        const vkp = v[k * 3 + p]!;
-        const vkq = v[k * 3 + q]!;
-        v[k * 3 + p] = c * vkp - s * vkq;
-        v[k * 3 + q] = s * vkp + c * vkq;
-      }
-    }
-  }
+  const { vectors: v } = jacobiEigen(a, 3, SYM3_JACOBI);
   const order = [0, 1, 2].sort((i, j) => a[i * 4]! - a[j * 4]!);
   const vectors = new Float64Array(9);
   order.forEach((src, dst) => {

@@ -9,44 +9,17 @@
  * effective polarizability with explicit H and those charges (p). Eigenvalues by cyclic Jacobi.
  */
 
+import { jacobiEigen } from "../../learn/jacobi.ts";
 import type { DescriptorContext } from "./context.ts";
 import { MAJOR_ISOTOPE_MASS } from "./elements.ts";
 import { put, type CdkDescriptor } from "./types.ts";
 
+/** Eigenvalues only; stop once the off-diagonal sum of squares is below 1e-22. */
+const BCUT_JACOBI = { converged: (off: number) => off < 1e-22, vectors: false } as const;
+
 /** Eigenvalues of a symmetric n×n matrix (row-major, destroyed), ascending. */
 export function symmetricEigenvalues(a: Float64Array, n: number): Float64Array {
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q]! * a[p * n + q]!;
-    if (off < 1e-22) break;
-    for (let p = 0; p < n; p++) {
-      for (let q = p + 1; q < n; q++) {
-        const apq = a[p * n + q]!;
-        if (Math.abs(apq) < 1e-300) continue;
-        const app = a[p * n + p]!;
-        const aqq = a[q * n + q]!;
-        const theta = (aqq - app) / (2 * apq);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < n; k++) {
-          const akp = a[k * n + p]!;
-          const akq = a[k * n + q]!;
-          a[k * n + p] = c * akp - s * akq;
-          a[k * n + q] = s * akp + c * akq;
-        }
-        for (let k = 0; k < n; k++) {
-          const apk = a[p * n + k]!;
-          const aqk = a[q * n + k]!;
-          a[p * n + k] = c * apk - s * aqk;
-          a[q * n + k] = s * apk + c * aqk;
-        }
-      }
-    }
-  }
-  const ev = new Float64Array(n);
-  for (let i = 0; i < n; i++) ev[i] = a[i * n + i]!;
-  return ev.sort();
+  return jacobiEigen(a, n, BCUT_JACOBI).values.sort();
 }
 
 /** Burden matrix off-diagonal part (diagonal left 0). */

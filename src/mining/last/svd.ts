@@ -15,52 +15,17 @@
  * golden file in 2 of ~900 edges).
  */
 
+import { jacobiEigen, type JacobiOptions } from "../../learn/jacobi.ts";
 import type { Walk } from "./walk.ts";
 
 export const SVD_CUTOFF = 0.2;
 
+/** Stop once the off-diagonal sum of squares is below 1e-30 (an absolute threshold). */
+const SVD_JACOBI: JacobiOptions = { converged: (off) => off < 1e-30 };
+
 /** Eigen-decomposition of a symmetric n×n matrix (row-major): eigenvalues and column eigenvectors. */
 export function symmetricEigen(a: Float64Array, n: number): { values: Float64Array; vectors: Float64Array } {
-  const A = Float64Array.from(a);
-  const V = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) V[i * n + i] = 1;
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += A[p * n + q]! * A[p * n + q]!;
-    if (off < 1e-30) break;
-    for (let p = 0; p < n; p++)
-      for (let q = p + 1; q < n; q++) {
-        const apq = A[p * n + q]!;
-        if (Math.abs(apq) < 1e-300) continue;
-        const app = A[p * n + p]!;
-        const aqq = A[q * n + q]!;
-        const theta = (aqq - app) / (2 * apq);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < n; k++) {
-          const akp = A[k * n + p]!;
-          const akq = A[k * n + q]!;
-          A[k * n + p] = c * akp - s * akq;
-          A[k * n + q] = s * akp + c * akq;
-        }
-        for (let k = 0; k < n; k++) {
-          const apk = A[p * n + k]!;
-          const aqk = A[q * n + k]!;
-          A[p * n + k] = c * apk - s * aqk;
-          A[q * n + k] = s * apk + c * aqk;
-        }
-        for (let k = 0; k < n; k++) {
-          const vkp = V[k * n + p]!;
-          const vkq = V[k * n + q]!;
-          V[k * n + p] = c * vkp - s * vkq;
-          V[k * n + q] = s * vkp + c * vkq;
-        }
-      }
-  }
-  const values = new Float64Array(n);
-  for (let i = 0; i < n; i++) values[i] = A[i * n + i]!;
-  return { values, vectors: V };
+  return jacobiEigen(Float64Array.from(a), n, SVD_JACOBI);
 }
 
 /**
