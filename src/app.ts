@@ -34,7 +34,7 @@ export interface App {
 export async function createApp(config: Config): Promise<App> {
   // The replica loads the data dir in its own thread while this one recovers the writer's store.
   const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults });
-  const store = GraphStore.open(config.dataDir);
+  const store = GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });
   replica.follow(store);
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);

@@ -9,9 +9,12 @@
  *   --max-upload-mb / MAX_UPLOAD_MB (200) largest accepted upload, in MiB
  *   --sparql-timeout-ms / SPARQL_TIMEOUT_MS (10000) time limit of a SPARQL query
  *   --sparql-max-results / SPARQL_MAX_RESULTS (100000) rows/triples limit of a SPARQL result
+ *   --max-quads / MAX_QUADS       (9000000) triples the in-memory store may load before a restart
+ *                                 (Oxigraph's WebAssembly store stops near 10.7M; store/graph-store.ts)
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_MAX_QUADS } from "./store/graph-store.ts";
 
 export interface Config {
   readonly port: number;
@@ -22,6 +25,7 @@ export interface Config {
   readonly maxUploadBytes: number;
   readonly sparqlTimeoutMs: number;
   readonly sparqlMaxResults: number;
+  readonly maxQuads: number;
 }
 
 const FLAGS: Record<string, string> = {
@@ -33,6 +37,7 @@ const FLAGS: Record<string, string> = {
   "--max-upload-mb": "MAX_UPLOAD_MB",
   "--sparql-timeout-ms": "SPARQL_TIMEOUT_MS",
   "--sparql-max-results": "SPARQL_MAX_RESULTS",
+  "--max-quads": "MAX_QUADS",
 };
 
 function positiveInt(name: string, raw: string | undefined, dflt: number, allowZero = false): number {
@@ -64,5 +69,6 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2), env:
     maxUploadBytes: positiveInt("MAX_UPLOAD_MB", vals.MAX_UPLOAD_MB, 200) * 1024 * 1024,
     sparqlTimeoutMs: positiveInt("SPARQL_TIMEOUT_MS", vals.SPARQL_TIMEOUT_MS, 10_000),
     sparqlMaxResults: positiveInt("SPARQL_MAX_RESULTS", vals.SPARQL_MAX_RESULTS, 100_000),
+    maxQuads: positiveInt("MAX_QUADS", vals.MAX_QUADS, DEFAULT_MAX_QUADS),
   };
 }

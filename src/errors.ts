@@ -82,6 +82,15 @@ export class UnprocessableEntity extends ServiceError {
   readonly code = "UnprocessableEntity";
 }
 
+/**
+ * The in-memory store cannot take the result (RFC 4918 §11.5): it would pass the store's
+ * capacity (graph-store.ts `maxQuads`). Nothing of the request was stored.
+ */
+export class InsufficientStorage extends ServiceError {
+  readonly status = 507;
+  readonly code = "InsufficientStorage";
+}
+
 export class InternalError extends ServiceError {
   readonly status = 500;
   readonly code = "InternalError";
@@ -139,6 +148,7 @@ const byCode: Record<string, new (message: string, details?: ErrorDetails) => Se
   PayloadTooLarge,
   UnsupportedMediaType,
   UnprocessableEntity,
+  InsufficientStorage,
   InternalError,
   Cancelled,
   ServiceUnavailable,

@@ -98,3 +98,66 @@ export function applyOpsSync(store: ox.Store, graphs: Set<string>, ops: readonly
     track(graphs, op);
   }
 }
+
+/**
+ * Visit the statements of an N-Quads body as this service writes it (one statement per line,
+ * its graph an IRI at the end of the line): `visit(graph, start, end)` with the line's byte
+ * range. Consecutive lines of one graph are compared as bytes, not decoded again.
+ */
+function forEachQuadLine(bytes: Buffer, visit: (graph: string, start: number, end: number) => void): void {
+  let prevStart = -1;
+  let prevEnd = -1;
+  let prevName = "";
+  for (let start = 0; start < bytes.length; ) {
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    const close = bytes.lastIndexOf(62, end); // '>' of the graph IRI
+    const open = close > start ? bytes.lastIndexOf(60, close) : -1; // its '<'
+    if (open >= start) {
+      if (prevStart < 0 || close - open !== prevEnd - prevStart || bytes.compare(bytes, prevStart, prevEnd, open, close) !== 0) {
+        prevName = bytes.toString("utf8", open + 1, close);
+      }
+      prevStart = open;
+      prevEnd = close;
+      visit(prevName, start, end);
+    }
+    start = end + 1;
+  }
+}
+
+function bufferOf(body: Body): Buffer {
+  return typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+/** Statements per graph of an N-Quads body. */
+export function statementsPerGraph(nquads: Body): Map<string, number> {
+  const out = new Map<string, number>();
+  forEachQuadLine(bufferOf(nquads), (g) => out.set(g, (out.get(g) ?? 0) + 1));
+  return out;
+}
+
+/**
+ * The part of a record's operations that is still current at the end of a replay: `last(i, g)`
+ * says whether operation i is the last one that writes graph g (disk.ts `recover`). An
+ * operation none of whose graphs is current is dropped; a several-graph N-Quads put keeps only
+ * the lines of its current graphs (a whole-store snapshot is one such put).
+ */
+export function currentOps(ops: readonly GraphOp[], last: (op: number, graph: string) => boolean): GraphOp[] {
+  const out: GraphOp[] = [];
+  ops.forEach((op, i) => {
+    const graphs = graphsOf(op);
+    const keep = graphs.filter((g) => last(i, g));
+    if (keep.length === graphs.length) out.push(op);
+    else if (keep.length > 0 && "graphs" in op) {
+      const wanted = new Set(keep);
+      const bytes = bufferOf(op.nquads);
+      const parts: Buffer[] = [];
+      forEachQuadLine(bytes, (g, start, end) => {
+        if (wanted.has(g)) parts.push(bytes.subarray(start, Math.min(end + 1, bytes.length)));
+      });
+      out.push({ graphs: keep, nquads: Buffer.concat(parts) });
+    }
+  });
+  return out;
+}
+

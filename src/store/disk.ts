@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { bodyOf, encodeRecord, isTornTail, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
+import { bodyOf, encodeRecord, graphsOf, isTornTail, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
 
 const SNAP = /^snapshot-(\d{12})\.qgs$/;
 const JOUR = /^journal-(\d{12})\.qgj$/;
@@ -58,11 +58,21 @@ export interface RecoveryResult {
  * Replay the data directory through `apply`, in commit order. With `readOnly` nothing on disk is
  * touched (the replica reads while the writer appends).
  */
-export function recover(dir: string, apply: (rec: DecodedRecord) => void, readOnly = false): RecoveryResult {
+/**
+ * Replay the data directory: the newest snapshot, then the journal records after it, in seq
+ * order. `apply(rec, last)` is called for every record; `last(i, g)` says whether operation i of
+ * the record is the last one that writes graph g: if not, g is replaced or deleted later and
+ * its content here need not be loaded (apply.ts `currentOps`) — Oxigraph's memory store never
+ * frees what a replaced or dropped graph held, so loading it would make a restart take the
+ * memory of everything stored since the snapshot instead of what is stored now.
+ * Every record is read and checked before the first is applied.
+ */
+export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: number, graph: string) => boolean) => void, readOnly = false): RecoveryResult {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const { snapshots, journals } = listDataDir(dir);
   if (!readOnly) for (const name of readdirSync(dir)) if (name.endsWith(".qgs.tmp")) unlinkSync(join(dir, name));
   let snapshotSeq = 0;
+  const all: DecodedRecord[] = [];
   const snap = snapshots[0];
   if (snap) {
     // Snapshots are written under a temporary name and renamed when complete, and pruning
@@ -71,7 +81,7 @@ export function recover(dir: string, apply: (rec: DecodedRecord) => void, readOn
     if (tornReason || !records[records.length - 1]?.end) {
       throw new Error(`snapshot ${snap.path} is damaged (${tornReason ?? "no end record"}); restore it from a backup`);
     }
-    for (const r of records) apply(r);
+    all.push(...records);
     snapshotSeq = snap.seq;
   }
   let lastSeq = snapshotSeq;
@@ -89,7 +99,7 @@ export function recover(dir: string, apply: (rec: DecodedRecord) => void, readOn
     for (const r of records) {
       if (r.seq <= lastSeq) continue;
       if (r.seq !== lastSeq + 1) throw new Error(`journal ${j.path}: commit ${r.seq} follows ${lastSeq}; commits are missing`);
-      apply(r);
+      all.push(r);
       lastSeq = r.seq;
     }
     journalBytes += validBytes;
@@ -99,6 +109,21 @@ export function recover(dir: string, apply: (rec: DecodedRecord) => void, readOn
     }
     if (newest) active = { path: j.path, first: j.first, validBytes };
   });
+  // The last operation (numbered across all records) that writes each graph.
+  const lastWrite = new Map<string, number>();
+  let k = 0;
+  for (const r of all) {
+    for (const op of r.ops) {
+      for (const g of graphsOf(op)) lastWrite.set(g, k);
+      k++;
+    }
+  }
+  k = 0;
+  for (const r of all) {
+    const first = k;
+    apply(r, (i, g) => lastWrite.get(g) === first + i);
+    k += r.ops.length;
+  }
   return { lastSeq, snapshotSeq, journalBytes, ...(active ? { activeJournal: active } : {}), ...(tornTail ? { tornTail } : {}) };
 }
 

@@ -7,11 +7,23 @@
  * Until a commit is both on disk and applied, the graphs it touches are *pending*: `has()` says
  * no, so a half-loaded or not yet durable graph is never served. Records are written, and
  * commits applied, strictly in seq order.
+ *
+ * Capacity. Oxigraph runs as 32-bit WebAssembly: one store cannot use more than 4 GB, and a
+ * load past that traps (`RuntimeError: unreachable`) and leaves the store unusable. Its memory
+ * store also never frees what a replaced or dropped graph held. So the store counts the triples
+ * it has loaded since it was opened (replaced and deleted ones included; a restart loads only
+ * the current ones, see disk.ts `recover`) and refuses, with 507 Insufficient Storage and
+ * before anything is journalled, a commit or stage load that would take it past `maxQuads`.
+ * Small commits (task states, ≤ SMALL_COMMIT triples) may use a reserve above it, so that a
+ * task can still record that its result did not fit. Measured with oxigraph 0.5.11 on
+ * descriptor-dataset graphs (3 triples per value, distinct values): the trap came at 10.7M
+ * triples; the default capacity, 9M, keeps a margin for longer literals.
  */
 import * as ox from "oxigraph";
 import { closeSync, fdatasync, openSync, writev } from "node:fs";
 import { promisify } from "node:util";
-import { applyOp, applyOpsSync, clearGraphs, track } from "./apply.ts";
+import { InsufficientStorage } from "../errors.ts";
+import { applyOp, applyOpsSync, clearGraphs, currentOps, statementsPerGraph, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
 import { bodyOf, encodeRecordAsync, graphsOf, type Body, type GraphOp } from "./journal.ts";
 
@@ -31,6 +43,26 @@ export interface StoreOptions {
    * data (graphs replaced or deleted since the last snapshot). Default 64 MiB.
    */
   readonly compactAboveBytes?: number;
+  /** Most triples the in-memory store may load before a restart (see the capacity note above). */
+  readonly maxQuads?: number;
+}
+
+export const DEFAULT_MAX_QUADS = 9_000_000;
+/** A commit of at most this many triples may use the reserve above `maxQuads`. */
+const SMALL_COMMIT = 1000;
+/** The reserve for small commits, as a share of `maxQuads`. */
+const RESERVE = 0.02;
+
+/** Triples (lines) of an N-Triples or N-Quads body: every statement is one line. */
+export function countStatements(body: Body): number {
+  if (body.length === 0) return 0;
+  let n = 0;
+  if (typeof body === "string") {
+    for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) n++;
+    return body.endsWith("\n") ? n : n + 1;
+  }
+  for (let i = body.indexOf(10); i >= 0; i = body.indexOf(10, i + 1)) n++;
+  return body[body.length - 1] === 10 ? n : n + 1;
 }
 
 export interface CommitOptions {
@@ -51,6 +83,8 @@ export interface CommitOptions {
 export class Stage {
   private chain: Promise<void> = Promise.resolve();
   private state: "open" | "committing" | "done" = "open";
+  /** Triples loaded (or being loaded) so far. */
+  private statements = 0;
 
   constructor(
     private readonly store: GraphStore,
@@ -61,6 +95,13 @@ export class Stage {
   /** Load N-Triples into the staged graph (in slices, yielding between them); loads run in order. */
   load(ntriples: Body): Promise<void> {
     if (this.state !== "open") return Promise.reject(new Error(`stage of ${this.graph} is closed`));
+    try {
+      const n = countStatements(ntriples);
+      this.store.reserve(n, this.statements + n);
+      this.statements += n;
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const next = this.chain.then(() => applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, pauseForIo));
     this.chain = next.catch(() => undefined);
     return next;
@@ -119,17 +160,30 @@ export class GraphStore {
   /** Approximate journal bytes of each graph's current content, and of superseded content. */
   private readonly sizes = new Map<string, number>();
   private garbage = 0;
+  /** Triples loaded into `ox` since it was created (or reserved for a load under way). */
+  private loaded = 0;
+  /** Triples of each graph's current content. */
+  private readonly quads = new Map<string, number>();
+  private liveQuads = 0;
+  readonly maxQuads: number;
   private applyChain: Promise<void> = Promise.resolve();
   openInfo!: OpenInfo;
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    options: StoreOptions,
+  ) {
+    this.maxQuads = options.maxQuads ?? DEFAULT_MAX_QUADS;
+  }
 
   /** Recover the store from `dir` (created if missing). Synchronous: nothing is served yet. */
   static open(dir: string, options: StoreOptions = {}): GraphStore {
-    const s = new GraphStore(dir);
+    const s = new GraphStore(dir, options);
     const t0 = performance.now();
-    const rec = recover(dir, (r) => {
-      applyOpsSync(s.ox, s.graphSet, r.ops);
+    const rec = recover(dir, (r, last) => {
+      const load = currentOps(r.ops, last);
+      applyOpsSync(s.ox, s.graphSet, load);
+      for (const op of load) s.loaded += countStatements(bodyOf(op));
       for (const op of r.ops) s.account(op);
     });
     s.seq = rec.lastSeq;
@@ -149,15 +203,57 @@ export class GraphStore {
     return s;
   }
 
-  /** Keep the size accounting that decides when compaction pays. */
-  private account(op: GraphOp): void {
+  /**
+   * Keep the size accounting that decides when compaction pays, and the triple counts of the
+   * current graphs. `statements` = the body's triples when already counted.
+   */
+  private account(op: GraphOp, statements?: number): void {
     const graphs = graphsOf(op);
-    const body = bodyOf(op).length;
+    const body = bodyOf(op);
+    const perGraph = "graphs" in op && graphs.length > 1 ? statementsPerGraph(op.nquads) : null;
+    const whole = perGraph === null ? (statements ?? countStatements(body)) : 0;
     for (const g of graphs) {
       this.garbage += this.sizes.get(g) ?? 0;
-      if (body > 0) this.sizes.set(g, body / graphs.length);
-      else this.sizes.delete(g);
+      this.liveQuads -= this.quads.get(g) ?? 0;
+      if (body.length > 0) {
+        const n = perGraph === null ? whole : (perGraph.get(g) ?? 0);
+        this.sizes.set(g, body.length / graphs.length);
+        this.quads.set(g, n);
+        this.liveQuads += n;
+      } else {
+        this.sizes.delete(g);
+        this.quads.delete(g);
+      }
     }
+  }
+
+  /** Triples loaded since the store was opened, those of the current graphs, and the capacity. */
+  capacity(): { loaded: number; live: number; max: number } {
+    return { loaded: this.loaded, live: Math.round(this.liveQuads), max: this.maxQuads };
+  }
+
+  /**
+   * Throw InsufficientStorage when `n` more triples would take the store past its capacity.
+   * `whole` = the triples of the whole result these belong to (a stage's loads so far + n;
+   * an estimate of a result not computed yet), for the advice: restart, or ask for less.
+   * `what` names the result in the message.
+   */
+  ensureRoom(n: number, whole = n, what = `${n} more triples`): void {
+    const limit = n <= SMALL_COMMIT ? this.maxQuads * (1 + RESERVE) : this.maxQuads;
+    if (this.loaded + n <= limit) return;
+    const live = Math.round(this.liveQuads);
+    throw new InsufficientStorage(
+      `the store cannot take ${what}: its in-memory store holds at most ${this.maxQuads} triples (MAX_QUADS) and has loaded ${this.loaded} since the service started, ${live} of them current data` +
+        (live + whole <= this.maxQuads
+          ? "; replaced and deleted data keeps its memory until a restart (Oxigraph does not free it), so restart the service and try again"
+          : `; the result (${whole} triples) is more than the store can hold even after a restart: ask for less (fewer compounds or descriptor types), or delete data and restart`),
+    );
+  }
+
+  /** Count `n` triples about to be loaded, or throw as `ensureRoom` (nothing loaded, nothing journalled). */
+  reserve(n: number, whole = n): void {
+    this.ensureRoom(n, whole);
+    this.loaded += n;
   }
 
   /** Seq of the last commit written to the journal. */
@@ -211,6 +307,13 @@ export class GraphStore {
       await st.seal();
       preloaded.add(op);
     }
+    // Capacity: count the triples to load (a preloaded put was counted by its stage's loads).
+    const statements = ops.map((op) => countStatements(bodyOf(op)));
+    let adding = 0;
+    ops.forEach((op, i) => {
+      if (!preloaded.has(op)) adding += statements[i]!;
+    });
+    this.reserve(adding);
     const seq = ++this.seq;
     const touched = ops.flatMap(graphsOf);
     for (const g of touched) this.pending.set(g, (this.pending.get(g) ?? 0) + 1);
@@ -238,10 +341,11 @@ export class GraphStore {
     // (never served) until both are done. If either fails they stay hidden: the store refuses
     // further commits after a failed write, and a restart replays only what is on disk.
     const applied = this.applyChain.then(async () => {
-      for (const op of ops) {
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i]!;
         if (!preloaded.has(op)) await applyOp(this.ox, op, exists, pauseForIo);
         track(this.graphSet, op);
-        this.account(op);
+        this.account(op, statements[i]);
       }
       await synced;
       for (const st of options.preloaded ?? []) st.committed();

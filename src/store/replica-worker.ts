@@ -20,7 +20,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import * as ox from "oxigraph";
 import { toReport, toServiceError, type ErrorReport } from "../errors.ts";
-import { applyOpsSync } from "./apply.ts";
+import { applyOpsSync, currentOps } from "./apply.ts";
 import { recover } from "./disk.ts";
 import { decodeRecord, type DecodedRecord } from "./journal.ts";
 import { executeQuery, type QueryRequest } from "./sparql-exec.ts";
@@ -114,7 +114,8 @@ function onQuery(id: number, request: QueryRequest): void {
 
 const t0 = performance.now();
 try {
-  lastSeq = recover(dataDir, apply, true).lastSeq;
+  // What is written again later is not loaded (apply.ts currentOps).
+  lastSeq = recover(dataDir, (r, last) => applyOpsSync(store, graphs, currentOps(r.ops, last)), true).lastSeq;
 } catch (err) {
   broken = true;
   port.postMessage({ type: "load-error", message: err instanceof Error ? err.message : String(err) } satisfies FromReplica);

@@ -56,6 +56,7 @@ export const QG_NAMES = [
   "startedAt", "finishedAt", "createdAt", "operation", "queuedAt",
   // service
   "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "version", "member",
+  "storeCapacity", "triplesLoaded", "triplesCurrent",
   // errors
   "errorLine", "errorColumn", "errorField",
   // algorithms and computed features

@@ -93,7 +93,13 @@ export function datasetDescriptorRequest(datasetUri: string, params: Params, alg
   const summary = readDatasetSummary(store.ox, datasetUri, v);
   const rows = compoundsWithFirstLine(store.ox, datasetUri, v).map((c) => ({ ...c, smiles: readCompound(store.ox, c.compound, v)?.smiles ?? "" }));
   if (rows.length === 0) throw new BadRequest(`the dataset ${datasetUri} has no compounds`, { field: "dataset_uri" });
-  return { rows, ...selection(params), title: `Descriptors of ${summary.title}`, source: datasetUri, algorithm, parameters: params.written };
+  const chosen = selection(params);
+  // Refuse at once what cannot fit (InsufficientStorage, 507), not after minutes of computing:
+  // each value is 3 triples in the OpenTox shape (an ot:values link, its feature, its value).
+  const { values } = selectedFeatures(chosen.pcTypes, chosen.libs);
+  const estimate = rows.length * values.length * 3;
+  store.ensureRoom(estimate, estimate, `the descriptors of ${rows.length} compounds (${values.length} values each: up to ${estimate} triples)`);
+  return { rows, ...chosen, title: `Descriptors of ${summary.title}`, source: datasetUri, algorithm, parameters: params.written };
 }
 
 /** One compound (its SMILES known to the service). */

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { Parser } from "n3";
 import { DataFactory } from "n3";
 import { toNTriples } from "../../store/ntriples.ts";
-import { iri, rdf, rdfs, str, dc } from "../../store/vocab.ts";
+import { iri, int, rdf, rdfs, str, dc } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { jsonldContext } from "../render-rdf.ts";
@@ -35,12 +35,21 @@ export function registerService(router: Router, deps: Deps): void {
       q.push(DataFactory.quad(s, vocab.qg.collection, iri(u)), DataFactory.quad(iri(u), rdfs.label, str(title)));
     }
     q.push(DataFactory.quad(s, vocab.qg.sparqlEndpoint, iri(uris.sparql())), DataFactory.quad(s, vocab.qg.ontology, iri(uris.ontology())));
+    const c = deps.store.capacity();
+    q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)));
     return toNTriples(q);
   };
   router.get("/", async (ctx) => {
     await respond(ctx, [
       ...rdfReps(serviceNt, vocab),
-      ["text/html", () => page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}</ul>`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] })],
+      [
+        "text/html",
+        () => {
+          const c = deps.store.capacity();
+          const store = `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started (replaced and deleted data keeps its memory until a restart) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
+          return page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}</ul>${store}`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] });
+        },
+      ],
       ["text/uri-list", () => collections.map(([u]) => u).join("\r\n") + "\r\n"],
     ]);
   });

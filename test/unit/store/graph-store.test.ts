@@ -502,4 +502,71 @@ describe("GraphStore", () => {
       assert.equal(s.ox.size, 3);
     });
   });
+
+  it("capacity: a commit or stage load past maxQuads fails with 507 before anything is journalled; replaced data still counts until reopen", async () => {
+    const dir = tempDir();
+    await withStore(
+      dir,
+      async (s) => {
+        await s.commit([{ graph: G("a"), ntriples: triples("a", 3000) }]);
+        assert.deepEqual(s.capacity(), { loaded: 3000, live: 3000, max: 5000 });
+        // Replacing a graph frees nothing in Oxigraph's memory store: loaded grows, live does not.
+        await s.commit([{ graph: G("a"), ntriples: triples("b", 1500) }]);
+        assert.deepEqual(s.capacity(), { loaded: 4500, live: 1500, max: 5000 });
+        const seq = s.lastSeq;
+        const size = s.ox.size;
+        await assert.rejects(
+          s.commit([{ graph: G("c"), ntriples: triples("c", 1200) }]),
+          (e: Error & { status?: number }) => e.status === 507 && /cannot take 1200 more triples.*has loaded 4500.*1500 of them current data.*restart the service/.test(e.message),
+        );
+        assert.equal(s.lastSeq, seq, "no record was written");
+        assert.equal(s.ox.size, size);
+        assert.equal(s.has(G("c")), false);
+        // Small commits (task states) may use the 2 % reserve above the capacity.
+        await s.commit([{ graph: G("task"), ntriples: triples("t", 600) }]);
+        assert.equal(s.capacity().loaded, 5100);
+        // A stage load is checked the same way, before it loads anything.
+        const st = s.stage(G("staged"));
+        await assert.rejects(st.load(triples("s", 2000)), (e: Error & { status?: number }) => e.status === 507);
+        await st.discard();
+        assert.equal(s.ox.size, 1500 + 600);
+        // More than the store can hold at all: the message says so.
+        await assert.rejects(s.commit([{ graph: G("huge"), ntriples: triples("h", 6000) }]), /more than the store can hold even after a restart/);
+      },
+      { maxQuads: 5000 },
+    );
+    // Reopening loads only the current graphs: the replaced 3000 triples are not loaded again.
+    await withStore(
+      dir,
+      async (s) => {
+        assert.deepEqual(s.capacity(), { loaded: 2100, live: 2100, max: 5000 });
+        assert.deepEqual(contents(s, G("a")), sorted(triples("b", 1500)));
+        await s.commit([{ graph: G("c"), ntriples: triples("c", 1200) }]);
+      },
+      { maxQuads: 5000 },
+    );
+  });
+
+  it("recovery skips operations whose graphs are written again later, with the same final graphs", async () => {
+    const dir = tempDir();
+    await withStore(dir, async (s) => {
+      await s.commit([{ graph: G("x"), ntriples: triples("x1", 50) }, { graph: G("y"), ntriples: triples("y1", 20) }]);
+      await s.commit([{ graph: G("x"), ntriples: triples("x2", 10) }]);
+      await s.commit([{ graph: G("y"), delete: true }]);
+      await s.commit([{ graphs: [G("m1"), G("m2")], nquads: `<${EX}s> <${EX}p> "1" <${G("m1")}> .\n<${EX}s> <${EX}p> "2" <${G("m2")}> .\n` }]);
+      await s.commit([{ graph: G("m1"), ntriples: triples("m1", 4) }]);
+      await s.compact();
+      await s.commit([{ graph: G("x"), ntriples: triples("x3", 7) }]);
+      await s.commit([{ graph: G("z"), ntriples: triples("z", 5) }, { graph: G("z"), delete: true }]);
+    });
+    await withStore(dir, (s) => {
+      assert.deepEqual([...s.allGraphs()].sort(), [G("m1"), G("m2"), G("x")]);
+      assert.deepEqual(contents(s, G("x")), sorted(triples("x3", 7)));
+      assert.deepEqual(contents(s, G("m1")), sorted(triples("m1", 4)));
+      assert.deepEqual(contents(s, G("m2")), [`<${EX}s> <${EX}p> "2" .`]);
+      // Loaded: the snapshot's x2 (10) is superseded by x3 and skipped; z's put is deleted in the
+      // same commit and skipped; the snapshot's m1, m2 and the journal's x3 are loaded.
+      assert.deepEqual(s.capacity(), { loaded: 4 + 1 + 7, live: 12, max: 9_000_000 });
+    });
+  });
 });

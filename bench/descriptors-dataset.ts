@@ -1,0 +1,85 @@
+/**
+ * All descriptors (every pc_type, lib cdk) of a large dataset through `POST /dataset/{id}/pc`,
+ * as a user runs it: the first N compounds (default 10,000) of MoleculeNet MUV
+ * (shared/data/moleculenet/muv.csv, SMILES column only) are uploaded, the descriptor task is
+ * polled to its end, and the server's memory is sampled every 0.5 s from /proc (resident set
+ * and its high-water mark; the process includes the worker threads and both Oxigraph stores).
+ * Then the server is stopped and started again on the same data directory, and the time until
+ * the feature dataset is served again is measured (the journal replays it).
+ *
+ *   nice -n 19 npx tsx bench/descriptors-dataset.ts [compounds] [pc_type list]
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { DATA, freshDir, removeDir, startServer, uploadDataset, waitForTask } from "../test/helpers/server.ts";
+
+const n = Number(process.argv[2] ?? 10000);
+const pcType = process.argv[3];
+const lines = readFileSync(`${DATA}moleculenet/muv.csv`, "utf8").split(/\r?\n/).filter(Boolean);
+const col = lines[0]!.split(",").indexOf("smiles");
+const dir = freshDir("qsargraph-bench-");
+const csv = `${dir}/muv-${n}.csv`;
+writeFileSync(csv, ["SMILES", ...lines.slice(1, n + 1).map((l) => l.split(",")[col]!)].join("\n") + "\n");
+const dataDir = `${dir}/data`;
+
+function memory(pid: number): { rss: number; hwm: number } {
+  const s = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (k: string): number => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+const gb = (mb: number): string => (mb / 1024).toFixed(2);
+let srv = await startServer({ dataDir });
+try {
+  let t0 = performance.now();
+  const dataset = await uploadDataset(srv.base, csv);
+  console.log(`upload of ${n} compounds: ${((performance.now() - t0) / 1000).toFixed(1)} s; server RSS ${gb(memory(srv.proc.pid!).rss)} GB`);
+  t0 = performance.now();
+  const r = await fetch(`${dataset}/pc`, {
+    method: "POST",
+    body: new URLSearchParams({ lib: "cdk", ...(pcType ? { pc_type: pcType } : {}) }),
+    headers: { Accept: "text/uri-list" },
+  });
+  if (r.status !== 202) throw new Error(`POST ${dataset}/pc answered ${r.status}: ${await r.text()}`);
+  const task = (await r.text()).trim();
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, memory(srv.proc.pid!).rss);
+    } catch {
+      /* process gone: reported below */
+    }
+  }, 500);
+  let done: { status: number; body: string };
+  try {
+    done = await waitForTask(task, 3_600_000);
+  } catch (err) {
+    await new Promise((res) => setTimeout(res, 1000));
+    throw new Error(`polling failed (${String(err)}); server exit ${srv.proc.exitCode}, signal ${srv.proc.signalCode}, peak RSS sampled ${gb(peak)} GB; its last output:\n${srv.output().slice(-3000)}`);
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  if (srv.proc.exitCode !== null || srv.proc.signalCode !== null) throw new Error(`server died (exit ${srv.proc.exitCode}, signal ${srv.proc.signalCode}):\n${srv.output().slice(-2000)}`);
+  if (done.status !== 200) {
+    const report = await (await fetch(task, { headers: { Accept: "text/plain" } })).text();
+    console.log(`descriptor task ended with ${done.status} after ${seconds.toFixed(1)} s: ${report}`);
+  } else {
+    const nt = await (await fetch(done.body, { headers: { Accept: "text/uri-list" } })).text();
+    console.log(`descriptors (${pcType ?? "all pc_types"}, lib cdk): ${seconds.toFixed(1)} s; ${nt.split("\n").filter(Boolean).length} compounds listed; server RSS peak sampled ${gb(peak)} GB, high-water mark ${gb(memory(srv.proc.pid!).hwm)} GB`);
+    const sparql = await fetch(`${srv.base}/sparql?query=${encodeURIComponent(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${done.body}> { ?s ?p ?o } }`)}`, { headers: { Accept: "application/sparql-results+json" } });
+    console.log(`triples in the feature dataset (SPARQL): ${JSON.stringify(((await sparql.json()) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0]?.n.value)}`);
+    await srv.stop();
+    t0 = performance.now();
+    srv = await startServer({ dataDir, port: Number(new URL(srv.base).port) });
+    const listening = (performance.now() - t0) / 1000;
+    for (;;) {
+      const g = await fetch(done.body, { headers: { Accept: "text/uri-list" } });
+      if (g.status === 200) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    console.log(`restart: listening after ${listening.toFixed(1)} s, feature dataset served after ${((performance.now() - t0) / 1000).toFixed(1)} s; RSS ${gb(memory(srv.proc.pid!).rss)} GB`);
+  }
+} finally {
+  await srv.stop();
+  removeDir(dir);
+}

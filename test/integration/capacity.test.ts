@@ -1,0 +1,98 @@
+/**
+ * The store's capacity over HTTP (src/store/graph-store.ts, "Capacity"): a descriptor request
+ * whose result cannot fit is refused at once with 507; an upload whose dataset turns out too
+ * large ends in a task error with status 507; both messages say how much was needed and what
+ * to do, nothing of either is stored, smaller work goes on, and a restart loads only the
+ * current data (replaced and deleted graphs are not loaded again).
+ *
+ * The counts are independent of the code under test: all descriptors of a CDK-compatible set
+ * are 263 values per compound (spec descriptors.md §1.1), each written as 3 triples in the
+ * OpenTox shape (an ot:values link, its ot:feature and its ot:value; spec lazar.md §1.8), so
+ * hamster's 85 compounds need ≥ 85 × 263 × 3 = 67,065 triples when every value exists; its
+ * constitutional block is 14 values (≤ 85 × 14 × 3 + feature metadata, well under 10,000).
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { DATA, get, postForm, removeDir, runTask, startServer, storeSnapshot, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+
+const MAX_QUADS = 30_000;
+
+describe("store capacity (MAX_QUADS)", () => {
+  let srv: TestServer;
+  let hamster = "";
+
+  before(async () => {
+    srv = await startServer({ env: { MAX_QUADS: String(MAX_QUADS) } });
+    hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+  });
+  after(async () => {
+    await srv.stop();
+    removeDir(srv.dataDir);
+  });
+
+  test("descriptors that cannot fit: 507 at once with the numbers, no task, nothing stored; smaller work still runs", async () => {
+    const before = await storeSnapshot(srv.base);
+    const r = await postForm(`${hamster}/pc`, { lib: "cdk" }, "application/problem+json");
+    assert.equal(r.status, 507);
+    const report = (await r.json()) as { status: number };
+    assert.equal(report.status, 507);
+    const text = JSON.stringify(report);
+    assert.match(text, new RegExp(`the descriptors of 85 compounds \\(263 values each: up to ${85 * 263 * 3} triples\\)`));
+    assert.match(text, new RegExp(`holds at most ${MAX_QUADS} triples \\(MAX_QUADS\\)`));
+    assert.match(text, /more than the store can hold even after a restart/);
+    assert.deepEqual(await storeSnapshot(srv.base), before, "nothing was stored");
+
+    const fd = await runTask(`${hamster}/pc`, { lib: "cdk", pc_type: "constitutional" }, 120_000);
+    assert.equal((await get(fd, "text/uri-list")).status, 200);
+  });
+
+  test("an upload whose dataset does not fit: task error 507, nothing of it stored", async () => {
+    const before = await storeSnapshot(srv.base);
+    const r = await uploadFile(srv.base, readFileSync(`${DATA}lazar/test/data/kazius.csv`), "kazius.csv");
+    assert.equal(r.status, 202);
+    const task = (await r.text()).trim();
+    const done = await waitForTask(task, 120_000);
+    assert.equal(done.status, 507, done.body);
+    const text = await (await get(task, "text/plain")).text();
+    assert.match(text, /InsufficientStorage: the store cannot take \d+ more triples/);
+    assert.match(text, /more than the store can hold even after a restart/);
+    assert.deepEqual(await storeSnapshot(srv.base), before, "nothing of the upload was stored");
+  });
+
+  /** The service description's store figures (qg:storeCapacity, qg:triplesLoaded, qg:triplesCurrent). */
+  async function figures(): Promise<{ max: number; loaded: number; current: number }> {
+    const nt = await (await get(`${srv.base}/`, "application/n-triples")).text();
+    const n = (name: string): number => Number(new RegExp(`#${name}> "(\\d+)"`).exec(nt)?.[1]);
+    return { max: n("storeCapacity"), loaded: n("triplesLoaded"), current: n("triplesCurrent") };
+  }
+
+  async function restart(): Promise<void> {
+    const port = Number(new URL(srv.base).port);
+    await srv.stop();
+    srv = await startServer({ dataDir: srv.dataDir, port, env: { MAX_QUADS: String(MAX_QUADS) } });
+  }
+
+  test("replaced and deleted data count until a restart, which loads only what is current", async () => {
+    // The failed upload above loaded part of its dataset before it was refused: that memory is
+    // not free again until a restart, so the store is near its capacity now.
+    const full = await figures();
+    assert.ok(full.loaded > full.current, JSON.stringify(full));
+    await restart();
+    const fresh = await figures();
+    assert.deepEqual(fresh, { max: MAX_QUADS, loaded: full.current, current: full.current });
+
+    const second = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+    assert.equal((await fetch(second, { method: "DELETE" })).status, 200);
+    const live = await storeSnapshot(srv.base);
+    const before = await figures();
+    // The second upload was loaded and deleted: loaded exceeds current by at least its triples.
+    assert.ok(before.loaded > before.current, JSON.stringify(before));
+    assert.ok(before.current >= live.quads, `current ${before.current} ≥ the ${live.quads} quads outside task graphs`);
+    await restart();
+    assert.deepEqual(await figures(), { max: MAX_QUADS, loaded: before.current, current: before.current });
+    assert.deepEqual(await storeSnapshot(srv.base), live);
+    assert.equal((await get(second, "text/uri-list")).status, 404);
+    assert.equal((await get(hamster, "text/uri-list")).status, 200);
+  });
+});
