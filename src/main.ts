@@ -22,6 +22,17 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  if (process.env.QSARGRAPH_TIMING) watchEventLoop();
+}
+
+/** With QSARGRAPH_TIMING=1, log every stall of the event loop over 500 ms (for bench/). */
+function watchEventLoop(): void {
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > 550) console.log(`event loop stalled ${Math.round(now - last - 50)} ms (until ${new Date().toISOString()})`);
+    last = now;
+  }, 50).unref();
 }
 
 main().catch((err: unknown) => {

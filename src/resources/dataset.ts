@@ -235,12 +235,6 @@ function headerTriples(content: DatasetHeader, meta: DatasetMeta, featureNodes: 
   });
 }
 
-/** Join the parts built by `buildDataset` (in part order). */
-export function joinParts(parts: readonly BuiltDataset[]): BuiltDataset {
-  if (parts.length === 1) return parts[0]!;
-  return { datasetNTriples: Buffer.concat(parts.map((p) => p.datasetNTriples)), compounds: joinCompoundGraphs(parts.map((p) => p.compounds)) };
-}
-
 /** Concatenate compound graph bodies (in the given order; a URI may occur in several). */
 export function joinCompoundGraphs(list: readonly CompoundGraphs[]): CompoundGraphs {
   if (list.length === 1) return list[0]!;

@@ -14,7 +14,7 @@
  * a last record whose hash does not match, or trailing zero bytes (a file extended but not
  * written). Anything else that fails to decode, with valid-looking data after it, is corruption.
  */
-import { createHash, webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
 
 export const MAGIC = Buffer.from("QGJ1", "latin1");
 export const HEADER_BYTES = 24;
@@ -76,12 +76,54 @@ function hashSync(b: Uint8Array): Uint8Array {
   return createHash("sha256").update(b).digest();
 }
 
-/** Bodies above this size are hashed asynchronously by encodeRecordAsync. */
+/** Bodies above this size are hashed in slices by encodeRecordAsync, yielding in between. */
 const ASYNC_HASH_BYTES = 256 * 1024;
+/** Bytes hashed or copied between two yields to the event loop (≈ 5–10 ms of work). */
+const SLICE_BYTES = 8 * 1024 * 1024;
 
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * SHA-256 of a large body without stalling the event loop: in 8 MiB slices with a yield after
+ * each. (WebCrypto's digest hashes on another thread but first copies its input on this one:
+ * measured 0.5 s for 800 MB on an idle machine and 2.9 s for a 1 GB descriptor dataset on a
+ * busy server — long enough for Node to drop keep-alive connections with requests in flight.)
+ */
 async function hashAsync(b: Uint8Array): Promise<Uint8Array> {
   if (b.length < ASYNC_HASH_BYTES) return hashSync(b);
-  return new Uint8Array(await webcrypto.subtle.digest("SHA-256", b));
+  const h = createHash("sha256");
+  for (let i = 0; i < b.length; i += SLICE_BYTES) {
+    h.update(b.subarray(i, i + SLICE_BYTES));
+    if (i + SLICE_BYTES < b.length) await yieldToLoop();
+  }
+  return new Uint8Array(h.digest());
+}
+
+/**
+ * `Buffer.concat` for the large bodies of results (hundreds of MB): the copy is done in 8 MiB
+ * steps with a yield in between, so that the event loop keeps serving (one 1 GB concat took
+ * 2.9 s on a busy server).
+ */
+export async function concatBodies(parts: readonly Uint8Array[]): Promise<Buffer> {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  if (total <= SLICE_BYTES) return Buffer.concat(parts);
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  let sinceYield = 0;
+  for (const p of parts) {
+    for (let i = 0; i < p.length; i += SLICE_BYTES) {
+      const piece = p.subarray(i, i + SLICE_BYTES);
+      out.set(piece, at);
+      at += piece.length;
+      sinceYield += piece.length;
+      if (sinceYield >= SLICE_BYTES) {
+        sinceYield = 0;
+        await yieldToLoop();
+      }
+    }
+  }
+  return out;
 }
 
 function headOf(ops: readonly GraphOp[], end: boolean): { json: Buffer; bodies: Uint8Array[] } {

@@ -17,6 +17,7 @@ import { compoundsWithFirstLine, readCompound, readDatasetSummary } from "../res
 import { featureDatasetHeader, type ComputedFeature } from "../resources/feature-dataset.ts";
 import type { Params } from "../resources/params.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
+import { concatBodies } from "../store/journal.ts";
 import type { Vocab } from "../store/vocab.ts";
 import type { DescriptorChunkInput, DescriptorChunkOutput } from "./jobs/descriptors.ts";
 import type { Operation } from "./runner.ts";
@@ -149,7 +150,7 @@ export async function describe(request: DescriptorRequest, datasetUri: string, b
     loads.push(stage.load(header));
     await Promise.all(loads);
   }
-  return Buffer.concat([header, ...outputs.map((o) => o.entries)]);
+  return concatBodies([header, ...outputs.map((o) => o.entries)]);
 }
 
 /** The task of a dataset's descriptors: compute, load while computing, commit. */

@@ -14,6 +14,7 @@ import type { Uris } from "../resources/uris.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
 import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
+import { concatBodies } from "../store/journal.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, str, type Vocab } from "../store/vocab.ts";
 import { ALL_DESCRIPTORS, datasetDescriptorRequest, describe, selectedFeatures, type DescriptorRequest } from "./descriptors.ts";
@@ -288,7 +289,7 @@ export async function predict(store: GraphStore, m: ModelRecord, q: Queries, dat
     loads.push(stage.load(header));
     await Promise.all(loads);
   }
-  return { body: Buffer.concat([header, ...outputs.map((o) => o.entries)]), summary: outputs.flatMap((o) => o.summary) };
+  return { body: await concatBodies([header, ...outputs.map((o) => o.entries)]), summary: outputs.flatMap((o) => o.summary) };
 }
 
 export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab): Operation {

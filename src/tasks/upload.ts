@@ -12,11 +12,11 @@
  * Progress: 0–10 % parsing the file, 10–90 % structures, 90–100 % header and commit.
  */
 import type { StructureResult } from "../chem/structure.ts";
-import type { GraphOp } from "../store/journal.ts";
+import { concatBodies, type GraphOp } from "../store/journal.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { Operation } from "./runner.ts";
 import { CHUNK, type EntryFeature } from "./jobs/dataset.ts";
-import { headerNTriples, joinCompoundGraphs, joinParts, selectCompounds, spellingNTriples } from "../resources/dataset.ts";
+import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../resources/dataset.ts";
 import { readCompound } from "../resources/dataset-read.ts";
 import { Uris } from "../resources/uris.ts";
 import { Vocab } from "../store/vocab.ts";
@@ -100,13 +100,13 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       if (sameFeatures(features, entryFeatures)) {
         loads.push(stage.load(header));
         await Promise.all(loads);
-        body = Buffer.concat([header, ...outputs.map((o) => o.entries)]);
+        body = await concatBodies([header, ...outputs.map((o) => o.entries)]);
         preloaded.push(stage);
       } else {
         await stage.discard();
         const count = cells.length > 20_000 ? 2 : 1;
         const parts = await Promise.all(Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, parsed, title, meta, part: { index, count } })));
-        body = Buffer.concat([joinParts(parts).datasetNTriples, spellings]);
+        body = await concatBodies([...parts.map((p) => p.datasetNTriples), spellings]);
         lap("rebuild (the skipped rows changed a column's type)");
       }
       lap("load");

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decodeRecord, encodeRecord, HEADER_BYTES, MAGIC, scanRecords, type GraphOp } from "../../../src/store/journal.ts";
+import { concatBodies, decodeRecord, encodeRecord, encodeRecordAsync, HEADER_BYTES, MAGIC, scanRecords, type GraphOp } from "../../../src/store/journal.ts";
 
 const EX = "http://example.org/";
 
@@ -146,4 +146,30 @@ describe("journal records", () => {
     assert.equal(scan.records.length, 0);
     assert.equal(scan.validBytes, 0);
   });
+
+  it("encodeRecordAsync (bodies hashed in slices between yields) writes the same bytes as encodeRecord", async () => {
+    // 20 MiB and 300 KiB bodies cross the slice (8 MiB) and async (256 KiB) thresholds.
+    const big = Buffer.alloc(20 * 1024 * 1024 + 17);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 31 + (i >> 9)) & 0xff;
+    const ops: GraphOp[] = [
+      { graph: "http://example.org/g/big", ntriples: big },
+      { graph: "http://example.org/g/mid", ntriples: big.subarray(5, 300 * 1024) },
+      { graph: "http://example.org/g/gone", delete: true },
+    ];
+    const parts = await encodeRecordAsync(7, ops);
+    assert.ok(Buffer.concat(parts).equals(encodeRecord(7, ops)));
+    const scan = scanRecords(Buffer.concat(parts));
+    assert.equal(scan.records.length, 1);
+    assert.equal(scan.tornReason, undefined);
+  });
+
+  it("concatBodies equals Buffer.concat across the slice size", async () => {
+    const a = Buffer.alloc(9 * 1024 * 1024, 1);
+    const b = Buffer.from("tail\n");
+    const c = Buffer.alloc(3, 2);
+    for (const parts of [[a, b, c], [b, c], [], [c, a, a]]) {
+      assert.ok((await concatBodies(parts)).equals(Buffer.concat(parts)));
+    }
+  });
 });
+
