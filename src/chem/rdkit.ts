@@ -32,6 +32,8 @@ export interface RDKitMol {
    * extension. Used by the subgraph miners (src/mining) to read the heavy-atom graph.
    */
   get_json(): string;
+  /** Morgan (ECFP-like) fingerprint as a string of '0'/'1'; `details` e.g. {"radius":2,"nBits":2048}. */
+  get_morgan_fp(details?: string): string;
   /** SVG depiction; `details` is a JSON object (width, height, atoms, bonds, …). */
   get_svg_with_highlights(details: string): string;
   /**

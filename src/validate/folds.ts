@@ -33,19 +33,11 @@
  * Folds are numbered 0 … k−1 here (reports show 1 … k). The units inside a fold keep the order
  * in which they were dealt.
  */
+import { mulberry32Uint32 } from "../learn/random.ts";
 import { compareCodePoints } from "./statistics.ts";
 
 /** mulberry32: the next 32-bit unsigned draw of the generator seeded with `seed` (step 2). */
-export function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1) >>> 0;
-    t = (t ^ ((t + Math.imul(t ^ (t >>> 7), t | 61)) >>> 0)) >>> 0;
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+export const mulberry32 = mulberry32Uint32;
 
 /** Fisher–Yates shuffle in place with 32-bit draws (step 3). */
 export function shuffleInPlace<T>(items: T[], next: () => number): T[] {
