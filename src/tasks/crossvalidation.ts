@@ -2,7 +2,12 @@
  * Cross-validation of the lazar algorithm (issue "Cross-validation"; spec lazar.md §6):
  * `POST /validation/crossvalidation` checks the model parameters as `/algorithm/qsar` would, then
  * a task assigns folds by unique compound (src/validate/folds.ts: seeded, documented), runs one
- * pool job per fold (features mined inside the training fold) and stores the cross-validation:
+ * pool job per fold and stores the cross-validation. Features: mined inside each training fold
+ * (BBRC or LAST, the default: the test fold never influences them), or read from a
+ * `feature_dataset_uri` (descriptors, or substructures mined before — then on every compound,
+ * test folds included, which makes the estimate optimistic). Descriptors computed on the fly
+ * are not offered: they do not depend on the endpoint, so compute them once
+ * (`POST <dataset>/pc`) and pass that feature dataset. The result:
  *
  *   <cv> a ot:Validation, qg:CrossValidation ; dc:date ; ot:algorithm <…/qsar> ;
  *        ot:trainingDataset <d> ; ot:dependentVariables <endpoint> ; qg:algorithmParams "…" ;
@@ -25,7 +30,8 @@ import type { GraphStore } from "../store/graph-store.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import { bool, dateTime, dbl, dc, int, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
 import { assignFolds, crossValidationResult, FoldError, type CrossValidationResult, type PredictionInstance } from "../validate/index.ts";
-import type { FoldInput } from "./jobs/crossvalidation.ts";
+import type { FoldInput, FoldOutput } from "./jobs/crossvalidation.ts";
+import { buildModelData, type ModelData } from "./model-data.ts";
 import { LAZAR, modelRequest } from "./model.ts";
 import type { Operation } from "./runner.ts";
 
@@ -35,7 +41,7 @@ export const CROSSVALIDATION: AlgorithmSpec = {
   path: "validation/crossvalidation",
   aliases: [],
   title: "Cross-validation",
-  description: "k-fold cross-validation of the lazar algorithm: folds by unique compound, features mined inside each training fold, statistics pooled over all folds.",
+  description: "k-fold cross-validation of the lazar algorithm: folds by unique compound, features mined inside each training fold (or read from a feature_dataset_uri in algorithm_params), statistics pooled over all folds.",
   types: [],
   parameters: [
     { name: "algorithm_uri", description: "the algorithm to validate: /algorithm/qsar (or /algorithm/lazar)", required: true, kind: { type: "feature" } },
@@ -61,9 +67,10 @@ export interface CrossValidationRequest {
   /** One per measured value: compound, SMILES (row spelling), activity (class 1…k or value). */
   /** Per measured value: the compound, the structure as its row draws it, the compound's InChI. */
   readonly instances: readonly { readonly compound: string; readonly smiles: string | null; readonly inchi?: string; readonly activity: number; readonly label: string }[];
-  readonly fold: Omit<FoldInput, "train" | "test">;
-  /** Per-mil minimum frequency (recomputed per training fold), or an absolute one. */
-  readonly frequency: { readonly absolute: number } | { readonly perMil: number };
+  /** Features: mined per training fold (settings; per-mil minimum frequency recomputed per fold), or stored. */
+  readonly features:
+    | { readonly kind: "mined"; readonly fold: Omit<FoldInput, "train" | "test">; readonly frequency: { readonly absolute: number } | { readonly perMil: number } }
+    | { readonly kind: "stored"; readonly data: ModelData };
 }
 
 /** `name=value;name=value` → raw parameters (a name may not repeat). */
@@ -93,8 +100,11 @@ export function crossValidationRequest(params: Params, rawAlgorithmParams: strin
   if (pf !== undefined) raw.set("prediction_feature", [pf]);
   const modelParams = parseParams(LAZAR, raw);
   const m = modelRequest(modelParams, raw, store, uris, v);
-  if (m.generator.kind !== "miner") {
-    throw new BadRequest("cross-validation mines the features inside each training fold (BBRC or LAST); a feature dataset or descriptors are not supported here yet", { field: "algorithm_params" });
+  if (m.generator.kind === "descriptors") {
+    throw new BadRequest(
+      `descriptors computed on the fly are not cross-validated: they do not depend on the endpoint, so compute them once (POST ${datasetUri}/pc) and give the result as feature_dataset_uri in algorithm_params`,
+      { field: "algorithm_params" },
+    );
   }
   const classes = m.record.classes;
   const instances: CrossValidationRequest["instances"][number][] = [];
@@ -113,8 +123,7 @@ export function crossValidationRequest(params: Params, rawAlgorithmParams: strin
     if (e instanceof FoldError) throw new BadRequest(`cannot make the folds: ${e.message}`, { field: "num_folds" });
     throw e;
   }
-  const miner = m.generator.request.input;
-  return {
+  const common = {
     title: `Cross-validation of ${m.title}`,
     datasetUri,
     endpoint: m.record.endpoint,
@@ -125,14 +134,25 @@ export function crossValidationRequest(params: Params, rawAlgorithmParams: strin
     stratified,
     classes,
     instances,
-    frequency: modelParams.frequency("min_frequency") ?? (miner.miner === "last" ? { perMil: 80 } : { perMil: 5 }),
-    fold: {
-      miner: { miner: miner.miner, options: miner.options } as FoldInput["miner"],
-      classes,
-      algorithm: m.record.predictionAlgorithm as FoldInput["algorithm"],
-      minSim: m.record.minSim,
-      minTrainPerformance: m.record.minTrainPerformance,
-      nrHits: m.record.nrHits,
+  };
+  if (m.generator.kind === "stored") {
+    const data = buildModelData(store, { ...m.record, uri: `${datasetUri}#crossvalidation`, featureDataset: m.generator.uri }, v);
+    return { ...common, features: { kind: "stored", data } };
+  }
+  const miner = m.generator.request.input;
+  return {
+    ...common,
+    features: {
+      kind: "mined",
+      frequency: modelParams.frequency("min_frequency") ?? (miner.miner === "last" ? { perMil: 80 } : { perMil: 5 }),
+      fold: {
+        miner: { miner: miner.miner, options: miner.options } as FoldInput["miner"],
+        classes,
+        algorithm: m.record.predictionAlgorithm as FoldInput["algorithm"],
+        minSim: m.record.minSim,
+        minTrainPerformance: m.record.minTrainPerformance,
+        nrHits: m.record.nrHits,
+      },
     },
   };
 }
@@ -154,20 +174,27 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
     const done = new Array<number>(request.numFolds).fill(0);
     const outputs = await Promise.all(
       Array.from({ length: request.numFolds }, async (_, k) => {
-        const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, ...(x.inchi !== undefined ? { inchi: x.inchi } : {}), activity: x.activity }] : []));
         const testKeys = new Map<string, string | null>();
         request.instances.forEach((x, i) => foldOf(i) === k && !testKeys.has(x.compound) && testKeys.set(x.compound, x.smiles));
-        const minfreq = absoluteFrequency(request.frequency, train.length);
-        const input: FoldInput = {
-          ...request.fold,
-          miner: { ...request.fold.miner, options: { ...request.fold.miner.options, minfreq } } as FoldInput["miner"],
-          train,
-          test: [...testKeys].map(([key, smiles]) => ({ key, smiles })),
-        };
-        const out = await ctx.run("cv.fold", input, (f) => {
+        const onProgress = (f: number): void => {
           done[k] = f;
           ctx.progress((0.95 * done.reduce((a, b) => a + b, 0)) / request.numFolds);
-        });
+        };
+        const features = request.features;
+        let out: FoldOutput;
+        if (features.kind === "stored") {
+          out = await ctx.run("cv.fold.stored", { data: features.data, test: [...testKeys.keys()] }, onProgress);
+        } else {
+          const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, ...(x.inchi !== undefined ? { inchi: x.inchi } : {}), activity: x.activity }] : []));
+          const minfreq = absoluteFrequency(features.frequency, train.length);
+          const input: FoldInput = {
+            ...features.fold,
+            miner: { ...features.fold.miner, options: { ...features.fold.miner.options, minfreq } } as FoldInput["miner"],
+            train,
+            test: [...testKeys].map(([key, smiles]) => ({ key, smiles })),
+          };
+          out = await ctx.run("cv.fold", input, onProgress);
+        }
         done[k] = 1;
         return out;
       }),

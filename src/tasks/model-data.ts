@@ -56,9 +56,23 @@ export function forgetModel(uri: string): void {
 /** "<descriptor> [<pc_type>, <lib>]" (the descriptor features' dc:description, spec lazar.md §4.4). */
 const PC_DESCRIPTION = /\[(\w+), (\w+)\]$/;
 
+/** What `buildModelData` reads from a model record (a cross-validation passes its own). */
+export type ModelDataSource = Pick<
+  ModelRecord,
+  "uri" | "featureDataset" | "featureKind" | "trainingDataset" | "endpoint" | "classes" | "predictionAlgorithm" | "minSim" | "minTrainPerformance" | "nrHits"
+>;
+
+/** A model's data, cached per model URI. */
 export function loadModelData(store: GraphStore, m: ModelRecord, v: Vocab): ModelData {
   const hit = cache.get(m.uri);
   if (hit) return hit;
+  const data = buildModelData(store, m, v);
+  cache.set(m.uri, data);
+  return data;
+}
+
+/** Read the training data and features (not cached). */
+export function buildModelData(store: GraphStore, m: ModelDataSource, v: Vocab): ModelData {
   const summary = readDatasetSummary(store.ox, m.featureDataset, v);
   const features = summary.features;
   const column = new Map(features.map((f, j) => [f.uri, j]));
@@ -169,7 +183,6 @@ export function loadModelData(store: GraphStore, m: ModelRecord, v: Vocab): Mode
       rows: dense,
     };
   }
-  cache.set(m.uri, data);
   return data;
 }
 

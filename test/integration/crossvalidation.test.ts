@@ -63,6 +63,34 @@ describe("cross-validation over HTTP", () => {
     assert.ok(stats.get("numPredicted")! > 0);
   });
 
+  test("features from a feature_dataset_uri: EPAFHM.medi_log10 with the service's constitutional descriptors: RMSE < 1.5 (local SVM, weighted average)", async () => {
+    const epa = await uploadDataset(srv.base, `${DATA}lazar/test/data/EPAFHM.medi_log10.csv`);
+    const fd = await runTask(`${epa}/pc`, { pc_type: "constitutional", lib: "cdk" }, 120_000);
+    const cvOf = (algorithm: string): Promise<string> =>
+      runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: epa, algorithm_params: `feature_dataset_uri=${fd};prediction_algorithm=${algorithm}` });
+    const svm = await read(srv.base, await cvOf("local_svm_regression"));
+    const avg = await read(srv.base, await cvOf("weighted_average"));
+    for (const { stats, folds } of [svm, avg]) {
+      // Reference: the 2012 regression CV test on EPAFHM (RMSE < 1.5, spec lazar.md §6 / issue).
+      assert.ok(stats.get("rootMeanSquaredError")! < 1.5, `RMSE ${stats.get("rootMeanSquaredError")}`);
+      // 91 rows of 88 compounds (SOURCES.md), every one in a fold, predicted or counted unpredicted.
+      assert.equal(folds.size, 88);
+      assert.equal(stats.get("numPredicted")! + stats.get("numUnpredicted")!, 91);
+    }
+    // The local SVMs censor neighbourhoods they cannot fit (min_train_performance, spec §3.6);
+    // the weighted average predicts every compound that has a neighbour, so at least as many.
+    assert.ok(svm.stats.get("numPredicted")! > 0);
+    assert.ok(avg.stats.get("numPredicted")! >= svm.stats.get("numPredicted")!, `${avg.stats.get("numPredicted")} vs ${svm.stats.get("numPredicted")}`);
+  });
+
+  test("substructures from a feature_dataset_uri (BBRC mined on all of hamster): accuracy ≥ 0.80", async () => {
+    const fd = await runTask(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: hamster, min_frequency: "8" });
+    const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: `feature_dataset_uri=${fd}` });
+    const { stats, folds } = await read(srv.base, cv);
+    assert.ok(stats.get("accuracy")! >= 0.8, `accuracy ${stats.get("accuracy")}`);
+    assert.equal(folds.size, 85);
+  });
+
   test("a report of the cross-validation: HTML with the statistics and SVG plots", async () => {
     const report = await runTask(`${srv.base}/validation/report/crossvalidation`, { validation_uris: first });
     const html = await (await get(report, "text/html")).text();
@@ -79,6 +107,7 @@ describe("cross-validation over HTTP", () => {
       [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, num_folds: "100" }, /cannot make the folds/, "num_folds"],
       [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: "min_frequency" }, /not name=value/, "algorithm_params"],
       [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: "prediction_algorithm=local_svm_regression" }, /needs a numeric endpoint/, "prediction_algorithm"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: `feature_generation_uri=${hamster}/pc` }, /compute them once \(POST .*\/pc\) and give the result as feature_dataset_uri/, "algorithm_params"],
     ];
     for (const [params, message, field] of cases) {
       const r = await post(`${srv.base}/validation/crossvalidation`, params, "application/problem+json");

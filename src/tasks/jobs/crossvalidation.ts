@@ -10,6 +10,8 @@ import { createLazarModel, FingerprintMatrix, type PredictionAlgorithm, type Spa
 import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
 import type { JobContext } from "./context.ts";
 import { mine, type Found, type MinerOptions } from "./mining.ts";
+import type { ModelData } from "../model-data.ts";
+import { lazarModelOf, rowDescriptors, rowFingerprint } from "./predict.ts";
 
 export interface FoldInput {
   /** Training instances: one per measured value (a compound measured twice is two rows). */
@@ -105,4 +107,68 @@ export async function crossValidationFold(input: FoldInput, ctx: JobContext): Pr
     return { key: q.key, value: null, confidence: 0, neighbours: 0, reason: "in the training fold" };
   });
   return { predictions, features: found.length };
+}
+
+/**
+ * One fold with features given as a feature dataset (`feature_dataset_uri`): the training rows
+ * are the data's rows whose compound is not in the test fold, the test compounds are predicted
+ * from their own rows of the feature dataset (no matching or computing). A test compound
+ * without features is not predicted.
+ */
+export interface StoredFoldInput {
+  /** Every compound of the dataset that has features, with its measured values (tasks/model-data.ts). */
+  readonly data: ModelData;
+  /** The test compounds (unique). */
+  readonly test: readonly string[];
+}
+
+/** The training part of `data`: the rows whose compound is not in `test`, instances renumbered. */
+export function trainingPart(data: ModelData, test: ReadonlySet<string>): ModelData {
+  const keep: number[] = [];
+  const newRow = new Int32Array(data.keys.length).fill(-1);
+  data.keys.forEach((k, r) => {
+    if (test.has(k)) return;
+    newRow[r] = keep.length;
+    keep.push(r);
+  });
+  const instRow: number[] = [];
+  const instActivity: number[] = [];
+  data.instRow.forEach((r, i) => {
+    if (newRow[r]! < 0) return;
+    instRow.push(newRow[r]!);
+    instActivity.push(data.instActivity[i]!);
+  });
+  const part = { ...data, keys: keep.map((r) => data.keys[r]!), instRow: Int32Array.from(instRow), instActivity: Float64Array.from(instActivity) };
+  if (data.kind === "substructure") {
+    const offsets = new Int32Array(keep.length + 1);
+    const idx: number[] = [];
+    const val: number[] = [];
+    keep.forEach((r, n) => {
+      const fp = rowFingerprint(data, r);
+      idx.push(...fp.idx);
+      val.push(...fp.val);
+      offsets[n + 1] = idx.length;
+    });
+    return { ...part, offsets, idx: Int32Array.from(idx), val: Float64Array.from(val) };
+  }
+  const n = data.columns.length;
+  const rows = new Float64Array(keep.length * n);
+  keep.forEach((r, k) => rows.set(rowDescriptors(data, r), k * n));
+  return { ...part, rows };
+}
+
+export async function crossValidationFoldStored(input: StoredFoldInput, ctx: JobContext): Promise<FoldOutput> {
+  const { data } = input;
+  const model = await lazarModelOf(trainingPart(data, new Set(input.test)));
+  ctx.progress(0.5);
+  const rowOf = new Map(data.keys.map((k, r) => [k, r]));
+  const predictions = input.test.map((key): FoldPrediction => {
+    const r = rowOf.get(key);
+    if (r === undefined) return { key, value: null, confidence: 0, neighbours: 0, reason: "the feature dataset has no features for this compound" };
+    const p = model.predict(data.kind === "substructure" ? { fingerprint: rowFingerprint(data, r) } : { descriptors: rowDescriptors(data, r) });
+    if (p.status === "predicted") return { key, value: p.value, confidence: p.confidence, neighbours: p.neighbours.length };
+    if (p.status === "unpredicted") return { key, value: null, confidence: 0, neighbours: p.neighbours.length, reason: p.reason };
+    return { key, value: null, confidence: 0, neighbours: 0, reason: "in the training fold" };
+  });
+  return { predictions, features: data.kind === "substructure" ? data.smarts.length : data.columns.length };
 }

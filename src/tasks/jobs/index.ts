@@ -6,7 +6,7 @@ import { buildDatasetJob, datasetHeader, identifyStructure, parseChunk, prepareC
 import { mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
 import { predictJob } from "./predict.ts";
-import { crossValidationFold } from "./crossvalidation.ts";
+import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation.ts";
 
 export type { JobContext } from "./context.ts";
 
@@ -20,6 +20,7 @@ export const jobs = {
   "descriptors.chunk": descriptorChunk,
   "model.predict": predictJob,
   "cv.fold": crossValidationFold,
+  "cv.fold.stored": crossValidationFoldStored,
 } as const;
 
 export type JobKind = keyof typeof jobs;

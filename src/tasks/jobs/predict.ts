@@ -18,7 +18,7 @@ import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
 import { computeDescriptors } from "../../chem/descriptors/index.ts";
 import { loadRDKit } from "../../chem/rdkit.ts";
-import { createLazarModel, DescriptorSpace, FingerprintMatrix, type LazarModel, type LazarPrediction, type PredictionAlgorithm } from "../../learn/index.ts";
+import { createLazarModel, DescriptorSpace, FingerprintMatrix, type LazarModel, type LazarPrediction, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
 import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
 import { predictedConfidenceUri, predictedValueUri } from "../../resources/model.ts";
 import { toNTriples } from "../../store/ntriples.ts";
@@ -59,22 +59,31 @@ interface Built {
 /** Built models in this worker, by model URI (a model never changes once built). */
 const built = new Map<string, Promise<Built>>();
 
+/** Training row r of a model's data: its fingerprint (substructure models). */
+export function rowFingerprint(d: ModelData, r: number): SparseFingerprint {
+  return { idx: d.idx.subarray(d.offsets[r]!, d.offsets[r + 1]!), val: d.val.subarray(d.offsets[r]!, d.offsets[r + 1]!) };
+}
+
+/** Training row r of a model's data: its descriptor values (descriptor models; NaN = missing). */
+export function rowDescriptors(d: ModelData, r: number): Float64Array {
+  const n = d.columns.length;
+  return d.rows.subarray(r * n, (r + 1) * n);
+}
+
+/** The lazar model of a model's data (substructure fingerprints or descriptor rows). */
+export function lazarModelOf(d: ModelData): Promise<LazarModel> {
+  const instances = { row: d.instRow, activity: d.instActivity };
+  const features =
+    d.kind === "substructure"
+      ? new FingerprintMatrix(d.smarts.length, d.keys.map((_, r) => rowFingerprint(d, r)))
+      : new DescriptorSpace(d.keys.map((_, r) => rowDescriptors(d, r)), d.columns.length);
+  return createLazarModel({ features, instances, keys: d.keys, nClasses: d.classes.length, algorithm: d.predictionAlgorithm as PredictionAlgorithm, minSim: d.minSim, minTrainPerformance: d.minTrainPerformance });
+}
+
 function build(d: ModelData): Promise<Built> {
   let b = built.get(d.uri);
   if (!b) {
-    b = (async (): Promise<Built> => {
-      const instances = { row: d.instRow, activity: d.instActivity };
-      if (d.kind === "substructure") {
-        const rows = d.keys.map((_, r) => ({ idx: d.idx.subarray(d.offsets[r]!, d.offsets[r + 1]!), val: d.val.subarray(d.offsets[r]!, d.offsets[r + 1]!) }));
-        const features = new FingerprintMatrix(d.smarts.length, rows);
-        const model = await createLazarModel({ features, instances, keys: d.keys, nClasses: d.classes.length, algorithm: d.predictionAlgorithm as PredictionAlgorithm, minSim: d.minSim, minTrainPerformance: d.minTrainPerformance });
-        return { model, queries: new QuerySet(d.smarts) };
-      }
-      const n = d.columns.length;
-      const rows = d.keys.map((_, r) => d.rows.subarray(r * n, (r + 1) * n));
-      const model = await createLazarModel({ features: new DescriptorSpace(rows, n), instances, keys: d.keys, nClasses: d.classes.length, algorithm: d.predictionAlgorithm as PredictionAlgorithm, minSim: d.minSim, minTrainPerformance: d.minTrainPerformance });
-      return { model, queries: null };
-    })();
+    b = (async (): Promise<Built> => ({ model: await lazarModelOf(d), queries: d.kind === "substructure" ? new QuerySet(d.smarts) : null }))();
     built.set(d.uri, b);
     b.catch(() => built.delete(d.uri));
   }
