@@ -53,8 +53,12 @@ export class MethodNotAllowed extends ServiceError {
 export class NotAcceptable extends ServiceError {
   readonly status = 406;
   readonly code = "NotAcceptable";
-  constructor(readonly available: readonly string[], requested: string) {
-    super(`None of the requested media types (${requested}) is available; available: ${available.join(", ")}`, {
+  constructor(
+    readonly available: readonly string[],
+    requested: string,
+    why = `None of the requested media types (${requested}) is available`,
+  ) {
+    super(`${why}; available: ${available.join(", ")}`, {
       field: "Accept",
       extra: { available },
     });

@@ -7,7 +7,13 @@
 import { Parser, Writer } from "n3";
 import * as ox from "oxigraph";
 import jsonld from "jsonld";
+import { NotAcceptable } from "../errors.ts";
+import { withTemporaryStore } from "../store/apply.ts";
+import { countStatements } from "../store/graph-store.ts";
 import type { Vocab } from "../store/vocab.ts";
+
+/** Largest RDF/XML rendering (its temporary store shares the main store's WebAssembly memory). */
+const MAX_RDFXML_TRIPLES = 1_000_000;
 
 export const RDF_TYPES = ["text/turtle", "application/n-triples", "application/ld+json", "application/json", "application/rdf+xml"] as const;
 export type RdfType = (typeof RDF_TYPES)[number];
@@ -37,9 +43,15 @@ export async function renderRdf(ntriples: string, type: RdfType, v: Vocab): Prom
       });
     }
     case "application/rdf+xml": {
-      const s = new ox.Store();
-      s.load(ntriples, { format: "application/n-triples" });
-      return s.dump({ format: "application/rdf+xml", from_graph_name: ox.defaultGraph() });
+      // Oxigraph's writer needs the triples in a (temporary) store, in the main store's memory.
+      const n = countStatements(ntriples);
+      if (n > MAX_RDFXML_TRIPLES) {
+        throw new NotAcceptable(["application/n-triples", "text/turtle", "application/ld+json", "text/html"], type, `this resource has ${n} triples; RDF/XML is rendered for at most ${MAX_RDFXML_TRIPLES} (Oxigraph's writer holds them in memory)`);
+      }
+      return withTemporaryStore((s) => {
+        s.load(ntriples, { format: "application/n-triples" });
+        return s.dump({ format: "application/rdf+xml", from_graph_name: ox.defaultGraph() });
+      });
     }
     case "application/ld+json":
     case "application/json": {

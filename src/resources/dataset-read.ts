@@ -3,7 +3,9 @@
  * Queries are built from RDF terms of our own IRIs (ids validated by the routes), never from
  * client text.
  */
+import { parse as parseCsv } from "csv-parse/sync";
 import * as ox from "oxigraph";
+import { withTemporaryStore } from "../store/apply.ts";
 import { dc, ot, rdf, rdfs, type Vocab } from "../store/vocab.ts";
 import { sortAcceptValues } from "../tabular/typing.ts";
 
@@ -151,23 +153,30 @@ function featureProperties(fp: Props, v: Vocab): [string, string][] {
 /** Entries ordered by file line, `limit` from `offset`. */
 export function readEntries(store: ox.Store, uri: string, v: Vocab, offset = 0, limit?: number): EntryView[] {
   const page = `${limit === undefined ? "" : `LIMIT ${Math.trunc(limit)}`} OFFSET ${Math.trunc(offset)}`;
-  const g = ox.namedNode(uri);
   const rows = store.query(
-    `SELECT ?e ?line ?c WHERE { GRAPH <${uri}> { ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c } } ORDER BY ?line ${page}`,
+    `SELECT ?e ?line ?c ?s WHERE { GRAPH <${uri}> { ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c . OPTIONAL { ?e <${v.qg.smiles.value}> ?s } } } ORDER BY ?line ${page}`,
   ) as Map<string, ox.Term>[];
+  if (rows.length === 0) return [];
+  // The values of the page's entries in one query, as SPARQL CSV text: one lookup per value
+  // took minutes for a 10,000-compound descriptor dataset, and result objects cost 3–4× the
+  // text (250 entries × 263 values: 1.4 s against 0.38 s).
+  const values = new Map<string, Map<string, string[]>>(rows.map((r) => [r.get("e")!.value, new Map()]));
+  const entryList = rows.map((r) => `<${r.get("e")!.value}>`).join(" ");
+  const csv = store.query(
+    `SELECT ?e ?f ?val WHERE { GRAPH <${uri}> { VALUES ?e { ${entryList} } ?e <${ot.values.value}> ?x . ?x <${ot.feature.value}> ?f ; <${ot.value.value}> ?val } }`,
+    { results_format: "text/csv" },
+  ) as unknown as string;
+  const table = parseCsv(csv, { from_line: 2 }) as string[][];
+  for (const [e, f, val] of table) {
+    const byFeature = values.get(e!);
+    if (byFeature === undefined || f === undefined || val === undefined) continue;
+    const l = byFeature.get(f);
+    if (l) l.push(val);
+    else byFeature.set(f, [val]);
+  }
   return rows.map((r) => {
-    const e = r.get("e")!.value;
-    const values = new Map<string, string[]>();
-    for (const vq of store.match(ox.namedNode(e), ox.namedNode(ot.values.value), null, g)) {
-      const f = store.match(vq.object as ox.NamedNode, ox.namedNode(ot.feature.value), null, g)[0]?.object.value;
-      const val = store.match(vq.object as ox.NamedNode, ox.namedNode(ot.value.value), null, g)[0]?.object.value;
-      if (f === undefined || val === undefined) continue;
-      const l = values.get(f) ?? [];
-      l.push(val);
-      values.set(f, l);
-    }
-    const smiles = store.match(ox.namedNode(e), ox.namedNode(v.qg.smiles.value), null, g)[0]?.object.value;
-    return { line: Number(r.get("line")!.value), compound: r.get("c")!.value, values, ...(smiles !== undefined ? { smiles } : {}) };
+    const smiles = r.get("s")?.value;
+    return { line: Number(r.get("line")!.value), compound: r.get("c")!.value, values: values.get(r.get("e")!.value)!, ...(smiles !== undefined ? { smiles } : {}) };
   });
 }
 
@@ -208,8 +217,8 @@ export function readCompound(store: ox.Store, uri: string, v: Vocab): CompoundVi
 
 /** N-Triples of the triples about one subject in a graph (e.g. a feature inside its dataset). */
 export function describeInGraph(store: ox.Store, subject: string, graph: string): string {
-  const s = new ox.Store(store.match(ox.namedNode(subject), null, null, ox.namedNode(graph)).map((q) => ox.quad(q.subject, q.predicate, q.object)));
-  return s.dump({ format: "application/n-triples", from_graph_name: ox.defaultGraph() });
+  const quads = store.match(ox.namedNode(subject), null, null, ox.namedNode(graph)).map((q) => ox.quad(q.subject, q.predicate, q.object));
+  return withTemporaryStore((s) => s.dump({ format: "application/n-triples", from_graph_name: ox.defaultGraph() }), quads);
 }
 
 /** Numeric values of a dataset's features per compound (the first value per compound and feature). */

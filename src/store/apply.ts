@@ -161,3 +161,16 @@ export function currentOps(ops: readonly GraphOp[], last: (op: number, graph: st
   return out;
 }
 
+/**
+ * Run `fn` on a temporary Oxigraph store and free it right after. A temporary store lives in the
+ * same WebAssembly memory as the main one (one module instance per thread), and an unfreed one
+ * holds its memory until the garbage collector finalises it.
+ */
+export function withTemporaryStore<T>(fn: (s: ox.Store) => T, quads?: Iterable<ox.Quad>): T {
+  const s = quads === undefined ? new ox.Store() : new ox.Store([...quads]);
+  try {
+    return fn(s);
+  } finally {
+    (s as unknown as { free(): void }).free();
+  }
+}

@@ -22,8 +22,8 @@
 import * as ox from "oxigraph";
 import { closeSync, fdatasync, openSync, writev } from "node:fs";
 import { promisify } from "node:util";
-import { InsufficientStorage } from "../errors.ts";
-import { applyOp, applyOpsSync, clearGraphs, currentOps, statementsPerGraph, track } from "./apply.ts";
+import { InsufficientStorage, NotAcceptable } from "../errors.ts";
+import { applyOp, applyOpsSync, clearGraphs, currentOps, fills, statementsPerGraph, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
 import { bodyOf, encodeRecordAsync, graphsOf, type Body, type GraphOp } from "./journal.ts";
 
@@ -45,9 +45,13 @@ export interface StoreOptions {
   readonly compactAboveBytes?: number;
   /** Most triples the in-memory store may load before a restart (see the capacity note above). */
   readonly maxQuads?: number;
+  /** Largest graph `dump` writes (default 1,000,000). */
+  readonly maxDumpTriples?: number;
 }
 
 export const DEFAULT_MAX_QUADS = 9_000_000;
+/** Largest graph written as RDF in one piece (`dump`), by default. */
+const MAX_DUMP_TRIPLES = 1_000_000;
 /** A commit of at most this many triples may use the reserve above `maxQuads`. */
 const SMALL_COMMIT = 1000;
 /** The reserve for small commits, as a share of `maxQuads`. */
@@ -166,6 +170,7 @@ export class GraphStore {
   private readonly quads = new Map<string, number>();
   private liveQuads = 0;
   readonly maxQuads: number;
+  private readonly maxDumpTriples: number;
   private applyChain: Promise<void> = Promise.resolve();
   openInfo!: OpenInfo;
 
@@ -174,22 +179,25 @@ export class GraphStore {
     options: StoreOptions,
   ) {
     this.maxQuads = options.maxQuads ?? DEFAULT_MAX_QUADS;
+    this.maxDumpTriples = options.maxDumpTriples ?? MAX_DUMP_TRIPLES;
   }
 
   /** Recover the store from `dir` (created if missing). Synchronous: nothing is served yet. */
   static open(dir: string, options: StoreOptions = {}): GraphStore {
     const s = new GraphStore(dir, options);
     const t0 = performance.now();
+    const current: GraphOp[] = [];
     const rec = recover(dir, (r, last) => {
       const load = currentOps(r.ops, last);
       applyOpsSync(s.ox, s.graphSet, load);
       for (const op of load) s.loaded += countStatements(bodyOf(op));
       for (const op of r.ops) s.account(op);
+      current.push(...load);
     });
     s.seq = rec.lastSeq;
     let compacted = false;
     if (rec.journalBytes > 0 && s.garbage >= (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
-      s.compactNow();
+      s.compactNow(current);
       compacted = true;
     } else {
       s.openJournal(rec.activeJournal?.path ?? journalPath(dir, s.seq + 1), rec.activeJournal?.validBytes ?? 0);
@@ -366,30 +374,26 @@ export class GraphStore {
     this.fileOffset = size;
   }
 
-  /** Serialise one graph with Oxigraph's writer. */
-  dump(graph: string, format: DumpFormat): string {
-    return this.ox.dump({ format, from_graph_name: ox.namedNode(graph) });
+  /** Triples of a graph's current content (0 when it does not exist). */
+  graphSize(graph: string): number {
+    return this.quads.get(graph) ?? 0;
   }
 
   /**
-   * The whole store as put operations for a snapshot: one N-Quads dump when it fits in a string,
-   * else one N-Triples dump per graph (a whole-store dump over ≈5M quads exceeds Node's string
-   * limit).
+   * Serialise one graph with Oxigraph's writer. The writer builds the whole text inside the
+   * store's WebAssembly memory, so a graph over `maxDumpTriples` is refused (406) rather than
+   * risk a trap that would leave the store unusable (a 7.8M-triple dataset did that).
    */
-  *snapshotOps(): Generator<GraphOp> {
-    const graphs = [...this.graphSet].sort();
-    let nquads: string | undefined;
-    try {
-      // A whole-store dump would include staged graphs, which are not committed.
-      nquads = this.staged.size === 0 ? this.ox.dump({ format: "application/n-quads" }) : undefined;
-    } catch {
-      nquads = undefined;
+  dump(graph: string, format: DumpFormat): string {
+    const n = this.graphSize(graph);
+    if (n > this.maxDumpTriples) {
+      throw new NotAcceptable(
+        ["text/csv", "text/html", "text/uri-list"],
+        format,
+        `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} in one response (the store writes it in memory): ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`,
+      );
     }
-    if (nquads !== undefined) {
-      yield { graphs, nquads };
-      return;
-    }
-    for (const g of graphs) yield { graph: g, ntriples: this.dump(g, "application/n-triples") };
+    return this.ox.dump({ format, from_graph_name: ox.namedNode(graph) });
   }
 
   /**
@@ -406,9 +410,22 @@ export class GraphStore {
     this.compactNow();
   }
 
-  private compactNow(): void {
+  /**
+   * Write the snapshot from the journal on disk, not from memory: the current content of every
+   * graph is the body of its last put (disk.ts `recover`, apply.ts `currentOps`). Dumping the
+   * in-memory store instead would build every graph's text inside its WebAssembly memory (a
+   * trap risk for large graphs) and would need Node strings over their 512 MiB limit.
+   * `current` = those operations when the caller has them already (open).
+   */
+  private compactNow(current?: readonly GraphOp[]): void {
+    let ops = current;
+    if (ops === undefined) {
+      const read: GraphOp[] = [];
+      recover(this.dir, (r, last) => read.push(...currentOps(r.ops, last)), true);
+      ops = read;
+    }
     if (this.fd >= 0) closeSync(this.fd);
-    writeSnapshot(this.dir, this.seq, this.snapshotOps());
+    writeSnapshot(this.dir, this.seq, ops.filter(fills));
     this.openJournal(journalPath(this.dir, this.seq + 1), 0);
     pruneCovered(this.dir, this.seq);
     this.garbage = 0;

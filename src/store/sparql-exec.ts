@@ -18,6 +18,7 @@
  */
 import * as ox from "oxigraph";
 import { BadRequest } from "../errors.ts";
+import { withTemporaryStore } from "./apply.ts";
 import { isGraphFormat, isSolutionFormat, looksLikeUpdate, queryForm, usesFrom, usesService } from "./sparql-syntax.ts";
 
 export interface QueryRequest {
@@ -138,7 +139,11 @@ export function executeQuery(store: ox.Store, req: QueryRequest, maxResults: num
   const triples = countChar(out, "\n"); // N-Triples: one line per triple, newlines in terms escaped
   if (triples > maxResults) throw tooLarge(triples, maxResults, "triples");
   if (req.format === "application/n-triples") return { contentType: req.format, body: out };
-  const tmp = new ox.Store();
-  tmp.load(out, { format: "application/n-triples", lenient: true, no_transaction: true });
-  return { contentType: req.format, body: tmp.dump({ format: req.format, from_graph_name: ox.defaultGraph() }) };
+  return {
+    contentType: req.format,
+    body: withTemporaryStore((tmp) => {
+      tmp.load(out, { format: "application/n-triples", lenient: true, no_transaction: true });
+      return tmp.dump({ format: req.format, from_graph_name: ox.defaultGraph() });
+    }),
+  };
 }

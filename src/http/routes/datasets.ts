@@ -147,20 +147,30 @@ export function registerDatasets(router: Router, deps: Deps): void {
 }
 
 /** CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known), then one column per feature. */
-function datasetCsv(deps: Deps, uri: string): string {
+/** Entries read per step of the CSV export; the event loop is served between steps. */
+const CSV_PAGE = 100;
+
+async function datasetCsv(deps: Deps, uri: string): Promise<string> {
   const { store, vocab } = deps;
   const summary = readDatasetSummary(store.ox, uri, vocab);
-  const entries = readEntries(store.ox, uri, vocab);
-  const rows: string[][] = [["SMILES", ...summary.features.map((f) => f.title)]];
+  const parts: string[] = [stringify([["SMILES", ...summary.features.map((f) => f.title)]])];
   const cache = new Map<string, string>();
-  for (const e of entries) {
-    let s = cache.get(e.compound);
-    if (s === undefined) {
-      const c = readCompound(store.ox, e.compound, vocab);
-      s = c?.smiles ?? c?.inchi ?? e.compound;
-      cache.set(e.compound, s);
+  for (let offset = 0; ; offset += CSV_PAGE) {
+    const entries = readEntries(store.ox, uri, vocab, offset, CSV_PAGE);
+    if (entries.length === 0) break;
+    const rows: string[][] = [];
+    for (const e of entries) {
+      let s = cache.get(e.compound);
+      if (s === undefined) {
+        const c = readCompound(store.ox, e.compound, vocab);
+        s = c?.smiles ?? c?.inchi ?? e.compound;
+        cache.set(e.compound, s);
+      }
+      rows.push([e.smiles ?? s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
     }
-    rows.push([e.smiles ?? s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
+    parts.push(stringify(rows));
+    if (entries.length < CSV_PAGE) break;
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return stringify(rows);
+  return parts.join("");
 }

@@ -569,4 +569,20 @@ describe("GraphStore", () => {
       assert.deepEqual(s.capacity(), { loaded: 4 + 1 + 7, live: 12, max: 9_000_000 });
     });
   });
+
+  it("dump refuses a graph over maxDumpTriples with 406 naming the sizes and what to ask for instead", async () => {
+    await withStore(
+      tempDir(),
+      async (s) => {
+        await s.commit([{ graph: G("small"), ntriples: triples("s", 10) }, { graph: G("big"), ntriples: triples("b", 11) }]);
+        assert.deepEqual(sorted(s.dump(G("small"), "application/n-triples")), sorted(triples("s", 10)));
+        assert.equal(s.graphSize(G("big")), 11);
+        assert.throws(
+          () => s.dump(G("big"), "application/n-triples"),
+          (e: Error & { status?: number }) => e.status === 406 && /has 11 triples; RDF is written for at most 10 .*text\/csv/.test(e.message),
+        );
+      },
+      { maxDumpTriples: 10 },
+    );
+  });
 });
