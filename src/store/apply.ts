@@ -125,8 +125,10 @@ function forEachQuadLine(bytes: Buffer, visit: (graph: string, start: number, en
   }
 }
 
+/** A body as a Buffer (a view, not a copy, of a byte body), for Buffer's search methods. */
 function bufferOf(body: Body): Buffer {
-  return typeof body === "string" ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const b = bytesOf(body);
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** Statements per graph of an N-Quads body. */

@@ -88,7 +88,7 @@ export class Stage {
   private chain: Promise<void> = Promise.resolve();
   private state: "open" | "committing" | "done" = "open";
   /** Triples loaded (or being loaded) so far. */
-  private statements = 0;
+  private loadedStatements = 0;
 
   constructor(
     private readonly store: GraphStore,
@@ -101,14 +101,19 @@ export class Stage {
     if (this.state !== "open") return Promise.reject(new Error(`stage of ${this.graph} is closed`));
     try {
       const n = countStatements(ntriples);
-      this.store.reserve(n, this.statements + n);
-      this.statements += n;
+      this.store.reserve(n, this.loadedStatements + n);
+      this.loadedStatements += n;
     } catch (err) {
       return Promise.reject(err);
     }
     const next = this.chain.then(() => applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, pauseForIo));
     this.chain = next.catch(() => undefined);
     return next;
+  }
+
+  /** Triples loaded into the stage (counted against the store's capacity as they were loaded). */
+  get statements(): number {
+    return this.loadedStatements;
   }
 
   /** Wait for every load, then hand the graph to a commit. */
@@ -190,8 +195,14 @@ export class GraphStore {
     const rec = recover(dir, (r, last) => {
       const load = currentOps(r.ops, last);
       applyOpsSync(s.ox, s.graphSet, load);
-      for (const op of load) s.loaded += countStatements(bodyOf(op));
-      for (const op of r.ops) s.account(op);
+      // Each body's lines are counted once: an operation loaded whole has the count `account` uses.
+      const counted = new Map<GraphOp, number>();
+      for (const op of r.ops) {
+        const n = countStatements(bodyOf(op));
+        counted.set(op, n);
+        s.account(op, n);
+      }
+      for (const op of load) s.loaded += counted.get(op) ?? countStatements(bodyOf(op));
       current.push(...load);
     });
     s.seq = rec.lastSeq;
@@ -213,13 +224,13 @@ export class GraphStore {
 
   /**
    * Keep the size accounting that decides when compaction pays, and the triple counts of the
-   * current graphs. `statements` = the body's triples when already counted.
+   * current graphs. `statements` = the body's triples (countStatements).
    */
-  private account(op: GraphOp, statements?: number): void {
+  private account(op: GraphOp, statements: number): void {
     const graphs = graphsOf(op);
     const body = bodyOf(op);
     const perGraph = "graphs" in op && graphs.length > 1 ? statementsPerGraph(op.nquads) : null;
-    const whole = perGraph === null ? (statements ?? countStatements(body)) : 0;
+    const whole = perGraph === null ? statements : 0;
     for (const g of graphs) {
       this.garbage += this.sizes.get(g) ?? 0;
       this.liveQuads -= this.quads.get(g) ?? 0;
@@ -237,7 +248,7 @@ export class GraphStore {
 
   /** Triples loaded since the store was opened, those of the current graphs, and the capacity. */
   capacity(): { loaded: number; live: number; max: number } {
-    return { loaded: this.loaded, live: Math.round(this.liveQuads), max: this.maxQuads };
+    return { loaded: this.loaded, live: this.liveQuads, max: this.maxQuads };
   }
 
   /**
@@ -249,7 +260,7 @@ export class GraphStore {
   ensureRoom(n: number, whole = n, what = `${n} more triples`): void {
     const limit = n <= SMALL_COMMIT ? this.maxQuads * (1 + RESERVE) : this.maxQuads;
     if (this.loaded + n <= limit) return;
-    const live = Math.round(this.liveQuads);
+    const live = this.liveQuads;
     throw new InsufficientStorage(
       `the store cannot take ${what}: its in-memory store holds at most ${this.maxQuads} triples (MAX_QUADS) and has loaded ${this.loaded} since the service started, ${live} of them current data` +
         (live + whole <= this.maxQuads
@@ -308,15 +319,17 @@ export class GraphStore {
     if (ops.length === 0) return this.seq;
     if (this.fd < 0) throw new Error("store is closed");
     if (this.failed) throw new Error(`the journal cannot be written (${this.failed.message}); restart the service`);
-    const preloaded = new Set<GraphOp>();
+    /** Preloaded puts, with the triples their stage counted as it loaded them. */
+    const preloaded = new Map<GraphOp, number>();
     for (const st of options.preloaded ?? []) {
       const op = ops.find((o) => "ntriples" in o && o.graph === st.graph);
       if (!op || !this.staged.has(st.graph)) throw new Error(`commit: no put of staged graph ${st.graph}`);
       await st.seal();
-      preloaded.add(op);
+      preloaded.set(op, st.statements);
     }
-    // Capacity: count the triples to load (a preloaded put was counted by its stage's loads).
-    const statements = ops.map((op) => countStatements(bodyOf(op)));
+    // Capacity: count the triples to load (a preloaded put is in memory and counted already, so
+    // its body — the largest, up to a GB — is not scanned again here).
+    const statements = ops.map((op) => preloaded.get(op) ?? countStatements(bodyOf(op)));
     let adding = 0;
     ops.forEach((op, i) => {
       if (!preloaded.has(op)) adding += statements[i]!;

@@ -6,7 +6,7 @@
  * intermediate datasets.
  */
 import { loadRDKit } from "../../chem/rdkit.ts";
-import { createLazarModel, FingerprintMatrix, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
+import { createLazarModel, FingerprintMatrix, type LazarPrediction, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
 import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
 import type { JobContext } from "./context.ts";
 import { mine, type Found, type MinerOptions } from "./mining.ts";
@@ -40,6 +40,13 @@ export interface FoldOutput {
   readonly predictions: readonly FoldPrediction[];
   /** Features the training fold gave. */
   readonly features: number;
+}
+
+/** A test compound's prediction as a fold reports it. */
+function foldPrediction(key: string, p: LazarPrediction): FoldPrediction {
+  if (p.status === "predicted") return { key, value: p.value, confidence: p.confidence, neighbours: p.neighbours.length };
+  if (p.status === "unpredicted") return { key, value: null, confidence: 0, neighbours: p.neighbours.length, reason: p.reason };
+  return { key, value: null, confidence: 0, neighbours: 0, reason: "in the training fold" };
 }
 
 export async function crossValidationFold(input: FoldInput, ctx: JobContext): Promise<FoldOutput> {
@@ -101,10 +108,7 @@ export async function crossValidationFold(input: FoldInput, ctx: JobContext): Pr
     const counts = set.countAll(mol, input.nrHits ? Number.MAX_SAFE_INTEGER : 1);
     const features: number[] = [];
     for (let j = 0; j < counts.length; j++) if (counts[j]! > 0) features.push(j);
-    const p = model.predict({ fingerprint: fingerprint(features, counts) });
-    if (p.status === "predicted") return { key: q.key, value: p.value, confidence: p.confidence, neighbours: p.neighbours.length };
-    if (p.status === "unpredicted") return { key: q.key, value: null, confidence: 0, neighbours: p.neighbours.length, reason: p.reason };
-    return { key: q.key, value: null, confidence: 0, neighbours: 0, reason: "in the training fold" };
+    return foldPrediction(q.key, model.predict({ fingerprint: fingerprint(features, counts) }));
   });
   return { predictions, features: found.length };
 }
@@ -165,10 +169,7 @@ export async function crossValidationFoldStored(input: StoredFoldInput, ctx: Job
   const predictions = input.test.map((key): FoldPrediction => {
     const r = rowOf.get(key);
     if (r === undefined) return { key, value: null, confidence: 0, neighbours: 0, reason: "the feature dataset has no features for this compound" };
-    const p = model.predict(data.kind === "substructure" ? { fingerprint: rowFingerprint(data, r) } : { descriptors: rowDescriptors(data, r) });
-    if (p.status === "predicted") return { key, value: p.value, confidence: p.confidence, neighbours: p.neighbours.length };
-    if (p.status === "unpredicted") return { key, value: null, confidence: 0, neighbours: p.neighbours.length, reason: p.reason };
-    return { key, value: null, confidence: 0, neighbours: 0, reason: "in the training fold" };
+    return foldPrediction(key, model.predict(data.kind === "substructure" ? { fingerprint: rowFingerprint(data, r) } : { descriptors: rowDescriptors(data, r) }));
   });
   return { predictions, features: data.kind === "substructure" ? data.smarts.length : data.columns.length };
 }
