@@ -5,7 +5,8 @@
  * polled to its end, and the server's memory is sampled every 0.5 s from /proc (resident set
  * and its high-water mark; the process includes the worker threads and both Oxigraph stores).
  * Then the server is stopped and started again on the same data directory, and the time until
- * the feature dataset is served again is measured (the journal replays it).
+ * the feature dataset is served again is measured (the journal replays it), and the dataset is
+ * exported as CSV three times while another client pings the server.
  *
  *   nice -n 19 npx tsx bench/descriptors-dataset.ts [compounds] [pc_type list]
  */
@@ -28,6 +29,37 @@ function memory(pid: number): { rss: number; hwm: number } {
 }
 
 const gb = (mb: number): string => (mb / 1024).toFixed(2);
+
+/**
+ * GET the dataset as text/csv, timing the first byte and the whole body, while another client
+ * asks for the service description every 100 ms: its slowest answer bounds how long the
+ * export kept the server's event loop busy.
+ */
+async function exportCsv(base: string, dataset: string): Promise<void> {
+  let exporting = true;
+  let slowest = 0;
+  const pings = (async () => {
+    while (exporting) {
+      const t = performance.now();
+      await (await fetch(`${base}/`, { headers: { Accept: "text/uri-list" } })).text();
+      slowest = Math.max(slowest, performance.now() - t);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  })();
+  const logged = srv.output().length;
+  const t0 = performance.now();
+  const r = await fetch(dataset, { headers: { Accept: "text/csv" } });
+  const firstByte = performance.now() - t0;
+  const body = await r.text();
+  const seconds = (performance.now() - t0) / 1000;
+  exporting = false;
+  await pings;
+  const lines = body.split("\n").filter(Boolean);
+  const stalls = srv.output().slice(logged).split("\n").filter((l) => l.startsWith("event loop stalled"));
+  console.log(
+    `CSV export: status ${r.status}, ${(body.length / 1e6).toFixed(1)} MB, ${lines.length - 1} rows × ${(lines[0] ?? "").split(",").length} columns in ${seconds.toFixed(1)} s (headers after ${(firstByte / 1000).toFixed(1)} s); slowest concurrent answer ${slowest.toFixed(0)} ms; server RSS ${gb(memory(srv.proc.pid!).rss)} GB; stalls over 500 ms: ${stalls.length ? stalls.join("; ") : "none"}`,
+  );
+}
 // QSARGRAPH_TIMING: the server logs event-loop stalls over 500 ms (printed at the end).
 let srv = await startServer({ dataDir, env: { QSARGRAPH_TIMING: "1" } });
 try {
@@ -93,7 +125,7 @@ try {
     console.log(`triples in the feature dataset (SPARQL): ${JSON.stringify(((await sparql.json()) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0]?.n.value)}`);
     await srv.stop();
     t0 = performance.now();
-    srv = await startServer({ dataDir, port: Number(new URL(srv.base).port) });
+    srv = await startServer({ dataDir, port: Number(new URL(srv.base).port), env: { QSARGRAPH_TIMING: "1" } });
     const listening = (performance.now() - t0) / 1000;
     for (;;) {
       const g = await fetch(done.body, { headers: { Accept: "text/uri-list" } });
@@ -101,6 +133,7 @@ try {
       await new Promise((res) => setTimeout(res, 200));
     }
     console.log(`restart: listening after ${listening.toFixed(1)} s, feature dataset served after ${((performance.now() - t0) / 1000).toFixed(1)} s; RSS ${gb(memory(srv.proc.pid!).rss)} GB`);
+    for (let run = 1; run <= 3; run++) await exportCsv(srv.base, done.body);
   }
 } finally {
   await srv.stop();

@@ -2,6 +2,7 @@
  * parse → operate → write: the "write" step. A route hands over the representations it can
  * produce (ordered, default first); the negotiated one is rendered and sent.
  */
+import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import { DataFactory } from "n3";
 import type { NamedNode } from "@rdfjs/types";
@@ -10,7 +11,8 @@ import { iri, rdf, rdfs, type Vocab } from "../store/vocab.ts";
 import { negotiate } from "./negotiate.ts";
 import { RDF_TYPES, renderRdf } from "./render-rdf.ts";
 
-export type Body = string | Buffer;
+/** A representation's body; a stream is sent as it is produced (chunked), e.g. a large CSV export. */
+export type Body = string | Buffer | Readable;
 export type Renderer = () => Body | Promise<Body>;
 export type Representations = readonly (readonly [string, Renderer])[];
 

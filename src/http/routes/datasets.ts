@@ -7,9 +7,10 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { koaBody } from "koa-body";
 import { readFile, rm } from "node:fs/promises";
+import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import { BadRequest, Conflict, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
-import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, describeInGraph } from "../../resources/dataset-read.ts";
+import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, readEntryRefs, readEntryValues, describeInGraph } from "../../resources/dataset-read.ts";
 import { encodeSegment, isId, newId } from "../../resources/uris.ts";
 import { uploadOperation } from "../../tasks/upload.ts";
 import type { Deps } from "../deps.ts";
@@ -146,31 +147,40 @@ export function registerDatasets(router: Router, deps: Deps): void {
   });
 }
 
-/** CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known), then one column per feature. */
 /** Entries read per step of the CSV export; the event loop is served between steps. */
 const CSV_PAGE = 100;
 
-async function datasetCsv(deps: Deps, uri: string): Promise<string> {
+/**
+ * CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known),
+ * then one column per feature. Streamed: the entry list is read once, then the values 100
+ * entries at a time, each step written as it is ready, so the first rows go out at once and the
+ * server holds one step in memory. A dataset deleted during the export ends the stream with an
+ * error (the client sees the transfer cut off, not a short file).
+ */
+function datasetCsv(deps: Deps, uri: string): Readable {
   const { store, vocab } = deps;
   const summary = readDatasetSummary(store.ox, uri, vocab);
-  const parts: string[] = [stringify([["SMILES", ...summary.features.map((f) => f.title)]])];
-  const cache = new Map<string, string>();
-  for (let offset = 0; ; offset += CSV_PAGE) {
-    const entries = readEntries(store.ox, uri, vocab, offset, CSV_PAGE);
-    if (entries.length === 0) break;
-    const rows: string[][] = [];
-    for (const e of entries) {
-      let s = cache.get(e.compound);
-      if (s === undefined) {
-        const c = readCompound(store.ox, e.compound, vocab);
-        s = c?.smiles ?? c?.inchi ?? e.compound;
-        cache.set(e.compound, s);
+  const refs = readEntryRefs(store.ox, uri, vocab);
+  async function* rows(): AsyncGenerator<string> {
+    yield stringify([["SMILES", ...summary.features.map((f) => f.title)]]);
+    const cache = new Map<string, string>();
+    for (let offset = 0; offset < refs.length; offset += CSV_PAGE) {
+      if (offset > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!store.has(uri)) throw new Error(`${uri} was deleted during the CSV export`);
       }
-      rows.push([e.smiles ?? s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
+      const out: string[][] = [];
+      for (const e of readEntryValues(store.ox, uri, refs.slice(offset, offset + CSV_PAGE))) {
+        let s = cache.get(e.compound);
+        if (s === undefined) {
+          const c = readCompound(store.ox, e.compound, vocab);
+          s = c?.smiles ?? c?.inchi ?? e.compound;
+          cache.set(e.compound, s);
+        }
+        out.push([e.smiles ?? s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
+      }
+      yield stringify(out);
     }
-    parts.push(stringify(rows));
-    if (entries.length < CSV_PAGE) break;
-    await new Promise((resolve) => setImmediate(resolve));
   }
-  return parts.join("");
+  return Readable.from(rows(), { objectMode: false });
 }
