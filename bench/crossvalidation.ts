@@ -4,7 +4,8 @@
  * the completed task, with the pooled accuracy and AUC read from the cross-validation resource,
  * and the accuracy of the predictions whose confidence exceeds 0.025 (ToxCreate's suggested
  * cut-off, spec lazar.md §3.7), 0.1 and 0.2 with the share of the instances they cover (the
- * report's "accuracy versus confidence" plot as figures).
+ * report's "accuracy versus confidence" plot as figures), and how many triples the store holds
+ * after each run (a cross-validation keeps its folds' datasets and models).
  *
  *   npx tsx bench/crossvalidation.ts [runs]
  */
@@ -28,6 +29,9 @@ try {
     times.push(s);
     const nt = await (await fetch(cv, { headers: { Accept: "application/n-triples" } })).text();
     const stat = (name: string): string => new RegExp(`#${name}> "([^"]+)"`).exec(nt)?.[1] ?? "?";
+    const description = await (await fetch(`${srv.base}/`, { headers: { Accept: "application/n-triples" } })).text();
+    const figure = (name: string): string => new RegExp(`#${name}> "([^"]+)"`).exec(description)?.[1] ?? "?";
+    console.log(`store after run ${run}: ${figure("triplesLoaded")} triples loaded, ${figure("triplesCurrent")} current, capacity ${figure("storeCapacity")}`);
     console.log(`run ${run} (seed ${run}): ${s.toFixed(1)} s; accuracy ${Number(stat("accuracy")).toFixed(3)}, AUC ${Number(stat("averageAreaUnderRoc")).toFixed(3)}, unpredicted ${stat("numUnpredicted")} of ${stat("numInstances")}`);
     // Every prediction: <cv#p{i}> qg:measuredActivity "v" ; qg:predictedValue "v"? ; qg:confidence x? .
     const preds = new Map<string, { measured?: string; predicted?: string; confidence?: number }>();
