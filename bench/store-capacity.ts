@@ -7,8 +7,10 @@
  *           batches until a load throws; prints triples and process RSS on the way.
  *   churn — load 10 graphs of 400 compounds each (≈ 3.2M triples), DROP them, repeat: shows
  *           that dropped graphs keep their memory (RSS does not fall, the store traps anyway).
+ *   renew — the same rounds, but each in a new store that is freed after it: shows that a freed
+ *           store's memory is reused (what GraphStore's renewal relies on); stops after 6 rounds.
  *
- *   node --import tsx bench/store-capacity.ts fill|churn
+ *   node --import tsx bench/store-capacity.ts fill|churn|renew
  * Each mode ends with the store's error: run it in its own process.
  */
 import * as ox from "oxigraph";
@@ -29,7 +31,7 @@ function batch(graph: string, tag: string, first: number, compounds: number): st
   return lines.join("\n") + "\n";
 }
 
-const store = new ox.Store();
+let store = new ox.Store();
 const load = (graph: string, body: string): void => store.load(body, { format: "application/n-triples", to_graph_name: ox.namedNode(graph), lenient: true, no_transaction: true } as never);
 const mode = process.argv[2] ?? "fill";
 const t0 = performance.now();
@@ -43,6 +45,18 @@ try {
       loaded += 400 * (1 + 263 * 3);
       if (b % 10 === 0) console.log(`${(loaded / 1e6).toFixed(2)}M triples loaded, RSS ${gb()} GB, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
+  } else if (mode === "renew") {
+    for (let round = 0; round < 6; round++) {
+      const t = performance.now();
+      for (let k = 0; k < 10; k++) {
+        load(`http://g/${round}/${k}`, batch(`http://g/${round}/${k}`, `r${round}`, 0, 400));
+        loaded += 400 * (1 + 263 * 3);
+      }
+      console.log(`round ${round}: store size ${store.size}, RSS ${gb()} GB, ${((performance.now() - t) / 1000).toFixed(0)} s (${(loaded / 1e6).toFixed(2)}M triples loaded so far)`);
+      (store as unknown as { free(): void }).free();
+      store = new ox.Store();
+    }
+    console.log("6 rounds without a trap");
   } else {
     for (let round = 0; ; round++) {
       for (let k = 0; k < 10; k++) {

@@ -18,6 +18,17 @@
  * task can still record that its result did not fit. Measured with oxigraph 0.5.11 on
  * descriptor-dataset graphs (3 triples per value, distinct values): the trap came at 10.7M
  * triples; the default capacity, 9M, keeps a margin for longer literals.
+ *
+ * Renewal. Freeing a whole Oxigraph store does return its memory for reuse. So when work would
+ * not fit but the current data and the work would (`makeRoom`) — or earlier, once the store is
+ * past half its capacity with more garbage than current data — the store renews itself in
+ * memory: it waits until no commit is being applied, loads the current content from the
+ * journal on disk into a new store (as a restart would; the journal is read and checked in a
+ * worker thread, current-worker.ts), swaps it in and frees the old one.
+ * Reads go on from the old store meanwhile; commits wait; stage loads wait before they apply.
+ * It is done only when old and new fit together (loaded + current ≤ `maxQuads`) and no stage
+ * holds data (a stage's data is not on disk yet). Listeners (`onRenew`: the read replica)
+ * renew their own copies. A renewal that fails is logged and changes nothing.
  */
 import * as ox from "oxigraph";
 import { closeSync, fdatasync, openSync, writev } from "node:fs";
@@ -26,6 +37,8 @@ import { InsufficientStorage, NotAcceptable } from "../errors.ts";
 import { applyOp, applyOpsSync, clearGraphs, currentOps, fills, statementsPerGraph, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
 import { bodyOf, encodeRecordAsync, graphsOf, type Body, type GraphOp } from "./journal.ts";
+import { spawnTsWorker } from "../tasks/spawn.ts";
+import type { FromCurrentWorker } from "./current-worker.ts";
 
 const fdatasyncAsync = promisify(fdatasync);
 const writevAsync = promisify(writev);
@@ -89,6 +102,8 @@ export class Stage {
   private state: "open" | "committing" | "done" = "open";
   /** Triples loaded (or being loaded) so far. */
   private loadedStatements = 0;
+  /** Set once a load starts writing into the store's memory (renewal would lose it). */
+  touched = false;
 
   constructor(
     private readonly store: GraphStore,
@@ -99,14 +114,17 @@ export class Stage {
   /** Load N-Triples into the staged graph (in slices, yielding between them); loads run in order. */
   load(ntriples: Body): Promise<void> {
     if (this.state !== "open") return Promise.reject(new Error(`stage of ${this.graph} is closed`));
-    try {
-      const n = countStatements(ntriples);
+    const n = countStatements(ntriples);
+    const next = this.chain.then(async () => {
+      // Before the first load the stage holds nothing, so the store may renew to make room.
+      if (!this.touched) await this.store.makeRoom(n);
       this.store.reserve(n, this.loadedStatements + n);
       this.loadedStatements += n;
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    const next = this.chain.then(() => applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, pauseForIo));
+      // Checked right before the data goes in: a renewal started later sees `touched` and stops.
+      while (this.store.renewalUnderWay) await this.store.renewed();
+      this.touched = true;
+      await applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, pauseForIo);
+    });
     this.chain = next.catch(() => undefined);
     return next;
   }
@@ -151,11 +169,15 @@ export interface OpenInfo {
 }
 
 export class GraphStore {
-  readonly ox: ox.Store = new ox.Store();
+  private oxStore: ox.Store = new ox.Store();
   private readonly graphSet = new Set<string>();
   private readonly pending = new Map<string, number>();
-  /** Graphs loaded by open stages (not yet committed). */
-  private readonly staged = new Set<string>();
+  /** Open stages (not yet committed) by graph. */
+  private readonly staged = new Map<string, Stage>();
+  private readonly renewListeners: (() => void)[] = [];
+  /** The renewal under way (`makeRoom`), if any. */
+  private renewing: Promise<void> | undefined;
+  private renewals = 0;
   private readonly listeners: RecordListener[] = [];
   private fd = -1;
   private journalFile = "";
@@ -246,9 +268,106 @@ export class GraphStore {
     }
   }
 
-  /** Triples loaded since the store was opened, those of the current graphs, and the capacity. */
-  capacity(): { loaded: number; live: number; max: number } {
-    return { loaded: this.loaded, live: this.liveQuads, max: this.maxQuads };
+  /** The in-memory store (a new one after each renewal: read it through this getter, never keep it across an await). */
+  get ox(): ox.Store {
+    return this.oxStore;
+  }
+
+  /** Triples loaded since the store was opened (or last renewed), those of the current graphs, the capacity, and how often it renewed. */
+  capacity(): { loaded: number; live: number; max: number; renewals: number } {
+    return { loaded: this.loaded, live: this.liveQuads, max: this.maxQuads, renewals: this.renewals };
+  }
+
+  private limitFor(n: number): number {
+    return n <= SMALL_COMMIT ? this.maxQuads * (1 + RESERVE) : this.maxQuads;
+  }
+
+  /** Called after each renewal of the in-memory store. */
+  onRenew(listener: () => void): void {
+    this.renewListeners.push(listener);
+  }
+
+  get renewalUnderWay(): boolean {
+    return this.renewing !== undefined;
+  }
+
+  /** Resolves when no renewal is under way. */
+  async renewed(): Promise<void> {
+    while (this.renewing) await this.renewing.catch(() => undefined);
+  }
+
+  /**
+   * Make room for `n` more triples if renewing the in-memory store would (see "Renewal" above);
+   * resolves when it has, or at once when there is room already or renewal cannot help (the
+   * caller's `reserve`/`ensureRoom` then decides).
+   */
+  async makeRoom(n: number): Promise<void> {
+    await this.renewed();
+    if (!this.renewalWouldHelp(n)) return;
+    const renewal = this.renew();
+    this.renewing = renewal;
+    try {
+      await renewal;
+    } catch (err) {
+      // The old store is untouched: the caller goes on (or is refused) as without a renewal.
+      console.error(`store renewal failed, the store goes on as it was: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.renewing = undefined;
+    }
+  }
+
+  /**
+   * Renew before `n` more triples are loaded: when they would not fit, or already when the store
+   * is past half its capacity and more of what it has loaded is garbage than current (so that
+   * renewal is still safe then: old + new must fit together, which a store near its capacity
+   * rarely allows). Only when the current data and the `n` fit, and no stage holds data.
+   */
+  private renewalWouldHelp(n: number): boolean {
+    const limit = this.limitFor(n);
+    const refused = this.loaded + n > limit;
+    // (With commits in flight `loaded` counts triples not applied yet, so garbage is unknown.)
+    const worthIt = this.pending.size === 0 && this.loaded + n > this.maxQuads / 2 && this.loaded - this.liveQuads > this.liveQuads;
+    if (!refused && !worthIt) return false;
+    if (this.liveQuads + n > limit || this.loaded + this.liveQuads > this.maxQuads) return false;
+    return ![...this.staged.values()].some((st) => st.touched);
+  }
+
+  private async renew(): Promise<void> {
+    for (;;) {
+      const chain = this.applyChain;
+      await chain;
+      if (chain === this.applyChain) break;
+    }
+    // Stages that started applying meanwhile hold data the journal does not have; and with every
+    // commit applied the counts are exact: old and new must still fit together.
+    if ([...this.staged.values()].some((st) => st.touched) || this.loaded + this.liveQuads > this.maxQuads) return;
+    const t0 = performance.now();
+    const before = this.loaded;
+    const seq = this.seq;
+    const { ops: read, lastSeq } = await readCurrentOps(this.dir);
+    // Nothing was committed meanwhile (commits wait), so the journal holds exactly this state.
+    if (lastSeq !== seq) throw new Error(`store renewal read the journal up to commit ${lastSeq}, expected ${seq}`);
+    const fresh = new ox.Store();
+    const graphs = new Set<string>();
+    let count = 0;
+    try {
+      for (const op of read) {
+        await applyOp(fresh, op, (g) => graphs.has(g), pauseForIo);
+        track(graphs, op);
+        count += countStatements(bodyOf(op));
+      }
+    } catch (err) {
+      (fresh as unknown as { free(): void }).free();
+      throw err;
+    }
+    const old = this.oxStore;
+    this.oxStore = fresh;
+    (old as unknown as { free(): void }).free();
+    // Stage loads reserved meanwhile (they apply after this) stay counted.
+    this.loaded = count + (this.loaded - before);
+    this.renewals++;
+    console.error(`store renewed in memory: ${before} triples loaded before, ${count} current reloaded in ${Math.round(performance.now() - t0)} ms`);
+    for (const l of this.renewListeners) l();
   }
 
   /**
@@ -258,15 +377,30 @@ export class GraphStore {
    * `what` names the result in the message.
    */
   ensureRoom(n: number, whole = n, what = `${n} more triples`): void {
-    const limit = n <= SMALL_COMMIT ? this.maxQuads * (1 + RESERVE) : this.maxQuads;
-    if (this.loaded + n <= limit) return;
+    if (this.loaded + n <= this.limitFor(n)) return;
     const live = this.liveQuads;
     throw new InsufficientStorage(
-      `the store cannot take ${what}: its in-memory store holds at most ${this.maxQuads} triples (MAX_QUADS) and has loaded ${this.loaded} since the service started, ${live} of them current data` +
+      `the store cannot take ${what}: its in-memory store holds at most ${this.maxQuads} triples (MAX_QUADS) and has loaded ${this.loaded} since the service started or last renewed its memory, ${live} of them current data` +
         (live + whole <= this.maxQuads
-          ? "; replaced and deleted data keeps its memory until a restart (Oxigraph does not free it), so restart the service and try again"
-          : `; the result (${whole} triples) is more than the store can hold even after a restart: ask for less (fewer compounds or descriptor types), or delete data and restart`),
+          ? "; replaced and deleted data keeps its memory (Oxigraph does not free it), and the store could not renew its memory now (work in progress holds data, or the current data is too large to reload beside the old), so restart the service and try again"
+          : `; the result (${whole} triples) is more than the store can hold even after a restart: ask for less (fewer compounds or descriptor types), or delete data and try again`),
+      { extra: { triplesNeeded: n } },
     );
+  }
+
+  /**
+   * Run `build`, which may refuse with `ensureRoom`; when it does and renewing the in-memory
+   * store makes the room (`makeRoom`), run it again (it refuses again if it still cannot fit).
+   */
+  async withRoom<T>(build: () => T): Promise<T> {
+    try {
+      return build();
+    } catch (err) {
+      const n = err instanceof InsufficientStorage ? err.details.extra?.triplesNeeded : undefined;
+      if (typeof n !== "number") throw err;
+      await this.makeRoom(n);
+      return build();
+    }
   }
 
   /** Count `n` triples about to be loaded, or throw as `ensureRoom` (nothing loaded, nothing journalled). */
@@ -303,8 +437,9 @@ export class GraphStore {
    */
   stage(graph: string): Stage {
     if (this.graphSet.has(graph) || this.pending.has(graph) || this.staged.has(graph)) throw new Error(`cannot stage ${graph}: it exists or is being written`);
-    this.staged.add(graph);
-    return new Stage(this, graph, (g) => this.staged.delete(g));
+    const st = new Stage(this, graph, (g) => this.staged.delete(g));
+    this.staged.set(graph, st);
+    return st;
   }
 
   onRecord(listener: RecordListener): void {
@@ -334,6 +469,12 @@ export class GraphStore {
     ops.forEach((op, i) => {
       if (!preloaded.has(op)) adding += statements[i]!;
     });
+    // Without a renewal to wait for or to start, a commit is queued synchronously (so calls
+    // get their seqs in call order). Checked right before it is queued (no await from there
+    // on): a renewal started later waits for it to be applied, then reloads it from the journal.
+    if (preloaded.size === 0 && this.renewalWouldHelp(adding)) await this.makeRoom(adding);
+    while (this.renewing) await this.renewed();
+    if (this.fd < 0) throw new Error("store is closed");
     this.reserve(adding);
     const seq = ++this.seq;
     const touched = ops.flatMap(graphsOf);
@@ -469,6 +610,29 @@ async function writeAll(fd: number, parts: Uint8Array[]): Promise<void> {
     }
     rest = next;
   }
+}
+
+const CURRENT_WORKER = new URL("./current-worker.ts", import.meta.url);
+
+/** The current operations of a data directory, read and checked in a worker thread (current-worker.ts). */
+function readCurrentOps(dir: string): Promise<{ ops: GraphOp[]; lastSeq: number }> {
+  return new Promise((resolve, reject) => {
+    const w = spawnTsWorker(CURRENT_WORKER, { workerData: { dir } });
+    let answered = false;
+    w.once("message", (m: FromCurrentWorker) => {
+      answered = true;
+      void w.terminate();
+      if ("error" in m) reject(new Error(`reading the current data of ${dir}: ${m.error}`));
+      else resolve(m);
+    });
+    w.once("error", (err) => {
+      answered = true;
+      reject(err);
+    });
+    w.once("exit", (code) => {
+      if (!answered) reject(new Error(`the worker reading ${dir} exited with code ${code}`));
+    });
+  });
 }
 
 function pauseForIo(): Promise<void> {

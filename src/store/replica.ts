@@ -13,6 +13,8 @@
  *   limit, and a new worker reloads the data directory. Records committed meanwhile are posted
  *   to the new worker at once and wait in its message port until it has loaded (it skips those
  *   it already read from disk); queries wait in the queue until it is ready.
+ * - When the writer's store renews its memory (GraphStore `onRenew`), the worker is replaced the
+ *   same way as soon as no query runs, so that its copy sheds the replaced and deleted data too.
  * - A worker that crashes, or reports a seq gap, is replaced the same way; a query it was running
  *   when it crashed fails with 500 (it is not retried: it may be what crashed it), one that was
  *   waiting behind a gap is re-run on the new worker. A worker that cannot load the data is
@@ -61,6 +63,9 @@ export class SparqlReplica {
   private nextId = 1;
   private loadFailures = 0;
   private restarts = 0;
+  private renewals = 0;
+  /** A renewal waits for the running query to end. */
+  private renewPending = false;
   private seq = 0;
   private readyPromise: Promise<void> = Promise.resolve();
 
@@ -84,6 +89,19 @@ export class SparqlReplica {
   /** Forward every commit of `store` to the worker. */
   follow(store: GraphStore): void {
     store.onRecord((seq, at) => this.forward(seq, at));
+    store.onRenew(() => this.renew());
+  }
+
+  /** Replace the worker (it reloads only the current data) as soon as no query runs. */
+  renew(): void {
+    if (this.closed) return;
+    this.renewPending = true;
+    this.dispatch();
+  }
+
+  /** How many times the worker was replaced to shed replaced and deleted data. */
+  get renewalCount(): number {
+    return this.renewals;
   }
 
   /** Resolves once the first worker has loaded the data dir. */
@@ -160,14 +178,14 @@ export class SparqlReplica {
   }
 
   /** Terminate the current worker (if any) and start a new one, now or after `delayMs`. */
-  private restart(delayMs = 0): void {
+  private restart(delayMs = 0, count = true): void {
     clearTimeout(this.timer);
     const old = this.worker;
     this.worker = null;
     this.ready = false;
     if (old) void old.terminate();
     if (this.closed) return;
-    this.restarts++;
+    if (count) this.restarts++;
     if (delayMs === 0) this.spawn();
     else this.respawnTimer = setTimeout(() => this.closed || this.spawn(), delayMs);
   }
@@ -254,6 +272,12 @@ export class SparqlReplica {
 
   private dispatch(): void {
     if (!this.ready || this.current || this.closed || !this.worker) return;
+    if (this.renewPending) {
+      this.renewPending = false;
+      this.renewals++;
+      this.restart(0, false);
+      return;
+    }
     const job = this.queue.shift();
     if (!job) return;
     this.current = job;

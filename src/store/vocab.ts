@@ -56,7 +56,7 @@ export const QG_NAMES = [
   "startedAt", "finishedAt", "createdAt", "operation", "queuedAt",
   // service
   "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "version", "member",
-  "storeCapacity", "triplesLoaded", "triplesCurrent",
+  "storeCapacity", "triplesLoaded", "triplesCurrent", "storeRenewals",
   // errors
   "errorLine", "errorColumn", "errorField",
   // algorithms and computed features

@@ -14,7 +14,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DATA, get, postForm, removeDir, runTask, startServer, storeSnapshot, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, get, postForm, removeDir, runTask, sparqlSelect, startServer, storeSnapshot, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
 
 const MAX_QUADS = 30_000;
 
@@ -61,10 +61,10 @@ describe("store capacity (MAX_QUADS)", () => {
   });
 
   /** The service description's store figures (qg:storeCapacity, qg:triplesLoaded, qg:triplesCurrent). */
-  async function figures(): Promise<{ max: number; loaded: number; current: number }> {
+  async function figures(): Promise<{ max: number; loaded: number; current: number; renewals: number }> {
     const nt = await (await get(`${srv.base}/`, "application/n-triples")).text();
     const n = (name: string): number => Number(new RegExp(`#${name}> "(\\d+)"`).exec(nt)?.[1]);
-    return { max: n("storeCapacity"), loaded: n("triplesLoaded"), current: n("triplesCurrent") };
+    return { max: n("storeCapacity"), loaded: n("triplesLoaded"), current: n("triplesCurrent"), renewals: n("storeRenewals") };
   }
 
   async function restart(): Promise<void> {
@@ -80,7 +80,7 @@ describe("store capacity (MAX_QUADS)", () => {
     assert.ok(full.loaded > full.current, JSON.stringify(full));
     await restart();
     const fresh = await figures();
-    assert.deepEqual(fresh, { max: MAX_QUADS, loaded: full.current, current: full.current });
+    assert.deepEqual(fresh, { max: MAX_QUADS, loaded: full.current, current: full.current, renewals: 0 });
 
     const second = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
     assert.equal((await fetch(second, { method: "DELETE" })).status, 200);
@@ -90,9 +90,36 @@ describe("store capacity (MAX_QUADS)", () => {
     assert.ok(before.loaded > before.current, JSON.stringify(before));
     assert.ok(before.current >= live.quads, `current ${before.current} ≥ the ${live.quads} quads outside task graphs`);
     await restart();
-    assert.deepEqual(await figures(), { max: MAX_QUADS, loaded: before.current, current: before.current });
+    assert.deepEqual(await figures(), { max: MAX_QUADS, loaded: before.current, current: before.current, renewals: 0 });
     assert.deepEqual(await storeSnapshot(srv.base), live);
     assert.equal((await get(second, "text/uri-list")).status, 404);
+    assert.equal((await get(hamster, "text/uri-list")).status, 200);
+  });
+
+  test("uploads and deletes past the capacity never hit 507: the store renews its memory (and the SPARQL replica its copy)", async () => {
+    const start = await figures();
+    const datasetsBefore = (await (await get(`${srv.base}/dataset`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean).sort();
+    let last = start;
+    let cycles = 0;
+    // Each cycle loads a hamster dataset and deletes it; without renewal the loaded count would
+    // pass MAX_QUADS after a few dozen cycles and the next upload would end with 507 (the store
+    // renews only when work would not fit otherwise, so two renewals mean it got there twice).
+    while (cycles < 300) {
+      const ds = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+      assert.equal((await fetch(ds, { method: "DELETE" })).status, 200);
+      cycles++;
+      const now = await figures();
+      last = now;
+      if (now.renewals >= 2) break;
+    }
+    assert.ok(last.renewals >= 2, `${cycles} cycles, ${JSON.stringify(last)}`);
+    assert.ok(last.loaded <= MAX_QUADS, JSON.stringify(last));
+    // Each deleted dataset is gone (the current data grew only by the upload tasks' records),
+    // and the replica follows: the datasets it has are exactly those the writer lists.
+    const listed = (await (await get(`${srv.base}/dataset`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean).sort();
+    assert.deepEqual(listed, datasetsBefore);
+    const rows = await sparqlSelect(srv.base, "SELECT DISTINCT ?d WHERE { GRAPH ?d { ?d a <http://www.opentox.org/api/1.1#Dataset> } } ORDER BY ?d");
+    assert.deepEqual(rows.map((r) => r.d!.value), listed);
     assert.equal((await get(hamster, "text/uri-list")).status, 200);
   });
 });

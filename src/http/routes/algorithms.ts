@@ -90,7 +90,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
       async submit(params, uri) {
         const dataset = params.string("dataset_uri")!;
         requireDataset(dataset, "dataset_uri", store, uris);
-        const request = datasetDescriptorRequest(dataset, params, uri, store, vocab);
+        const request = await store.withRoom(() => datasetDescriptorRequest(dataset, params, uri, store, vocab));
         return tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
       },
     },
@@ -104,7 +104,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
     {
       spec: LAZAR,
       async submit(params, _uri, raw) {
-        const request = modelRequest(params, raw, store, uris, vocab);
+        const request = await store.withRoom(() => modelRequest(params, raw, store, uris, vocab));
         const model = `${uris.models()}/${newId()}`;
         return tasks.submit(request.title, "model building", buildModelOperation(store, request, model, () => uris.dataset(newId()), vocab.base, VERSION, vocab));
       },

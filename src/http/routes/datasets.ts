@@ -127,7 +127,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
   router.post("/dataset/:id/pc", async (ctx) => {
     const uri = datasetUri(ctx);
     const params = parseParams(PC_OF_RESOURCE, await readParams(ctx));
-    const request = datasetDescriptorRequest(uri, params, `${uris.algorithms()}/pc`, store, vocab);
+    const request = await store.withRoom(() => datasetDescriptorRequest(uri, params, `${uris.algorithms()}/pc`, store, vocab));
     const t = await tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
     await respondTask(ctx, t, deps);
   });

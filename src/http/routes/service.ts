@@ -36,7 +36,7 @@ export function registerService(router: Router, deps: Deps): void {
     }
     q.push(DataFactory.quad(s, vocab.qg.sparqlEndpoint, iri(uris.sparql())), DataFactory.quad(s, vocab.qg.ontology, iri(uris.ontology())));
     const c = deps.store.capacity();
-    q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)));
+    q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)), DataFactory.quad(s, vocab.qg.storeRenewals, int(c.renewals)));
     return toNTriples(q);
   };
   router.get("/", async (ctx) => {
@@ -46,7 +46,7 @@ export function registerService(router: Router, deps: Deps): void {
         "text/html",
         () => {
           const c = deps.store.capacity();
-          const store = `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started (replaced and deleted data keeps its memory until a restart) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
+          const store = `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started or the store last renewed its memory (replaced and deleted data keeps its memory until then; renewals so far: ${c.renewals}) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
           return page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}</ul>${store}`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] });
         },
       ],

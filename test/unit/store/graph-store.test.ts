@@ -509,15 +509,16 @@ describe("GraphStore", () => {
       dir,
       async (s) => {
         await s.commit([{ graph: G("a"), ntriples: triples("a", 3000) }]);
-        assert.deepEqual(s.capacity(), { loaded: 3000, live: 3000, max: 5000 });
+        assert.deepEqual(s.capacity(), { loaded: 3000, live: 3000, max: 5000, renewals: 0 });
         // Replacing a graph frees nothing in Oxigraph's memory store: loaded grows, live does not.
+        // (Renewal cannot help below: old 4500 + current 1500 would not fit together in 5000.)
         await s.commit([{ graph: G("a"), ntriples: triples("b", 1500) }]);
-        assert.deepEqual(s.capacity(), { loaded: 4500, live: 1500, max: 5000 });
+        assert.deepEqual(s.capacity(), { loaded: 4500, live: 1500, max: 5000, renewals: 0 });
         const seq = s.lastSeq;
         const size = s.ox.size;
         await assert.rejects(
           s.commit([{ graph: G("c"), ntriples: triples("c", 1200) }]),
-          (e: Error & { status?: number }) => e.status === 507 && /cannot take 1200 more triples.*has loaded 4500.*1500 of them current data.*restart the service/.test(e.message),
+          (e: Error & { status?: number }) => e.status === 507 && /cannot take 1200 more triples.*has loaded 4500.*1500 of them current data.*could not renew.*restart the service/.test(e.message),
         );
         assert.equal(s.lastSeq, seq, "no record was written");
         assert.equal(s.ox.size, size);
@@ -539,9 +540,115 @@ describe("GraphStore", () => {
     await withStore(
       dir,
       async (s) => {
-        assert.deepEqual(s.capacity(), { loaded: 2100, live: 2100, max: 5000 });
+        assert.deepEqual(s.capacity(), { loaded: 2100, live: 2100, max: 5000, renewals: 0 });
         assert.deepEqual(contents(s, G("a")), sorted(triples("b", 1500)));
         await s.commit([{ graph: G("c"), ntriples: triples("c", 1200) }]);
+      },
+      { maxQuads: 5000 },
+    );
+  });
+
+  it("renewal: the store reloads only its current data into a new store — before work would not fit, or once past half its capacity with more garbage than data", async () => {
+    const dir = tempDir();
+    const renewed: number[] = [];
+    await withStore(
+      dir,
+      async (s) => {
+        s.onRenew(() => renewed.push(s.capacity().loaded));
+        await s.commit([{ graph: G("a"), ntriples: triples("a", 2000) }]);
+        await s.commit([{ graph: G("a"), ntriples: triples("b", 1000) }]);
+        // Replacing a graph frees nothing in Oxigraph's memory store: loaded 3000, current 1000.
+        assert.deepEqual(s.capacity(), { loaded: 3000, live: 1000, max: 5000, renewals: 0 });
+        // Past half the capacity (2500) with more garbage (2000) than data (1000): the next
+        // commit renews first. Old + new (3000 + 1000) fit in 5000.
+        const old = s.ox;
+        await s.commit([{ graph: G("d"), ntriples: triples("d", 100) }]);
+        assert.notEqual(s.ox, old, "a new in-memory store");
+        assert.deepEqual(renewed, [1000], "right after the renewal only the current triples count as loaded");
+        assert.deepEqual(s.capacity(), { loaded: 1100, live: 1100, max: 5000, renewals: 1 });
+        await s.commit([{ graph: G("d"), delete: true }]);
+        await s.commit([{ graph: G("a"), ntriples: triples("e", 1500) }]);
+        // loaded 2600, current 1500: less garbage than data, so no early renewal; but 2500 more
+        // would pass 5000 while current + 2500 fits: this commit renews. Small commits sent at
+        // the same time were queued first: the renewal waits for them and reloads them too.
+        assert.deepEqual(s.capacity(), { loaded: 2600, live: 1500, max: 5000, renewals: 1 });
+        const big = s.commit([{ graph: G("c"), ntriples: triples("c", 2500) }]);
+        const small = [1, 2, 3].map((i) => s.commit([{ graph: G(`t${i}`), ntriples: triples(`t${i}`, 10) }]));
+        await Promise.all([big, ...small]);
+        assert.deepEqual(renewed, [1000, 1530]);
+        assert.deepEqual(s.capacity(), { loaded: 4030, live: 4030, max: 5000, renewals: 2 });
+        assert.equal(s.ox.size, 4030);
+        assert.deepEqual(contents(s, G("a")), sorted(triples("e", 1500)));
+        assert.deepEqual(contents(s, G("c")), sorted(triples("c", 2500)));
+        for (const i of [1, 2, 3]) assert.deepEqual(contents(s, G(`t${i}`)), sorted(triples(`t${i}`, 10)));
+        assert.equal(s.has(G("d")), false);
+        // Deleted now, c's 2500 triples are garbage; but old 4030 + new 1530 would not fit
+        // together in 5000, so this store cannot renew before a restart: 507 says so.
+        await s.commit([{ graph: G("c"), delete: true }]);
+        await assert.rejects(
+          s.commit([{ graph: G("f"), ntriples: triples("f", 1200) }]),
+          (e: Error & { status?: number }) => e.status === 507 && /could not renew its memory now.*restart the service/.test(e.message),
+        );
+        assert.equal(s.capacity().renewals, 2);
+      },
+      { maxQuads: 5000 },
+    );
+    await withStore(
+      dir,
+      (s) => {
+        assert.deepEqual(s.capacity(), { loaded: 1530, live: 1530, max: 5000, renewals: 0 });
+        assert.deepEqual(contents(s, G("a")), sorted(triples("e", 1500)));
+        assert.equal(s.has(G("c")), false);
+        assert.equal(s.has(G("d")), false);
+      },
+      { maxQuads: 5000 },
+    );
+  });
+
+  it("renewal and stages: a stage's first load may renew; a stage holding data stops renewal (its data is not on disk)", async () => {
+    await withStore(
+      tempDir(),
+      async (s) => {
+        await s.commit([{ graph: G("a"), ntriples: triples("a", 2000) }]);
+        await s.commit([{ graph: G("a"), ntriples: triples("b", 1000) }]);
+        const st = s.stage(G("staged"));
+        await st.load(triples("s", 2500));
+        assert.deepEqual(s.capacity(), { loaded: 1000 + 2500, live: 1000, max: 5000, renewals: 1 });
+        await assert.rejects(
+          s.commit([{ graph: G("f"), ntriples: triples("f", 1600) }]),
+          (e: Error & { status?: number }) => e.status === 507 && /could not renew its memory now/.test(e.message),
+        );
+        await st.discard();
+        await s.commit([{ graph: G("f"), ntriples: triples("f", 1600) }]);
+        assert.deepEqual(s.capacity(), { loaded: 2600, live: 2600, max: 5000, renewals: 2 });
+        assert.deepEqual(contents(s, G("f")), sorted(triples("f", 1600)));
+        assert.equal(s.has(G("staged")), false);
+      },
+      { maxQuads: 5000 },
+    );
+  });
+
+  it("renewal: commits and stage loads that come while it runs wait for it and land in the new store", async () => {
+    await withStore(
+      tempDir(),
+      async (s) => {
+        await s.commit([{ graph: G("a"), ntriples: triples("a", 2000) }]);
+        await s.commit([{ graph: G("a"), ntriples: triples("b", 1000) }]);
+        const big = s.commit([{ graph: G("c"), ntriples: triples("c", 2500) }]);
+        // The renewal starts a few microtasks later (and may end within one macrotask): poll them.
+        for (let i = 0; i < 10_000 && !s.renewalUnderWay; i++) await Promise.resolve();
+        assert.equal(s.renewalUnderWay, true);
+        const old = s.ox;
+        const during = s.commit([{ graph: G("t"), ntriples: triples("t", 10) }]);
+        const st = s.stage(G("staged"));
+        const load = st.load(triples("s", 20));
+        await Promise.all([big, during, load]);
+        assert.notEqual(s.ox, old);
+        assert.deepEqual(contents(s, G("t")), sorted(triples("t", 10)));
+        assert.deepEqual(contents(s, G("c")), sorted(triples("c", 2500)));
+        await s.commit([{ graph: G("staged"), ntriples: triples("s", 20) }], { preloaded: [st] });
+        assert.deepEqual(contents(s, G("staged")), sorted(triples("s", 20)));
+        assert.deepEqual(s.capacity(), { loaded: 3530, live: 3530, max: 5000, renewals: 1 });
       },
       { maxQuads: 5000 },
     );
@@ -566,7 +673,7 @@ describe("GraphStore", () => {
       assert.deepEqual(contents(s, G("m2")), [`<${EX}s> <${EX}p> "2" .`]);
       // Loaded: the snapshot's x2 (10) is superseded by x3 and skipped; z's put is deleted in the
       // same commit and skipped; the snapshot's m1, m2 and the journal's x3 are loaded.
-      assert.deepEqual(s.capacity(), { loaded: 4 + 1 + 7, live: 12, max: 9_000_000 });
+      assert.deepEqual(s.capacity(), { loaded: 4 + 1 + 7, live: 12, max: 9_000_000, renewals: 0 });
     });
   });
 

@@ -274,6 +274,20 @@ describe("SparqlReplica", () => {
     assert.equal(replica.restartCount, restarts + 1);
   });
 
+  it("renew(): a running query finishes on the old worker, then a new worker loads the data dir and sees every commit", async () => {
+    const restarts = replica.restartCount;
+    const renewals = replica.renewalCount;
+    const running = count(`GRAPH <${GA}> { ?s ?p ?o }`);
+    replica.renew();
+    assert.equal(await running, people.length, "the query running at the renewal was answered");
+    const GC = `${EX}graph/after-renewal`;
+    await store.commit([{ graph: GC, ntriples: nt(people.slice(0, 2)) }]);
+    assert.equal(await count(`GRAPH <${GC}> { ?s ?p ?o }`), 2);
+    assert.equal(await count(`GRAPH <${GBIG}> { ?s ?p ?o }`), BIG_N);
+    assert.equal(replica.renewalCount, renewals + 1);
+    assert.equal(replica.restartCount, restarts, "a renewal is not counted as a failure restart");
+  });
+
   it("fails queries with 503 once closed", async () => {
     const second = await SparqlReplica.start(store, { dataDir: dir, timeoutMs: TIMEOUT_MS, maxResults: MAX });
     assert.equal(await second.query("ASK {}", JSON_T).then((r) => r.body), '{"head":{},"boolean":true}');
