@@ -329,7 +329,13 @@ export class GraphStore {
     const worthIt = this.pending.size === 0 && this.loaded + n > this.maxQuads / 2 && this.loaded - this.liveQuads > this.liveQuads;
     if (!refused && !worthIt) return false;
     if (this.liveQuads + n > limit || this.loaded + this.liveQuads > this.maxQuads) return false;
-    return ![...this.staged.values()].some((st) => st.touched);
+    return !this.stageHoldsData();
+  }
+
+  /** Some open stage has put data into the in-memory store (data not on disk yet). */
+  private stageHoldsData(): boolean {
+    for (const st of this.staged.values()) if (st.touched) return true;
+    return false;
   }
 
   private async renew(): Promise<void> {
@@ -340,7 +346,7 @@ export class GraphStore {
     }
     // Stages that started applying meanwhile hold data the journal does not have; and with every
     // commit applied the counts are exact: old and new must still fit together.
-    if ([...this.staged.values()].some((st) => st.touched) || this.loaded + this.liveQuads > this.maxQuads) return;
+    if (this.stageHoldsData() || this.loaded + this.liveQuads > this.maxQuads) return;
     const t0 = performance.now();
     const before = this.loaded;
     const seq = this.seq;
