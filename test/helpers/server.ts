@@ -202,3 +202,33 @@ export async function runTask(url: string, params: Record<string, string>, timeo
   assert.equal(done.status, 200, done.body);
   return done.body;
 }
+
+/**
+ * What every robustness test checks after a bad input (issue 13): the service still serves
+ * normal requests correctly. GET / answers within `maxHomeMs` (the home page reads nothing
+ * heavy: a slow answer means the event loop is held); a normal SMILES is read as its published
+ * standard InChI (ethanol, PubChem CID 702); hamster_carcinogenicity.csv uploads with its 85
+ * distinct compounds (as it has in the reference data). `headers` adds e.g. an Authorization.
+ */
+export async function assertServesNormally(base: string, o: { headers?: Record<string, string>; maxHomeMs?: number; upload?: boolean } = {}): Promise<void> {
+  const headers = o.headers ?? {};
+  const t0 = performance.now();
+  const home = await fetch(`${base}/`, { headers: { Accept: "text/html", ...headers } });
+  const homeMs = performance.now() - t0;
+  assert.equal(home.status, 200, `GET / answered ${home.status}`);
+  await home.arrayBuffer();
+  assert.ok(homeMs < (o.maxHomeMs ?? 1000), `GET / took ${Math.round(homeMs)} ms`);
+  const c = await fetch(`${base}/compound`, { method: "POST", body: "CCO", headers: { "Content-Type": "chemical/x-daylight-smiles", Accept: "text/uri-list", ...headers } });
+  assert.ok(c.status === 200 || c.status === 201, `POST /compound CCO answered ${c.status}: ${await c.clone().text()}`);
+  assert.equal((await c.text()).trim(), `${base}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3`);
+  if (o.upload === false) return;
+  const form = new FormData();
+  const { readFileSync } = await import("node:fs");
+  form.append("file", new Blob([readFileSync(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`)]), "hamster_carcinogenicity.csv");
+  const r = await fetch(`${base}/dataset`, { method: "POST", body: form, headers: { Accept: "text/uri-list", ...headers } });
+  assert.equal(r.status, 202, `upload answered ${r.status}: ${await r.clone().text()}`);
+  const done = await waitForTask((await r.text()).trim());
+  assert.equal(done.status, 200, `hamster upload failed: ${done.body}`);
+  const compounds = await fetch(done.body, { headers: { Accept: "text/uri-list", ...headers } });
+  assert.equal((await compounds.text()).split(/\r?\n/).filter(Boolean).length, 85);
+}
