@@ -1,0 +1,64 @@
+/**
+ * 50 concurrent clients for 60 s (issue 13): uploads (each polled to its end and deleted),
+ * predictions, task and home-page polls, SPARQL queries and compound depictions, all against one
+ * server (test/helpers/load.ts describes the mix). Prints the answers by kind and status, the
+ * errors (every request is valid: anything but the expected answer or a documented 503 is an
+ * error), p50/p99 latency per kind, and the server's resident memory (process with all its
+ * threads, from /proc) after a warm-up, at its peak during the load, and 15 s after the load.
+ *
+ *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60]
+ */
+import { readFileSync } from "node:fs";
+import { DATA, freshDir, removeDir, startServer, uploadDataset, uriList } from "../test/helpers/server.ts";
+import { runLoad, type LoadResult } from "../test/helpers/load.ts";
+
+const clients = Number(process.argv[2] ?? 50);
+const seconds = Number(process.argv[3] ?? 60);
+
+function rssMb(pid: number): number {
+  const s = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? NaN) / 1024;
+}
+
+function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? NaN;
+}
+
+function report(label: string, r: LoadResult): void {
+  console.log(`${label}: ${r.requests} requests, ${r.errors.length} errors, ${r.unavailable} answered 503`);
+  console.log(`  answers: ${[...r.answers].sort().map(([k, n]) => `${k} ×${n}`).join(", ")}`);
+  for (const [kind, ls] of r.latencies) console.log(`  ${kind.padEnd(8)} p50 ${quantile(ls, 0.5).toFixed(0).padStart(5)} ms  p99 ${quantile(ls, 0.99).toFixed(0).padStart(6)} ms  max ${Math.max(...ls).toFixed(0).padStart(6)} ms  (${ls.length})`);
+  for (const e of r.errors.slice(0, 10)) console.log(`  error: ${e}`);
+}
+
+const dir = freshDir("qsargraph-bench-");
+const srv = await startServer({ dataDir: `${dir}/data`, env: { QSARGRAPH_TIMING: "1" } });
+try {
+  const hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+  const r = await fetch(`${srv.base}/algorithm/lazar`, { method: "POST", body: new URLSearchParams({ dataset_uri: hamster, min_frequency: "8" }), headers: { Accept: "text/uri-list" } });
+  const task = (await r.text()).trim();
+  let model = task;
+  while (model === task) {
+    await new Promise((res) => setTimeout(res, 200));
+    model = (await (await fetch(task, { headers: { Accept: "text/uri-list" } })).text()).trim();
+  }
+  const setup = { base: srv.base, model, compounds: await uriList(hamster), task };
+  report("warm-up (10 s)", await runLoad(setup, clients, 10));
+  await new Promise((res) => setTimeout(res, 15_000));
+  const before = rssMb(srv.proc.pid!);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(srv.proc.pid!))), 500);
+  const logged = srv.output().length;
+  const result = await runLoad(setup, clients, seconds);
+  clearInterval(sampler);
+  report(`${clients} clients for ${seconds} s`, result);
+  await new Promise((res) => setTimeout(res, 15_000));
+  const after = rssMb(srv.proc.pid!);
+  const stalls = srv.output().slice(logged).split("\n").map((l) => /^event loop stalled (\d+) ms/.exec(l)?.[1]).filter(Boolean).map(Number);
+  console.log(`server RSS: ${before.toFixed(0)} MB after the warm-up, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB 15 s after the load (${(((after - before) / before) * 100).toFixed(1)} %)`);
+  console.log(`event-loop stalls over 100 ms during the load: ${stalls.length}, longest ${Math.max(0, ...stalls)} ms`);
+} finally {
+  await srv.stop();
+  removeDir(dir);
+}
