@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     `qsargraph listening on ${config.host}:${port} as ${config.baseUrl} (data ${config.dataDir}, ${config.workers} workers; ` +
       `store recovered ${info.lastSeq} commits in ${Math.round(info.recoveredMs)} ms${info.tornTail ? `; torn journal tail truncated: ${info.tornTail}` : ""}; ready in ${Math.round(performance.now() - t0)} ms)`,
   );
+  console.log(`access: ${app.access.summary}`);
   const stop = (): void => {
     void app.close().then(() => process.exit(0));
   };

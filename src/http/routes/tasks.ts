@@ -10,6 +10,7 @@ import { NotFound } from "../../errors.ts";
 import { isFinished, taskHttpStatus, taskQuads, type TaskState } from "../../resources/task.ts";
 import { isId } from "../../resources/uris.ts";
 import { toNTriples } from "../../store/ntriples.ts";
+import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { problem, reportText } from "../error-response.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
@@ -82,6 +83,7 @@ export function registerTasks(router: Router, deps: Deps): void {
 
   router.delete("/task/:id", async (ctx) => {
     const t = find(ctx);
+    requireOwner(ctx, t.createdBy, t.uri, "cancel");
     await tasks.cancel(t.id);
     // The DELETE itself succeeded (or had nothing to do on a finished task): 200 with the task's
     // state, not the task's GET status (a 503 would tell clients the service is unavailable).
