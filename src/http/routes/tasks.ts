@@ -33,7 +33,8 @@ function taskHtml(t: TaskState, base: string): string {
   if (t.finishedAt) rows.push(["Finished", esc(t.finishedAt.toISOString())]);
   if (t.resultUri) rows.push(["Result", link(t.resultUri)]);
   if (t.error) rows.push(["Error", `<pre class="err">${esc(reportText(t.error))}</pre>`]);
-  const refresh = isFinished(t.status) ? "" : `<meta http-equiv="refresh" content="2">`;
+  // The refresh names the task: the page may have been the answer to a POST (an HTML form).
+  const refresh = isFinished(t.status) ? "" : `<meta http-equiv="refresh" content="2; url=${esc(t.uri)}">`;
   return page(`Task: ${t.title}`, dl(rows), { base, self: t.uri, formats: ["ttl", "json", "uri"], head: refresh });
 }
 
