@@ -9,6 +9,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const t0 = performance.now();
   const app = await createApp(config);
+  // Before the "listening" line, which tells a supervisor (and the tests) that the start is done.
+  console.log(`access: ${app.access.summary}`);
   const server = await app.listen();
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : config.port;
@@ -17,7 +19,6 @@ async function main(): Promise<void> {
     `qsargraph listening on ${config.host}:${port} as ${config.baseUrl} (data ${config.dataDir}, ${config.workers} workers; ` +
       `store recovered ${info.lastSeq} commits in ${Math.round(info.recoveredMs)} ms${info.tornTail ? `; torn journal tail truncated: ${info.tornTail}` : ""}; ready in ${Math.round(performance.now() - t0)} ms)`,
   );
-  console.log(`access: ${app.access.summary}`);
   const stop = (): void => {
     void app.close().then(() => process.exit(0));
   };
