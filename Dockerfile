@@ -1,5 +1,15 @@
 # qsargraph: the service with its embedded store in /data.
-#   docker build -t qsargraph . && docker run -p 8080:8080 -v qsargraph-data:/data qsargraph
+#
+# In a container the service must bind 0.0.0.0 to be reachable, and on a non-loopback interface
+# it refuses to start without API tokens (README "Access control"). So give tokens:
+#   docker build -t qsargraph .
+#   docker run -p 8080:8080 -v qsargraph-data:/data -e QSARGRAPH_TOKENS="admin $(openssl rand -hex 32) admin" qsargraph
+# or a tokens file (one '<name> <token> [admin]' per line):
+#   docker run -p 8080:8080 -v qsargraph-data:/data -v "$PWD/tokens:/run/secrets/qsargraph-tokens:ro" \
+#     -e TOKENS_FILE=/run/secrets/qsargraph-tokens qsargraph
+# or, on a network only you can reach, no access control at all:
+#   docker run -p 127.0.0.1:8080:8080 -v qsargraph-data:/data qsargraph --open
+# Further flags go after the image name (they are passed to the service), e.g. --base-url.
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -7,7 +17,7 @@ RUN npm ci --omit=dev && npm cache clean --force
 COPY src ./src
 COPY ontology ./ontology
 COPY tsconfig.json ./
-ENV PORT=8080 DATA_DIR=/data NODE_ENV=production
+ENV PORT=8080 HOST=0.0.0.0 DATA_DIR=/data NODE_ENV=production
 VOLUME ["/data"]
 EXPOSE 8080
-CMD ["node", "--import", "tsx", "src/main.ts"]
+ENTRYPOINT ["node", "--import", "tsx", "src/main.ts"]

@@ -7,7 +7,10 @@ import Router from "@koa/router";
 import type { Server } from "node:http";
 import type { Config } from "./config.ts";
 import { MethodNotAllowed, NotFound } from "./errors.ts";
+import { accessMiddleware, accessPolicy, type Access } from "./http/auth.ts";
 import type { Deps } from "./http/deps.ts";
+import { setFormTokenFields } from "./http/html/layout.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { errorMiddleware } from "./http/error-response.ts";
 import { registerAlgorithms } from "./http/routes/algorithms.ts";
 import { registerModels } from "./http/routes/models.ts";
@@ -27,11 +30,17 @@ import { TaskRunner } from "./tasks/runner.ts";
 export interface App {
   readonly koa: Koa;
   readonly deps: Deps;
+  /** Who may do what (README "Access control"). */
+  readonly access: Access;
   listen(): Promise<Server>;
   close(): Promise<void>;
 }
 
 export async function createApp(config: Config): Promise<App> {
+  // First: bad tokens, or a public interface without tokens and without --open, stop the start
+  // before anything is opened.
+  const access = accessPolicy(config);
+  setFormTokenFields(access.tokens !== undefined);
   // The replica loads the data dir in its own thread while this one recovers the writer's store.
   const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults });
   const store = GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });
@@ -54,11 +63,13 @@ export async function createApp(config: Config): Promise<App> {
   registerSparql(router, deps, replica);
 
   const koa = new Koa();
+  koa.use(securityHeaders(config.baseUrl));
   koa.use(errorMiddleware(vocab, config.maxUploadBytes));
   koa.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) throw new NotFound(`no resource at ${ctx.path}`);
   });
+  koa.use(accessMiddleware(access));
   koa.use(compoundMiddleware(deps));
   koa.use(router.routes());
   koa.use(
@@ -73,6 +84,7 @@ export async function createApp(config: Config): Promise<App> {
   return {
     koa,
     deps,
+    access,
     listen(): Promise<Server> {
       return new Promise((resolve) => {
         server = koa.listen(config.port, config.host, () => resolve(server!));

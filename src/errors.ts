@@ -45,6 +45,18 @@ export class NotFound extends ServiceError {
   readonly code = "NotFound";
 }
 
+/** No valid API token where one is needed (README "Access control"); answered with `WWW-Authenticate: Bearer`. */
+export class Unauthorized extends ServiceError {
+  readonly status = 401;
+  readonly code = "Unauthorized";
+}
+
+/** A valid API token that may not do this (e.g. delete a resource another token created). */
+export class Forbidden extends ServiceError {
+  readonly status = 403;
+  readonly code = "Forbidden";
+}
+
 export class MethodNotAllowed extends ServiceError {
   readonly status = 405;
   readonly code = "MethodNotAllowed";
@@ -147,6 +159,8 @@ export function toReport(err: ServiceError): ErrorReport {
 const byCode: Record<string, new (message: string, details?: ErrorDetails) => ServiceError> = {
   BadRequest,
   NotFound,
+  Unauthorized,
+  Forbidden,
   MethodNotAllowed,
   Conflict,
   PayloadTooLarge,

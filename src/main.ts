@@ -9,6 +9,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const t0 = performance.now();
   const app = await createApp(config);
+  // Before the "listening" line, which tells a supervisor (and the tests) that the start is done.
+  console.log(`access: ${app.access.summary}`);
   const server = await app.listen();
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : config.port;

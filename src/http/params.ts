@@ -7,6 +7,7 @@ import type { Context } from "koa";
 import { koaBody } from "koa-body";
 import { rm } from "node:fs/promises";
 import { BadRequest, UnsupportedMediaType } from "../errors.ts";
+import { acceptFormToken, FORM_TOKEN_FIELD } from "./auth.ts";
 
 const FORM_LIMIT = "1mb";
 
@@ -39,10 +40,14 @@ export async function readParams(ctx: Context): Promise<Map<string, string[]>> {
   if (temporary.length > 0) throw new BadRequest(`this algorithm takes no files; got the file field(s) ${Object.keys(files).map((n) => `'${n}'`).join(", ")}`, { field: Object.keys(files)[0]! });
   const body: unknown = ctx.request.body;
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    acceptFormToken(ctx, undefined);
     if (ctx.is("json")) throw new BadRequest("a JSON body must be an object of parameters", { field: "body" });
     return out;
   }
+  // A form's API token (http/auth.ts) is checked before anything else; it is no parameter.
+  acceptFormToken(ctx, (body as Record<string, unknown>)[FORM_TOKEN_FIELD]);
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    if (k === FORM_TOKEN_FIELD) continue;
     for (const x of Array.isArray(v) ? v : [v]) add(k, x, "body");
   }
   return out;

@@ -29,6 +29,8 @@ export interface TaskState {
   startedAt?: Date;
   finishedAt?: Date;
   error?: ErrorReport;
+  /** Name of the API token that submitted it (resources/creator.ts); absent without tokens. */
+  readonly createdBy?: string;
 }
 
 export function isFinished(s: TaskStatus): boolean {
@@ -64,6 +66,7 @@ export function taskQuads(t: TaskState, v: Vocab): Quad[] {
   if (t.startedAt) add(s, v.qg.startedAt, dateTime(t.startedAt));
   if (t.finishedAt) add(s, v.qg.finishedAt, dateTime(t.finishedAt));
   if (t.resultUri) add(s, ot.resultURI, iri(t.resultUri));
+  if (t.createdBy !== undefined) add(s, v.qg.createdBy, str(t.createdBy));
   if (t.error) add(s, ot.errorReport, errorReportNode(t.uri + "#error", t.error, t.uri, v, g, q));
   return q;
 }
@@ -96,6 +99,7 @@ export function readTask(store: OxStore, uri: string, v: Vocab): TaskState | nul
   const finished = one(v.qg.finishedAt);
   const result = one(ot.resultURI);
   const err = one(ot.errorReport);
+  const createdBy = one(v.qg.createdBy);
   return {
     id: uri.slice(uri.lastIndexOf("/") + 1),
     uri,
@@ -108,6 +112,7 @@ export function readTask(store: OxStore, uri: string, v: Vocab): TaskState | nul
     ...(finished ? { finishedAt: new Date(finished) } : {}),
     ...(result ? { resultUri: result } : {}),
     ...(err ? { error: readErrorReport(store, err, g, v) } : {}),
+    ...(createdBy !== undefined ? { createdBy } : {}),
   };
 }
 

@@ -54,6 +54,8 @@ export const QG_NAMES = [
   "mixedValues",
   // tasks
   "startedAt", "finishedAt", "createdAt", "operation", "queuedAt",
+  // access control
+  "createdBy",
   // service
   "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "version", "member",
   "storeCapacity", "triplesLoaded", "triplesCurrent", "storeRenewals",

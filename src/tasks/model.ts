@@ -6,6 +6,7 @@
  */
 import { BadRequest, UnprocessableEntity } from "../errors.ts";
 import { checkAlgorithm, defaultAlgorithm, LazarParameterError, PREDICTION_ALGORITHMS, usesHits, DEFAULT_MIN_SIM, DEFAULT_MIN_TRAIN_PERFORMANCE } from "../learn/index.ts";
+import { actingCreator, withCreator } from "../resources/creator.ts";
 import type { AlgorithmSpec, ParamSpec } from "../resources/algorithm.ts";
 import { compoundsWithFirstLine, readCompound, readDatasetSummary, readFeatureColumn } from "../resources/dataset-read.ts";
 import { modelNTriples, predictedFeatureQuads, predictedConfidenceUri, predictedValueUri, readModel, type FeatureKind, type ModelRecord } from "../resources/model.ts";
@@ -309,7 +310,7 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
 export async function predictCompound(store: GraphStore, pool: WorkerPool, m: ModelRecord, compound: string, smiles: string | null, datasetUri: string, v: Vocab): Promise<PredictSummary> {
   const q: Queries = { rows: [{ line: 1, compound, smiles }], parameter: ["compound_uri", compound] };
   const { body, summary } = await predict(store, m, q, datasetUri, v, true, (input, onProgress) => pool.run("model.predict", input, { onProgress }), () => undefined);
-  await store.commit([{ graph: datasetUri, ntriples: body }]);
+  await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), v, (g) => !store.has(g)));
   return summary[0]!;
 }
 

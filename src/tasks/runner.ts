@@ -13,6 +13,7 @@ import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { GraphOp } from "../store/journal.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import type { Vocab } from "../store/vocab.ts";
+import { actingCreator, withCreator } from "../resources/creator.ts";
 import { isFinished, readTask, taskQuads, type TaskState } from "../resources/task.ts";
 import { newId, type Uris } from "../resources/uris.ts";
 import type { RunOptions, WorkerPool } from "./pool.ts";
@@ -86,7 +87,10 @@ export class TaskRunner {
   /** Create the task durably (it is Queued on return) and start the operation. */
   async submit(title: string, operation: string, run: Operation): Promise<TaskState> {
     const id = newId();
-    const t: TaskState = { id, uri: this.uris.task(id), title, operation, status: "Queued", percentageCompleted: 0, createdAt: new Date() };
+    // The token name of the request submitting it (README "Access control"); recorded on the
+    // task and on the resources it creates.
+    const createdBy = actingCreator();
+    const t: TaskState = { id, uri: this.uris.task(id), title, operation, status: "Queued", percentageCompleted: 0, createdAt: new Date(), ...(createdBy !== undefined ? { createdBy } : {}) };
     await this.store.commit([this.taskOp(t)]);
     this.tasks.set(id, t);
     const ac = new AbortController();
@@ -141,7 +145,7 @@ export class TaskRunner {
       const result = await run(ctx);
       preloaded = result.preloaded ?? [];
       if (ac.signal.aborted) throw new Cancelled("cancelled");
-      ops = result.ops;
+      ops = await withCreator(result.ops, t.createdBy, this.vocab, (g) => !this.store.has(g), preloaded);
       final.status = "Completed";
       final.percentageCompleted = 100;
       final.resultUri = result.resultUri;

@@ -105,11 +105,11 @@ export async function uploadFile(base: string, bytes: Uint8Array | string, fileN
   return fetch(`${base}/dataset`, { method: "POST", body: form, headers: { Accept: accept } });
 }
 
-/** Poll a task with Accept: text/uri-list until the body differs from the task URI. */
-export async function waitForTask(taskUri: string, timeoutMs = 120_000): Promise<{ status: number; body: string }> {
+/** Poll a task with Accept: text/uri-list until the body differs from the task URI (`headers`: e.g. an Authorization for private reads). */
+export async function waitForTask(taskUri: string, timeoutMs = 120_000, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const t0 = Date.now();
   for (;;) {
-    const r = await fetch(taskUri, { headers: { Accept: "text/uri-list" } });
+    const r = await fetch(taskUri, { headers: { Accept: "text/uri-list", ...headers } });
     const body = (await r.text()).trim();
     if (body !== taskUri) return { status: r.status, body };
     if (Date.now() - t0 > timeoutMs) throw new Error(`task ${taskUri} did not finish in ${timeoutMs} ms`);
@@ -227,7 +227,7 @@ export async function assertServesNormally(base: string, o: { headers?: Record<s
   form.append("file", new Blob([readFileSync(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`)]), "hamster_carcinogenicity.csv");
   const r = await fetch(`${base}/dataset`, { method: "POST", body: form, headers: { Accept: "text/uri-list", ...headers } });
   assert.equal(r.status, 202, `upload answered ${r.status}: ${await r.clone().text()}`);
-  const done = await waitForTask((await r.text()).trim());
+  const done = await waitForTask((await r.text()).trim(), 120_000, headers);
   assert.equal(done.status, 200, `hamster upload failed: ${done.body}`);
   const compounds = await fetch(done.body, { headers: { Accept: "text/uri-list", ...headers } });
   assert.equal((await compounds.text()).split(/\r?\n/).filter(Boolean).length, 85);

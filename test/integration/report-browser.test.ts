@@ -3,7 +3,8 @@
  * Debian Chromium through playwright-core opens the report of a 10-fold cross-validation of
  * hamster_carcinogenicity.csv; the page renders, its plots are present and not empty (SVG
  * elements with a visible size and drawn paths), the browser reports no console errors or failed
- * requests, and a screenshot is written to a temporary folder.
+ * requests, no Content-Security-Policy violation under the policy the page is served with, and a
+ * screenshot is written to a temporary folder.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,12 +36,17 @@ describe("the cross-validation report in Chromium", () => {
     const report = await runTask(`${srv.base}/validation/report/crossvalidation`, { validation_uris: cv });
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const problems: string[] = [];
+    // A Content-Security-Policy violation (the report's inline stylesheets are allowed by hash) is an error too.
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`));
+    });
     page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
     page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
     const response = await page.goto(report, { waitUntil: "networkidle" });
     assert.equal(response?.status(), 200);
+    assert.match(response?.headers()["content-security-policy"] ?? "", /^default-src 'none'; style-src 'sha256-.*frame-ancestors 'none'$/);
     assert.match(await page.title(), /report/i);
     const plots = await page.$$eval("svg", (svgs) =>
       svgs.map((s) => {

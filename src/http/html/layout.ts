@@ -1,8 +1,11 @@
 /**
  * HTML building blocks: escaping and the page frame shared by every HTML representation.
  * Pages are plain server-rendered HTML with a small inline stylesheet; printable, no scripts
- * except where a page needs them (task progress).
+ * (the task page refreshes itself with a meta refresh). The Content-Security-Policy
+ * (http/security-headers.ts) allows exactly the inline stylesheets by hash: a page needing
+ * another one must add it there.
  */
+import { FORM_TOKEN_FIELD } from "../auth.ts";
 
 export function esc(s: unknown): string {
   return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -21,7 +24,8 @@ export interface PageOptions {
   readonly head?: string;
 }
 
-const STYLE = `
+/** The stylesheet of every page (its hash is in the pages' Content-Security-Policy). */
+export const PAGE_STYLE = `
 body{font-family:system-ui,sans-serif;margin:0;color:#222}
 header{background:#234;color:#fff;padding:.5em 1em}header a{color:#fff;margin-right:1em;text-decoration:none}
 main{padding:1em;max-width:80em}table{border-collapse:collapse;margin:.5em 0}
@@ -32,6 +36,24 @@ progress{width:20em}nav.pages a{margin:0 .3em}
 @media print{header,.formats,nav.pages{display:none}}
 `;
 
+let tokenFields = false;
+
+/**
+ * With API tokens (README "Access control"), every POST form of every page gets a field for the
+ * token (`api_token`, read like the Authorization header): a browser cannot send headers with
+ * a form. Set once at start (app.ts).
+ */
+export function setFormTokenFields(on: boolean): void {
+  tokenFields = on;
+}
+
+const TOKEN_FIELD = `<p><label>API token <input type="password" name="${FORM_TOKEN_FIELD}" autocomplete="current-password" required></label></p>`;
+
+/** The body with the token field added at the start of every POST form (when tokens are on). */
+function withTokenFields(body: string): string {
+  return tokenFields ? body.replace(/<form\b[^>]*\bmethod="post"[^>]*>/gi, (open) => open + TOKEN_FIELD) : body;
+}
+
 export function page(title: string, body: string, o: PageOptions): string {
   const formats = o.self && o.formats && o.formats.length > 0
     ? `<p class="formats">Also as: ${o.formats.map((f) => `<a href="${esc(withFormat(o.self!, f))}">${esc(f)}</a>`).join(" ")}</p>`
@@ -39,10 +61,10 @@ export function page(title: string, body: string, o: PageOptions): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)} — qsargraph</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>${STYLE}</style>${o.head ?? ""}</head>
+<style>${PAGE_STYLE}</style>${o.head ?? ""}</head>
 <body><header><a href="${esc(o.base)}/">qsargraph</a><a href="${esc(o.base)}/dataset">datasets</a><a href="${esc(o.base)}/task">tasks</a><a href="${esc(o.base)}/sparql">SPARQL</a><a href="${esc(o.base)}/ontology">ontology</a></header>
 <main><h1>${esc(title)}</h1>${formats}
-${body}
+${withTokenFields(body)}
 </main></body></html>`;
 }
 

@@ -8,6 +8,7 @@ import type { Context, Next } from "koa";
 import { loadRDKit } from "../../chem/rdkit.ts";
 import { depictSvg, parseMolfile, parseStructure, type StructureResult } from "../../chem/structure.ts";
 import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
+import { actingCreator, withCreator } from "../../resources/creator.ts";
 import { compoundQuads } from "../../resources/dataset.ts";
 import { readCompound, type CompoundView } from "../../resources/dataset-read.ts";
 import { toNTriples } from "../../store/ntriples.ts";
@@ -136,7 +137,7 @@ async function compoundDescriptors(ctx: Context, deps: Deps, c: CompoundView): P
   const request = compoundDescriptorRequest(c.uri, c.smiles, params, `${uris.algorithms()}/pc`);
   const datasetUri = uris.dataset(newId());
   const body = await describe(request, datasetUri, vocab.base, (input, onProgress) => pool.run("descriptors.chunk", input, { onProgress }), () => undefined);
-  await store.commit([{ graph: datasetUri, ntriples: body }]);
+  await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), vocab, (g) => !store.has(g)));
   ctx.set("Location", datasetUri);
   await respond(ctx, [["text/uri-list", () => uriList([datasetUri])], ["text/plain", () => `${datasetUri}\n`]], 201);
 }

@@ -8,10 +8,11 @@ import type { Context } from "koa";
 import { koaBody } from "koa-body";
 import { readFile, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { stringify } from "csv-stringify/sync";
 import { BadRequest, Conflict, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
 import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, readEntryRefs, readEntryValues, describeInGraph } from "../../resources/dataset-read.ts";
+import { readCreator } from "../../resources/creator.ts";
 import { encodeSegment, isId, newId } from "../../resources/uris.ts";
+import { csvRows } from "../../tabular/csv-write.ts";
 import { uploadOperation } from "../../tasks/upload.ts";
 import type { Deps } from "../deps.ts";
 import { datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
@@ -20,6 +21,7 @@ import { ot } from "../../store/vocab.ts";
 import { respondTask } from "./tasks.ts";
 import { readBytes } from "../body.ts";
 import { readParams } from "../params.ts";
+import { acceptFormToken, FORM_TOKEN_FIELD, requireOwner } from "../auth.ts";
 import { parseParams } from "../../resources/params.ts";
 import { datasetDescriptorRequest, descriptorOperation, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
 
@@ -46,6 +48,7 @@ async function readUpload(ctx: Context, deps: Deps): Promise<UploadFile> {
     // formidable leaves every part in a temporary file: read what we need, then remove them all.
     const temporary = Object.values(files).flatMap((v) => (Array.isArray(v) ? v : [v]).map((x) => x.filepath));
     try {
+      acceptFormToken(ctx, (ctx.request.body as Record<string, unknown> | undefined)?.[FORM_TOKEN_FIELD]);
       const f = files.file;
       const names = [...Object.keys(files), ...Object.keys((ctx.request.body as Record<string, unknown>) ?? {})];
       if (!f) throw new BadRequest(`expected the CSV in the multipart field 'file'${names.length > 0 ? `; got field(s) ${names.map((n) => `'${n}'`).join(", ")}` : ""}`, { field: "file" });
@@ -134,6 +137,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.delete("/dataset/:id", async (ctx) => {
     const uri = datasetUri(ctx);
+    requireOwner(ctx, readCreator(store.ox, uri, vocab), uri, "delete");
     // A model predicts from its training and feature datasets: they stay while it exists.
     const users = store.ox.query(
       `SELECT DISTINCT ?m WHERE { GRAPH ?m { ?m <http://www.opentox.org/api/1.1#trainingDataset>|<http://www.opentox.org/api/1.1#featureDataset> <${uri}> } } ORDER BY ?m`,
@@ -155,14 +159,15 @@ const CSV_PAGE = 100;
  * then one column per feature. Streamed: the entry list is read once, then the values 100
  * entries at a time, each step written as it is ready, so the first rows go out at once and the
  * server holds one step in memory. A dataset deleted during the export ends the stream with an
- * error (the client sees the transfer cut off, not a short file).
+ * error (the client sees the transfer cut off, not a short file). Cells a spreadsheet would run
+ * as formulas are neutralised (tabular/csv-write.ts).
  */
 function datasetCsv(deps: Deps, uri: string): Readable {
   const { store, vocab } = deps;
   const summary = readDatasetSummary(store.ox, uri, vocab);
   const refs = readEntryRefs(store.ox, uri, vocab);
   async function* rows(): AsyncGenerator<string> {
-    yield stringify([["SMILES", ...summary.features.map((f) => f.title)]]);
+    yield csvRows([["SMILES", ...summary.features.map((f) => f.title)]]);
     const cache = new Map<string, string>();
     for (let offset = 0; offset < refs.length; offset += CSV_PAGE) {
       if (offset > 0) {
@@ -179,7 +184,7 @@ function datasetCsv(deps: Deps, uri: string): Readable {
         }
         out.push([e.smiles ?? s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
       }
-      yield stringify(out);
+      yield csvRows(out);
     }
   }
   return Readable.from(rows(), { objectMode: false });

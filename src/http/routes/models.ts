@@ -9,6 +9,7 @@ import type { Context } from "koa";
 import { BadRequest, NotFound, UnprocessableEntity } from "../../errors.ts";
 import type { AlgorithmSpec } from "../../resources/algorithm.ts";
 import { describeInGraph, readCompound } from "../../resources/dataset-read.ts";
+import { readCreator } from "../../resources/creator.ts";
 import { readModel, type ModelRecord } from "../../resources/model.ts";
 import { parseParams } from "../../resources/params.ts";
 import { isId, newId } from "../../resources/uris.ts";
@@ -16,6 +17,7 @@ import { datasetQueries, predictCompound, predictDatasetOperation } from "../../
 import { forgetModel } from "../../tasks/model-data.ts";
 import { requireDataset } from "../../tasks/checks.ts";
 import { ot } from "../../store/vocab.ts";
+import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
@@ -90,6 +92,7 @@ export function registerModels(router: Router, deps: Deps): void {
 
   router.delete("/model/:id", async (ctx) => {
     const m = modelOf(ctx);
+    requireOwner(ctx, readCreator(store.ox, m.uri, vocab), m.uri, "delete");
     await store.commit([{ graph: m.uri, delete: true }]);
     forgetModel(m.uri);
     await respond(ctx, [["text/plain", () => `deleted ${m.uri}\n`], ["text/uri-list", () => uriList([m.uri])]]);

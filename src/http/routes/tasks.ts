@@ -10,6 +10,7 @@ import { NotFound } from "../../errors.ts";
 import { isFinished, taskHttpStatus, taskQuads, type TaskState } from "../../resources/task.ts";
 import { isId } from "../../resources/uris.ts";
 import { toNTriples } from "../../store/ntriples.ts";
+import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { problem, reportText } from "../error-response.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
@@ -32,7 +33,8 @@ function taskHtml(t: TaskState, base: string): string {
   if (t.finishedAt) rows.push(["Finished", esc(t.finishedAt.toISOString())]);
   if (t.resultUri) rows.push(["Result", link(t.resultUri)]);
   if (t.error) rows.push(["Error", `<pre class="err">${esc(reportText(t.error))}</pre>`]);
-  const refresh = isFinished(t.status) ? "" : `<meta http-equiv="refresh" content="2">`;
+  // The refresh names the task: the page may have been the answer to a POST (an HTML form).
+  const refresh = isFinished(t.status) ? "" : `<meta http-equiv="refresh" content="2; url=${esc(t.uri)}">`;
   return page(`Task: ${t.title}`, dl(rows), { base, self: t.uri, formats: ["ttl", "json", "uri"], head: refresh });
 }
 
@@ -82,6 +84,7 @@ export function registerTasks(router: Router, deps: Deps): void {
 
   router.delete("/task/:id", async (ctx) => {
     const t = find(ctx);
+    requireOwner(ctx, t.createdBy, t.uri, "cancel");
     await tasks.cancel(t.id);
     // The DELETE itself succeeded (or had nothing to do on a finished task): 200 with the task's
     // state, not the task's GET status (a 503 would tell clients the service is unavailable).

@@ -2,7 +2,8 @@
  * /validation, /validation/crossvalidation[/{id}], /validation/report/crossvalidation[/{id}]
  * (issue "Cross-validation"; spec lazar.md §6): POST runs a cross-validation (task) or makes a
  * report of one or more (task); GET serves them as RDF, uri-list and HTML (the report page:
- * statistics, confusion matrix, plots as server-rendered SVG, per-fold table, every prediction).
+ * statistics, confusion matrix, plots as server-rendered SVG, per-fold table, every prediction);
+ * DELETE removes one (its creator or an admin token, README "Access control").
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
@@ -11,11 +12,13 @@ import * as oxigraph from "oxigraph";
 import { BadRequest, NotFound } from "../../errors.ts";
 import type { AlgorithmSpec } from "../../resources/algorithm.ts";
 import { parseParams } from "../../resources/params.ts";
+import { readCreator } from "../../resources/creator.ts";
 import { isId, newId } from "../../resources/uris.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import { dateTime, dc, iri, rdf, str } from "../../store/vocab.ts";
 import { CROSSVALIDATION, crossValidationOperation, crossValidationRequest, readCrossValidation } from "../../tasks/crossvalidation.ts";
 import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts";
+import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
@@ -95,6 +98,19 @@ export function registerValidation(router: Router, deps: Deps): void {
     });
     await respondTask(ctx, t, deps);
   });
+
+  // DELETE a cross-validation or a report (its creator or an admin token when tokens are on). A
+  // report of a deleted cross-validation says so; nothing else refers to them.
+  for (const [path, prefix, what] of [["/validation/crossvalidation/:id", cvBase, "cross-validation"], ["/validation/report/crossvalidation/:id", reportBase, "report"]] as const) {
+    router.delete(path, async (ctx) => {
+      const id = String(ctx.params.id);
+      const uri = `${prefix}/${id}`;
+      if (!isId(id) || !store.has(uri)) throw new NotFound(`no ${what} ${uri}`);
+      requireOwner(ctx, readCreator(store.ox, uri, vocab), uri, "delete");
+      await store.commit([{ graph: uri, delete: true }]);
+      await respond(ctx, [["text/plain", () => `deleted ${uri}\n`], ["text/uri-list", () => uriList([uri])]]);
+    });
+  }
 
   router.get("/validation/report/crossvalidation/:id", async (ctx) => {
     const id = String(ctx.params.id);
