@@ -18,8 +18,10 @@
  *   directory in the background while the others serve. So no query waits for another longer
  *   than the time limit.
  * - Cancellation: `query()` takes an AbortSignal (the HTTP route aborts it when the client
- *   disconnects). A waiting query is dropped from the queue and never runs; a running one has its
- *   worker terminated and replaced, as at the time limit.
+ *   disconnects); the query fails with `Cancelled` at once. A waiting query is dropped from the
+ *   queue and never runs. A running one has its worker terminated and replaced, as at the time
+ *   limit, unless it ends within CANCEL_GRACE_MS: a replacement costs a reload of the data, which
+ *   a query about to end (a quick one whose client just went away) should not cost.
  * - Renewal: when the writer's store renews its memory (GraphStore `onRenew`), every worker is
  *   replaced so that its copy sheds the replaced and deleted data too — one at a time, each when
  *   it is idle and (with more than one worker) another worker is ready, so queries go on.
@@ -37,6 +39,8 @@ import type { QueryRequest } from "./sparql-exec.ts";
 
 const WORKER_URL = new URL("./replica-worker.ts", import.meta.url);
 export const MAX_QUEUED = 64;
+/** How long a running query whose client went away may still end before its worker is terminated. */
+export const CANCEL_GRACE_MS = 500;
 
 export interface ReplicaOptions {
   readonly dataDir: string;
@@ -105,7 +109,10 @@ interface Slot {
   worker: Worker | null;
   state: SlotState;
   job: Job | null;
+  /** The running job's time limit. */
   timer?: NodeJS.Timeout;
+  /** The running job's client went away: terminate the worker unless the job ends first. */
+  graceTimer?: NodeJS.Timeout;
   retryTimer?: NodeJS.Timeout;
   loadFailures: number;
   /** Loaded before the writer's last renewal: to be replaced. */
@@ -245,6 +252,7 @@ export class SparqlReplica {
     const exits: Promise<number>[] = [];
     for (const s of this.slots) {
       clearTimeout(s.timer);
+      clearTimeout(s.graceTimer);
       clearTimeout(s.retryTimer);
       if (s.job) this.settle(s.job, err);
       s.job = null;
@@ -294,17 +302,20 @@ export class SparqlReplica {
     return true;
   }
 
-  /** The client went away: drop the job if it waits, stop its worker if it runs. */
+  /** The client went away: drop the job if it waits, stop its worker if it runs on. */
   private cancel(job: Job): void {
     if (job.done || this.closed) return;
     this.cancelled++;
     const slot = job.slot;
     if (slot && slot.job === job) {
-      slot.job = null;
-      this.replace(slot, "restart");
+      slot.graceTimer = setTimeout(() => {
+        if (slot.job !== job) return;
+        slot.job = null;
+        this.replace(slot, "restart");
+        this.dispatch();
+      }, CANCEL_GRACE_MS);
     } else this.unqueue(job);
     this.settle(job, this.cancelledError());
-    this.dispatch();
   }
 
   private forward(seq: number, at: RecordLocation): void {
@@ -337,6 +348,7 @@ export class SparqlReplica {
    */
   private replace(slot: Slot, why: "restart" | "renewal" | "retry", delayMs = 0): void {
     clearTimeout(slot.timer);
+    clearTimeout(slot.graceTimer);
     clearTimeout(slot.retryTimer);
     const old = slot.worker;
     slot.worker = null;
@@ -390,6 +402,7 @@ export class SparqlReplica {
         const job = slot.job;
         if (!job || job.id !== m.id) return;
         clearTimeout(slot.timer);
+        clearTimeout(slot.graceTimer);
         slot.job = null;
         if (m.type === "result") this.settle(job, undefined, { contentType: m.contentType, body: Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength) });
         else this.settle(job, fromReport(m.report));
@@ -413,7 +426,7 @@ export class SparqlReplica {
     slot.timer = setTimeout(() => {
       if (slot.job !== job) return;
       slot.job = null;
-      this.timeouts++;
+      if (!job.done) this.timeouts++; // else its client went away within the grace
       this.replace(slot, "restart");
       this.settle(job, new QueryTimeout(`the query ran longer than the time limit of ${this.opts.timeoutMs} ms and was stopped; narrow it or add LIMIT`, { field: "query" }));
       this.dispatch();

@@ -2,7 +2,8 @@
  * The SPARQL read replicas (src/store/replica.ts): worker-thread copies of the graph store that
  * follow commits, answer read-only queries in every result format, enforce the result limit; a
  * worker is terminated and replaced when its query runs past the time limit or its client goes
- * away, while the other worker serves; a query that cannot start within the time limit fails.
+ * away (unless it ends within a short grace), while the other worker serves; a query that cannot
+ * start within the time limit fails.
  *
  * The expected values are counts of the triples this file commits (people, tricky, big).
  */
@@ -19,7 +20,7 @@ import { Parser } from "n3";
 import * as ox from "oxigraph";
 import { Cancelled, QueryTimeout, ServiceError, ServiceUnavailable } from "../../../src/errors.ts";
 import { GraphStore } from "../../../src/store/graph-store.ts";
-import { SparqlReplica, type QueryDataset } from "../../../src/store/replica.ts";
+import { CANCEL_GRACE_MS, SparqlReplica, type QueryDataset } from "../../../src/store/replica.ts";
 
 const EX = "http://example.org/";
 const JSON_T = "application/sparql-results+json";
@@ -321,14 +322,15 @@ describe("SparqlReplica", () => {
     const slow = rejection(replica.query(SLOW, JSON_T, {}, ac.signal));
     await until(() => replica.figures.started === f0.started + 1, "the slow query started");
     ac.abort();
+    const err = await slow;
+    assert.ok(err instanceof Cancelled, `got ${err.code}`);
+    // It does not end within the grace: its worker is terminated then.
+    await until(() => replica.figures.restarts === f0.restarts + 1, "its worker was replaced");
     const f1 = replica.figures;
-    assert.equal(f1.restarts, f0.restarts + 1, "its worker was replaced");
     assert.equal(f1.cancelled, f0.cancelled + 1);
     assert.equal(f1.loading, 1, "the replaced worker is loading");
     assert.equal(f1.ready, 1);
     assert.equal(f1.busy, 0);
-    const err = await slow;
-    assert.ok(err instanceof Cancelled, `got ${err.code}`);
     // Given to the ready worker at once, while the replaced one still loads.
     const next = count(`GRAPH <${GA}> { ?s ?p ?o }`);
     assert.equal(replica.figures.busy, 1);
@@ -353,6 +355,7 @@ describe("SparqlReplica", () => {
     assert.ok((await waiting) instanceof Cancelled);
     for (const a of running) a.abort();
     for (const p of slow) assert.ok((await p) instanceof Cancelled);
+    await until(() => replica.figures.restarts === f0.restarts + 2, "both workers were replaced");
     await settled();
     assert.equal(await ask(`ASK { ${iri("bob")} ${iri("knows")} ${iri("carol")} }`), true);
     const f1 = replica.figures;
@@ -360,6 +363,23 @@ describe("SparqlReplica", () => {
     assert.equal(f1.started, f0.started + 3);
     assert.equal(f1.cancelled, f0.cancelled + 3);
     assert.equal(f1.restarts, f0.restarts + 2, "only the two running queries cost a worker");
+  });
+
+  it("a running query whose client went away but which ends within the grace keeps its worker", async () => {
+    await settled();
+    const f0 = replica.figures;
+    const ac = new AbortController();
+    const quick = rejection(replica.query(`ASK { ${iri("alice")} ${iri("knows")} ${iri("bob")} }`, JSON_T, {}, ac.signal));
+    assert.equal(replica.figures.busy, 1, "it was given a worker");
+    ac.abort();
+    assert.ok((await quick) instanceof Cancelled, "its caller is told at once");
+    await until(() => replica.figures.busy === 0, "the worker answered");
+    const f1 = replica.figures;
+    assert.equal(f1.cancelled, f0.cancelled + 1);
+    assert.equal(f1.ready, WORKERS);
+    await new Promise((res) => setTimeout(res, CANCEL_GRACE_MS + 100));
+    assert.equal(replica.figures.restarts, f0.restarts, "no worker was replaced");
+    assert.equal(replica.figures.ready, WORKERS);
   });
 
   it("a query that cannot start within the time limit fails with 503 ServiceUnavailable", async () => {
