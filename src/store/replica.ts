@@ -121,7 +121,7 @@ interface Slot {
   seq: number;
   /** A worker of this slot has loaded the data once. */
   loadedOnce: boolean;
-  /** When the current worker was started (performance.now()). */
+  /** When the current worker was started (performance.now()); 0 before the first. */
   spawnedAt: number;
 }
 
@@ -147,9 +147,11 @@ export class SparqlReplica {
   }
 
   /**
-   * Start the workers now (each loads the data directory read-only, in parallel with whatever the
-   * main thread does meanwhile, e.g. the writer's own recovery); `follow` must be called before
-   * the first commit. Queries sent before a worker is loaded wait for one (within the limit).
+   * Start the first worker now (it loads the data directory read-only, in parallel with whatever
+   * the main thread does meanwhile, e.g. the writer's own recovery), and each further one when
+   * the one before has loaded, so that start-up loads at most two copies at once (on two cores,
+   * a third would slow the writer's recovery). `follow` must be called before the first commit.
+   * Queries sent before a worker is loaded wait for one (within the time limit).
    */
   static create(opts: ReplicaOptions): SparqlReplica {
     const r = new SparqlReplica(opts);
@@ -157,7 +159,7 @@ export class SparqlReplica {
       r.starting = { resolve, reject };
     });
     r.readyPromise.catch(() => undefined);
-    for (const s of r.slots) r.spawn(s);
+    r.spawn(r.slots[0]!);
     return r;
   }
 
@@ -372,7 +374,11 @@ export class SparqlReplica {
         slot.state = "ready";
         slot.seq = m.seq;
         slot.loadFailures = 0;
-        slot.loadedOnce = true;
+        if (!slot.loadedOnce) {
+          slot.loadedOnce = true;
+          const next = this.slots.find((s) => s.spawnedAt === 0);
+          if (next) this.spawn(next);
+        }
         if (this.renewing === slot) this.renewing = null;
         if (this.starting && this.slots.every((s) => s.loadedOnce)) {
           this.starting.resolve();
