@@ -41,8 +41,8 @@ export async function createApp(config: Config): Promise<App> {
   // before anything is opened.
   const access = accessPolicy(config);
   setFormTokenFields(access.tokens !== undefined);
-  // The replica loads the data dir in its own thread while this one recovers the writer's store.
-  const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults });
+  // The replicas load the data dir in their own threads while this one recovers the writer's store.
+  const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults, workers: config.sparqlWorkers });
   const store = GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });
   replica.follow(store);
   const vocab = new Vocab(config.baseUrl);
@@ -53,7 +53,7 @@ export async function createApp(config: Config): Promise<App> {
   const deps: Deps = { config, store, vocab, uris, tasks, pool };
 
   const router = new Router();
-  registerService(router, deps);
+  registerService(router, deps, replica);
   registerTasks(router, deps);
   registerDatasets(router, deps);
   registerCompounds(router, deps);

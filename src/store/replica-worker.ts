@@ -10,7 +10,9 @@
  *                                  applied unless seq ≤ the last one loaded (records posted while
  *                                  loading are on disk too); a record that cannot be read (its
  *                                  segment was compacted away meanwhile) is a gap: reload
- *   {type:"query", id, request}    answered with `started`, then `result` or `error` (an ErrorReport)
+ *   {type:"query", id, request}    answered with `started`, then `result` (the serialised result as
+ *                                  UTF-8 bytes whose buffer is transferred, so the main thread
+ *                                  neither copies nor builds it) or `error` (an ErrorReport)
  *
  * A seq gap (seq > last + 1) means a commit was lost between disk and messages: the worker logs
  * it, posts `gap`, and ignores everything after, so the main thread replaces it. A WASM trap
@@ -39,7 +41,7 @@ export type FromReplica =
   | { readonly type: "load-error"; readonly message: string }
   | { readonly type: "gap"; readonly expected: number; readonly got: number }
   | { readonly type: "started"; readonly id: number }
-  | { readonly type: "result"; readonly id: number; readonly contentType: string; readonly body: string }
+  | { readonly type: "result"; readonly id: number; readonly contentType: string; readonly body: Uint8Array }
   | { readonly type: "error"; readonly id: number; readonly report: ErrorReport }
   | { readonly type: "fatal"; readonly id: number; readonly message: string };
 
@@ -100,7 +102,9 @@ function onQuery(id: number, request: QueryRequest): void {
   port!.postMessage({ type: "started", id } satisfies FromReplica);
   try {
     const { contentType, body } = executeQuery(store, request, maxResults);
-    port!.postMessage({ type: "result", id, contentType, body } satisfies FromReplica);
+    // TextEncoder gives a buffer of its own (Buffer.from may slice a shared pool): safe to transfer.
+    const bytes = new TextEncoder().encode(body);
+    port!.postMessage({ type: "result", id, contentType, body: bytes } satisfies FromReplica, [bytes.buffer]);
   } catch (err) {
     if (err instanceof WebAssembly.RuntimeError) {
       broken = true;

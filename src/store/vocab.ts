@@ -59,6 +59,7 @@ export const QG_NAMES = [
   // service
   "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "version", "member",
   "storeCapacity", "triplesLoaded", "triplesCurrent", "storeRenewals",
+  "sparqlWorkers", "sparqlTimeLimitMs", "sparqlWorkerRestarts",
   // errors
   "errorLine", "errorColumn", "errorField",
   // algorithms and computed features

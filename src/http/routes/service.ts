@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { Parser } from "n3";
 import { DataFactory } from "n3";
 import { toNTriples } from "../../store/ntriples.ts";
+import type { SparqlReplica } from "../../store/replica.ts";
 import { iri, int, rdf, rdfs, str, dc } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
@@ -17,7 +18,7 @@ import { rdfReps, respond, uriList } from "../respond.ts";
 const ONTOLOGY_FILE = new URL("../../../ontology/qsargraph.ttl", import.meta.url);
 import { VERSION } from "../../version.ts";
 
-export function registerService(router: Router, deps: Deps): void {
+export function registerService(router: Router, deps: Deps, replica: SparqlReplica): void {
   const { vocab, uris } = deps;
   const collections: [string, string, string][] = [
     [uris.datasets(), "Datasets", "CSV uploads: compounds and their measured endpoints"],
@@ -37,6 +38,8 @@ export function registerService(router: Router, deps: Deps): void {
     q.push(DataFactory.quad(s, vocab.qg.sparqlEndpoint, iri(uris.sparql())), DataFactory.quad(s, vocab.qg.ontology, iri(uris.ontology())));
     const c = deps.store.capacity();
     q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)), DataFactory.quad(s, vocab.qg.storeRenewals, int(c.renewals)));
+    const r = replica.figures;
+    q.push(DataFactory.quad(s, vocab.qg.sparqlWorkers, int(r.workers)), DataFactory.quad(s, vocab.qg.sparqlTimeLimitMs, int(deps.config.sparqlTimeoutMs)), DataFactory.quad(s, vocab.qg.sparqlWorkerRestarts, int(r.restarts)));
     return toNTriples(q);
   };
   router.get("/", async (ctx) => {
@@ -47,7 +50,9 @@ export function registerService(router: Router, deps: Deps): void {
         () => {
           const c = deps.store.capacity();
           const store = `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started or the store last renewed its memory (replaced and deleted data keeps its memory until then; renewals so far: ${c.renewals}) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
-          return page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}</ul>${store}`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] });
+          const r = replica.figures;
+          const sparql = `<p>SPARQL: ${r.workers} worker${r.workers === 1 ? "" : "s"} (${r.busy} running a query, ${r.loading} loading the data, ${r.queued} queries waiting); a query that cannot start or end within ${deps.config.sparqlTimeoutMs} ms fails with 503; workers restarted after a query was stopped: ${r.restarts}.</p>`;
+          return page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}</ul>${store}${sparql}`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] });
         },
       ],
       ["text/uri-list", () => collections.map(([u]) => u).join("\r\n") + "\r\n"],

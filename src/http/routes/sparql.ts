@@ -13,11 +13,16 @@
  * type is negotiated (Accept or `?format=`) among the types of the query's form, which is read
  * lexically (sparql-syntax.ts); the replica is the authority on validity, time limit (503) and
  * result size (400).
+ *
+ * A client that disconnects before its answer is written stops its query (the replica drops it
+ * from its queue or terminates the worker running it). Every 503 of the replica (a query that
+ * could not start or did not end within the time limit, a full queue) carries `Retry-After`: the
+ * time limit, after which every query running now has ended or been stopped.
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { IncomingMessage } from "node:http";
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
+import { BadRequest, PayloadTooLarge, ServiceError, UnsupportedMediaType } from "../../errors.ts";
 import type { SparqlReplica, QueryDataset } from "../../store/replica.ts";
 import { READ_ONLY_MESSAGE } from "../../store/sparql-exec.ts";
 import { GRAPH_FORMATS, queryForm, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
@@ -89,7 +94,23 @@ function formPage(base: string): string {
   );
 }
 
-async function answer(ctx: Context, replica: SparqlReplica, query: string, dataset: QueryDataset): Promise<void> {
+/**
+ * An AbortSignal that fires when the client goes away before the response is complete: the
+ * response closes while not finished (Node emits 'close' on the response both after a completed
+ * response, with `writableFinished` true, and when the connection drops before it).
+ */
+function clientGone(ctx: Context): { signal: AbortSignal; release: () => void } {
+  const ac = new AbortController();
+  const res = ctx.res;
+  const onClose = (): void => {
+    if (!res.writableFinished) ac.abort();
+  };
+  if (res.destroyed || ctx.req.socket.destroyed) ac.abort();
+  else res.once("close", onClose);
+  return { signal: ac.signal, release: () => res.off("close", onClose) };
+}
+
+async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, dataset: QueryDataset): Promise<void> {
   if (query.trim() === "") throw new BadRequest("the query is empty", { field: "query" });
   const form = queryForm(query);
   const offers: readonly string[] = form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS;
@@ -100,7 +121,16 @@ async function answer(ctx: Context, replica: SparqlReplica, query: string, datas
     ctx.vary("Accept");
     format = offers[0]!;
   }
-  const result = await replica.query(query, format, dataset);
+  const gone = clientGone(ctx);
+  let result;
+  try {
+    result = await replica.query(query, format, dataset, gone.signal);
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 503) ctx.set("Retry-After", String(retryAfterS));
+    throw err;
+  } finally {
+    gone.release();
+  }
   ctx.status = 200;
   ctx.type = result.contentType.startsWith("text/") ? `${result.contentType}; charset=utf-8` : result.contentType;
   ctx.set("Cache-Control", "no-store");
@@ -109,6 +139,7 @@ async function answer(ctx: Context, replica: SparqlReplica, query: string, datas
 
 export function registerSparql(router: Router, deps: Deps, replica: SparqlReplica): void {
   const base = deps.config.baseUrl;
+  const retryAfterS = Math.ceil(deps.config.sparqlTimeoutMs / 1000);
 
   router.get("/sparql", async (ctx) => {
     const params = new URLSearchParams(ctx.querystring);
@@ -120,7 +151,7 @@ export function registerSparql(router: Router, deps: Deps, replica: SparqlReplic
       ctx.body = formPage(base);
       return;
     }
-    await answer(ctx, replica, query, datasetOf([params]));
+    await answer(ctx, replica, retryAfterS, query, datasetOf([params]));
   });
 
   router.post("/sparql", async (ctx) => {
@@ -134,12 +165,12 @@ export function registerSparql(router: Router, deps: Deps, replica: SparqlReplic
       const form = new URLSearchParams(await readBody(ctx.req));
       const query = queryParam(form);
       if (query === undefined) throw new BadRequest("missing the 'query' field of the form (SPARQL 1.1 Protocol §2.1.2)", { field: "query" });
-      await answer(ctx, replica, query, datasetOf([form, urlParams]));
+      await answer(ctx, replica, retryAfterS, query, datasetOf([form, urlParams]));
       return;
     }
     if (type === "application/sparql-query") {
       if (urlParams.has("update")) throw readOnly("update");
-      await answer(ctx, replica, await readBody(ctx.req), datasetOf([urlParams]));
+      await answer(ctx, replica, retryAfterS, await readBody(ctx.req), datasetOf([urlParams]));
       return;
     }
     throw new UnsupportedMediaType(
