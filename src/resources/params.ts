@@ -4,7 +4,8 @@
  *
  * Every problem is reported at once: one 400 whose causes name each parameter at fault
  * (`field`), including unknown names (typos must not be silently ignored) and a parameter given
- * twice with different values.
+ * twice with different values. An empty value is no value: the default applies (HTML forms send
+ * their empty fields), or a required parameter is missing.
  */
 import { BadRequest } from "../errors.ts";
 import type { AlgorithmSpec, ParamSpec } from "./algorithm.ts";
@@ -127,7 +128,8 @@ export function parseParams(spec: AlgorithmSpec, raw: ReadonlyMap<string, readon
   const values = new Map<string, ParamValue>();
   const written: [string, string][] = [];
   for (const p of spec.parameters) {
-    const given = [...new Set((raw.get(p.name) ?? []).map((v) => v.trim()))];
+    // An empty value is no value (HTML forms send every field): the default applies.
+    const given = [...new Set((raw.get(p.name) ?? []).map((v) => v.trim()).filter((v) => v !== ""))];
     if (given.length > 1) {
       causes.push(new BadRequest(`parameter '${p.name}' is given ${given.length} times with different values`, { field: p.name }));
       continue;
