@@ -25,7 +25,7 @@ import type { Part } from "formidable";
 import { Writable } from "node:stream";
 import type { Config } from "../config.ts";
 import { BadRequest, LengthRequired, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
-import { checkUploadLimits, estimatedCounts, type UploadLimits } from "../resources/upload-limits.ts";
+import { checkUploadLimits, estimatedCounts, maxValues, type UploadLimits } from "../resources/upload-limits.ts";
 import { scanShape } from "../tabular/shape.ts";
 import { readBytes } from "./body.ts";
 
@@ -120,20 +120,18 @@ export async function readMultipart(ctx: Context, o: MultipartLimits): Promise<M
   } catch (err) {
     throw multipartError(err, o);
   }
+  const f = o.fileField === undefined ? undefined : ctx.request.files?.[o.fileField];
+  const file = Array.isArray(f) ? f[0] : f;
   if (refused.length > 0) {
-    throw new BadRequest(
-      o.fileField
-        ? `${o.what} takes one file, in the part '${o.fileField}'; the form also has the file part${refused.length > 1 ? "s" : ""} ${quoted(refused)}`
-        : `${o.what} takes no files; the form has the file part${refused.length > 1 ? "s" : ""} ${quoted(refused)}`,
-      { field: refused[0]! },
-    );
+    const parts = `the file part${refused.length > 1 ? "s" : ""} ${quoted(refused)}`;
+    if (!o.fileField) throw new BadRequest(`${o.what} takes no files; the form has ${parts}`, { field: refused[0]! });
+    if (!file) throw new BadRequest(`expected the CSV in the multipart field '${o.fileField}'; got ${parts}`, { field: o.fileField });
+    throw new BadRequest(`${o.what} takes one file, in the part '${o.fileField}'; the form also has ${parts}`, { field: refused[0]! });
   }
   const fields = new Map<string, string[]>();
   for (const [name, value] of Object.entries((ctx.request.body ?? {}) as Record<string, unknown>)) {
     fields.set(name, (Array.isArray(value) ? value : [value]).map(String));
   }
-  const f = o.fileField === undefined ? undefined : ctx.request.files?.[o.fileField];
-  const file = Array.isArray(f) ? f[0] : f;
   if (!file) return { fields };
   const bytes = Buffer.concat(chunks.get(file) ?? []);
   return { fields, file: { bytes, fileName: file.originalFilename ?? "" } };
@@ -232,7 +230,7 @@ export async function readUpload(ctx: Context, config: Config): Promise<Uploaded
   if (fileName.length > MAX_FILE_NAME) throw new BadRequest(`the file name has ${fileName.length} characters; at most ${MAX_FILE_NAME} are accepted`, { field: "filename" });
   if (file.bytes.length === 0) throw new BadRequest("the uploaded file is empty", { field: "file" });
   const limits = uploadLimits(config);
-  const shape = await scanShape(file.bytes, limits.rows);
-  checkUploadLimits(estimatedCounts(shape.rows, shape.columns), limits, { atLeast: !shape.complete, estimated: true });
+  const shape = await scanShape(file.bytes, { maxColumns: limits.columns, maxRows: limits.rows, maxValues: maxValues(limits) });
+  checkUploadLimits(estimatedCounts(shape), limits, { stopped: shape.stopped, estimated: true });
   return { bytes: file.bytes, fileName };
 }

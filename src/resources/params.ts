@@ -84,7 +84,7 @@ function parseOne(p: ParamSpec, text: string): Parsed {
       return TRUE.has(t) ? ok(true) : FALSE.has(t) ? ok(false) : bad(`must be true or false (got '${text}')`);
     }
     case "integer":
-      return /^[+-]?\d+$/.test(text) ? inRange(Number(text), k.min, k.max, text) : bad(`must be an integer (got '${text}')`);
+      return /^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? inRange(Number(text), k.min, k.max, text) : bad(`must be an integer${k.min !== undefined && k.max !== undefined ? ` from ${k.min} to ${k.max}` : ""} (got '${text}')`);
     case "number": {
       const n = parseNumber(text);
       return n === null ? bad(`must be a number (got '${text}')`) : inRange(n, k.min, k.max, text);
@@ -104,7 +104,7 @@ function parseOne(p: ParamSpec, text: string): Parsed {
       if (!m) return bad(`must be a count (5), a per cent (2pc) or a per mil (5pm) value (got '${text}')`);
       const x = Number(m[1]);
       if (m[2] === undefined) {
-        return Number.isInteger(x) && x >= 1 ? ok({ absolute: x }) : bad(`as a count must be a whole number ≥ 1 (got '${text}')`);
+        return Number.isSafeInteger(x) && x >= 1 ? ok({ absolute: x }) : bad(`as a count must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER} (got '${text}')`);
       }
       const perMil = m[2] === "pc" ? x * 10 : x;
       return perMil > 0 && perMil <= 1000 ? ok({ perMil }) : bad(`must be more than 0 and at most 100 % (got '${text}')`);

@@ -36,9 +36,9 @@ export interface UploadCounts {
  * line may be named once in a warning (duplicate structure, cell count): 5 per row; a value is 3
  * (`ot:values`, `ot:feature`, `ot:value`); a new compound's own graph is 4 (type, InChI, InChIKey,
  * SMILES); a feature about 12 (types, title, description, sources, column, index, a few accepted
- * values); the dataset node 9. Before parsing, values = rows × features and structures = rows
- * (every cell filled, every structure new): then T is an upper estimate (missing values, known
- * compounds and repeated structures make it smaller; only unusually long warnings or many
+ * values); the dataset node 9. Before parsing, the counts come from the bytes (tabular/shape.ts:
+ * lines, non-empty cells) and every structure is taken as new: then T is an upper estimate
+ * (known compounds and repeated structures make it smaller; only unusually long warnings or many
  * accepted values of a text column can make the real count larger).
  */
 export function uploadTriples(c: UploadCounts): number {
@@ -46,31 +46,40 @@ export function uploadTriples(c: UploadCounts): number {
   return 5 * c.rows + 3 * c.values + 4 * c.structures + 12 * features + 9;
 }
 
-/** Counts before parsing: every cell filled, every row a new structure. */
-export function estimatedCounts(rows: number, columns: number): UploadCounts {
-  return { rows, columns, values: rows * Math.max(0, columns - 1), structures: rows };
+/** Counts before parsing, from a scan of the bytes: every row a new structure. */
+export function estimatedCounts(shape: { readonly rows: number; readonly columns: number; readonly values: number }): UploadCounts {
+  return { rows: shape.rows, columns: shape.columns, values: shape.values, structures: shape.rows };
+}
+
+/** The most values an upload within `limits` can have (3 triples each): a scan may stop past it. */
+export function maxValues(limits: UploadLimits): number {
+  return Math.ceil(limits.triples / 3);
 }
 
 const fmt = (n: number): string => n.toLocaleString("en");
 
 /**
- * Throw 413 when the counts pass a limit: columns first, then rows, then triples. `atLeast`: the
- * row count stopped at the limit (the file has more rows than counted).
+ * Throw 413 when the counts pass a limit: columns first, then rows, then triples. `stopped`: the
+ * count at which counting stopped, once it passed its limit (the file has more than counted);
+ * `estimated`: the counts come from the bytes, before parsing.
  */
-export function checkUploadLimits(c: UploadCounts, limits: UploadLimits, o: { readonly atLeast?: boolean; readonly estimated?: boolean } = {}): void {
+export function checkUploadLimits(c: UploadCounts, limits: UploadLimits, o: { readonly stopped?: "columns" | "rows" | "values" | null; readonly estimated?: boolean } = {}): void {
   if (c.columns > limits.columns) {
-    throw new PayloadTooLarge(`the file has ${fmt(c.columns)} columns; the limit is ${fmt(limits.columns)} (raise it with MAX_UPLOAD_COLUMNS or --max-upload-columns)`, { field: "file" });
+    const count = o.stopped === "columns" ? `more than ${fmt(limits.columns)} columns` : `${fmt(c.columns)} columns`;
+    throw new PayloadTooLarge(`the file has ${count}; the limit is ${fmt(limits.columns)} (raise it with MAX_UPLOAD_COLUMNS or --max-upload-columns)`, { field: "file" });
   }
   if (c.rows > limits.rows) {
-    const count = o.atLeast ? `more than ${fmt(limits.rows)} data rows` : `${fmt(c.rows)} data rows`;
+    const count = o.stopped === "rows" ? `more than ${fmt(limits.rows)} data rows` : `${fmt(c.rows)} data rows`;
     const how = o.estimated ? " (counted as non-empty lines after the header)" : "";
     throw new PayloadTooLarge(`the file has ${count}${how}; the limit is ${fmt(limits.rows)} rows (raise it with MAX_UPLOAD_ROWS or --max-upload-rows)`, { field: "file" });
   }
   const triples = uploadTriples(c);
   if (triples > limits.triples) {
+    const partial = o.stopped === "values";
+    const counted = `${fmt(c.rows)} rows, ${fmt(c.values)} values, ${fmt(c.structures)} distinct structures, ${fmt(Math.max(0, c.columns - 1))} features`;
     const how = o.estimated
-      ? `about ${fmt(triples)} triples (${fmt(c.rows)} rows × ${fmt(c.columns)} columns, estimated as 5·rows + 3·values + 4·structures + 12·features + 9)`
-      : `${fmt(triples)} triples (${fmt(c.rows)} rows, ${fmt(c.values)} values, ${fmt(c.structures)} distinct structures, ${fmt(Math.max(0, c.columns - 1))} features)`;
+      ? `${partial ? "more than" : "about"} ${fmt(triples)} triples (estimated as 5·rows + 3·values + 4·structures + 12·features + 9 from ${partial ? "the first " : ""}${fmt(c.rows)} rows with ${fmt(c.values)} values, every structure taken as new)`
+      : `${fmt(triples)} triples (${counted}; 5·rows + 3·values + 4·structures + 12·features + 9)`;
     throw new PayloadTooLarge(`the dataset would add ${how} to the store; the limit is ${fmt(limits.triples)} triples (raise it with MAX_UPLOAD_TRIPLES or --max-upload-triples)`, { field: "file" });
   }
 }

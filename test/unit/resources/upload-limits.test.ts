@@ -16,6 +16,7 @@ import { PayloadTooLarge } from "../../../src/errors.ts";
 import { buildDataset } from "../../../src/resources/dataset.ts";
 import { checkUploadLimits, estimatedCounts, uploadTriples, type UploadCounts } from "../../../src/resources/upload-limits.ts";
 import { parseCsv } from "../../../src/tabular/csv.ts";
+import { scanShape } from "../../../src/tabular/shape.ts";
 import { assembleDataset, MISSING_TOKENS, prepareTable } from "../../../src/tabular/table.ts";
 
 const LAZAR = `${DATA}lazar/test/data/`;
@@ -37,11 +38,11 @@ async function realUpload(file: string): Promise<{ triples: number; counts: Uplo
   };
 }
 
-test("hamster and Kazius: the estimate from rows × columns and the count from the parsed file are upper bounds within 25 % of the real triples", async () => {
-  for (const [file, rows, columns] of [["hamster_carcinogenicity.csv", 85, 2], ["kazius.csv", 4069, 2]] as const) {
+test("hamster, Kazius, EPAFHM: the estimate from the bytes and the count from the parsed file are upper bounds within 25 % of the real triples", async () => {
+  for (const [file, rows, columns] of [["hamster_carcinogenicity.csv", 85, 2], ["kazius.csv", 4069, 2], ["EPAFHM.csv", 617, 2]] as const) {
     const real = await realUpload(file);
     assert.deepEqual([real.counts.rows, real.counts.columns], [rows, columns], file);
-    const estimate = uploadTriples(estimatedCounts(rows, columns));
+    const estimate = uploadTriples(estimatedCounts(await scanShape(readFileSync(`${LAZAR}${file}`), { maxRows: 1e9, maxValues: 1e12 })));
     const counted = uploadTriples(real.counts);
     assert.ok(counted <= estimate, `${file}: counted ${counted} > estimate ${estimate}`);
     assert.ok(real.triples <= counted, `${file}: real ${real.triples} > counted ${counted}`);
@@ -49,7 +50,7 @@ test("hamster and Kazius: the estimate from rows × columns and the count from t
   }
 });
 
-function refuses(c: UploadCounts, limits: { rows: number; columns: number; triples: number }, message: RegExp, o?: { atLeast?: boolean; estimated?: boolean }): void {
+function refuses(c: UploadCounts, limits: { rows: number; columns: number; triples: number }, message: RegExp, o?: { stopped?: "columns" | "rows" | "values"; estimated?: boolean }): void {
   assert.throws(
     () => checkUploadLimits(c, limits, o),
     (e: unknown) => {
@@ -62,12 +63,18 @@ function refuses(c: UploadCounts, limits: { rows: number; columns: number; tripl
   );
 }
 
+const filled = (rows: number, columns: number): UploadCounts => estimatedCounts({ rows, columns, values: rows * (columns - 1) });
+
 test("each limit's 413 names the count, the limit and the option; columns are checked first, then rows, then triples", () => {
   const limits = { rows: 200_000, columns: 5_000, triples: 3_000_000 };
   refuses({ rows: 1_000_000, columns: 50_000, values: 0, structures: 0 }, limits, /50,000 columns; the limit is 5,000 .*MAX_UPLOAD_COLUMNS.*--max-upload-columns/);
+  refuses({ rows: 0, columns: 5_001, values: 0, structures: 0 }, limits, /has more than 5,000 columns; the limit is 5,000 /, { stopped: "columns", estimated: true });
   refuses({ rows: 1_000_000, columns: 2, values: 0, structures: 0 }, limits, /1,000,000 data rows; the limit is 200,000 rows .*MAX_UPLOAD_ROWS.*--max-upload-rows/);
-  refuses(estimatedCounts(200_001, 2), limits, /more than 200,000 data rows \(counted as non-empty lines after the header\)/, { atLeast: true, estimated: true });
-  // 100,000 rows × 10 columns: 5·R + 3·9R + 4·R + 12·9 + 9 = 3,600,117 triples.
-  refuses(estimatedCounts(100_000, 10), limits, /about 3,600,117 triples .*the limit is 3,000,000 triples .*MAX_UPLOAD_TRIPLES.*--max-upload-triples/, { estimated: true });
-  assert.doesNotThrow(() => checkUploadLimits(estimatedCounts(200_000, 2), limits));
+  refuses(filled(200_001, 2), limits, /more than 200,000 data rows \(counted as non-empty lines after the header\)/, { stopped: "rows", estimated: true });
+  // 100,000 rows × 10 columns, every cell filled: 5·R + 3·9R + 4·R + 12·9 + 9 = 3,600,117 triples.
+  refuses(filled(100_000, 10), limits, /about 3,600,117 triples .*the limit is 3,000,000 triples .*MAX_UPLOAD_TRIPLES.*--max-upload-triples/, { estimated: true });
+  refuses(filled(100_000, 10), limits, /would add more than 3,600,117 triples \(.*from the first 100,000 rows/, { estimated: true, stopped: "values" });
+  // The same rows with one value in nine (a sparse file like MUV) fit: 5·R + 3·R + 4·R + 117 = 1,200,117.
+  assert.doesNotThrow(() => checkUploadLimits(estimatedCounts({ rows: 100_000, columns: 10, values: 100_000 }), limits));
+  assert.doesNotThrow(() => checkUploadLimits(filled(200_000, 2), limits));
 });

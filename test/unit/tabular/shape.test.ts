@@ -8,10 +8,12 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { DATA } from "../../helpers/data.ts";
 import { parseCsv } from "../../../src/tabular/csv.ts";
-import { scanShape, SLICE_BYTES } from "../../../src/tabular/shape.ts";
+import { scanShape as scanWith, SLICE_BYTES } from "../../../src/tabular/shape.ts";
+import { findStructureColumn } from "../../../src/tabular/table.ts";
 
 const LAZAR = `${DATA}lazar/test/data/`;
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+const scanShape = (b: Uint8Array, maxRows: number, maxValues = 1e12, pause?: () => Promise<void>) => scanWith(b, { maxRows, maxValues }, pause);
 
 test("the reference CSV files: columns as parseCsv's header, rows at least parseCsv's rows", async () => {
   const files = readdirSync(LAZAR).filter((f) => /\.(csv|tsv)$/.test(f));
@@ -29,8 +31,12 @@ test("the reference CSV files: columns as parseCsv's header, rows at least parse
     assert.equal(shape.columns, table.header.length, `${f}: columns`);
     assert.equal(shape.delimiter, table.delimiter, `${f}: separator`);
     assert.ok(shape.rows >= table.rows.length, `${f}: ${shape.rows} lines counted < ${table.rows.length} rows`);
-    assert.ok(shape.complete);
-    if (shape.rows === table.rows.length) equal++;
+    // values: the reader's non-empty cells outside the structure column
+    const s = findStructureColumn(table.header).index;
+    const values = table.rows.reduce((n, r) => n + r.cells.filter((c, i) => i !== s && c !== "").length, 0);
+    assert.ok(shape.values >= values, `${f}: ${shape.values} values counted < ${values} non-empty cells`);
+    assert.equal(shape.stopped, null);
+    if (shape.rows === table.rows.length && shape.values === values) equal++;
   }
   // Only quoted cells spanning lines (none in these files) and separator-only lines over-count.
   assert.ok(equal >= files.length - 3, `${equal} of ${files.length} files counted exactly`);
@@ -38,13 +44,13 @@ test("the reference CSV files: columns as parseCsv's header, rows at least parse
 
 test("hamster_carcinogenicity.csv: 2 columns, 85 rows (CRLF)", async () => {
   const s = await scanShape(readFileSync(`${LAZAR}hamster_carcinogenicity.csv`), 1000);
-  assert.deepEqual(s, { delimiter: ",", columns: 2, rows: 85, complete: true });
+  assert.deepEqual(s, { delimiter: ",", columns: 2, rows: 85, values: 85, stopped: null });
 });
 
 test("line ends LF, CRLF and lone CR; blank lines and a missing final line break", async () => {
   for (const nl of ["\n", "\r\n", "\r"]) {
     const text = ["SMILES,a,b", "C,1,2", "", "CC,3,4", "CCC,5,6"].join(nl);
-    assert.deepEqual(await scanShape(bytes(text), 100), { delimiter: ",", columns: 3, rows: 3, complete: true }, JSON.stringify(nl));
+    assert.deepEqual(await scanShape(bytes(text), 100), { delimiter: ",", columns: 3, rows: 3, values: 6, stopped: null }, JSON.stringify(nl));
   }
 });
 
@@ -63,11 +69,28 @@ test("a quoted cell spanning lines is counted by its lines: the count is never b
   assert.equal((await scanShape(bytes(text), 100)).rows, 4);
 });
 
-test("counting stops at maxRows + 1", async () => {
+test("values: non-empty cells less the structure cell; blanks, spaces and one-column files", async () => {
+  assert.equal((await scanShape(bytes("SMILES,a,b,c\nC,1,,3\nCC, , ,\nCCC,NA,2,\n"), 10)).values, 4); // 1,3 | – | NA,2
+  assert.equal((await scanShape(bytes("SMILES;a\nC;1,5\n"), 10)).values, 1); // the comma is no separator here
+  assert.equal((await scanShape(bytes("InChI\nInChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3\n"), 10)).values, 0);
+  assert.equal((await scanShape(bytes('SMILES,a\nC,"1,5"\n'), 10)).values, 2, "a quoted separator splits the cell: over-counted");
+  // A sparse file: a line without separators does not make the scan search the rest of the file.
+  const sparse = `SMILES,a,b\n${"C\n".repeat(10_000)}CC,1,2\n`;
+  assert.deepEqual(await scanShape(bytes(sparse), 1e6), { delimiter: ",", columns: 3, rows: 10_001, values: 2, stopped: null });
+});
+
+test("counting stops once the rows pass maxRows or the values pass maxValues", async () => {
   const text = `SMILES,a\n${"C,1\n".repeat(1000)}`;
-  assert.deepEqual(await scanShape(bytes(text), 1000), { delimiter: ",", columns: 2, rows: 1000, complete: true });
-  assert.deepEqual(await scanShape(bytes(text), 999), { delimiter: ",", columns: 2, rows: 1000, complete: false });
-  assert.deepEqual(await scanShape(bytes(text), 500), { delimiter: ",", columns: 2, rows: 501, complete: false });
+  assert.deepEqual(await scanShape(bytes(text), 1000), { delimiter: ",", columns: 2, rows: 1000, values: 1000, stopped: null });
+  assert.deepEqual(await scanShape(bytes(text), 999), { delimiter: ",", columns: 2, rows: 1000, values: 1000, stopped: "rows" });
+  assert.deepEqual(await scanShape(bytes(text), 500), { delimiter: ",", columns: 2, rows: 501, values: 501, stopped: "rows" });
+  assert.deepEqual(await scanShape(bytes(text), 5000, 100), { delimiter: ",", columns: 2, rows: 101, values: 101, stopped: "values" });
+});
+
+test("a header past maxColumns stops the scan (its columns are then more than the limit)", async () => {
+  const wide = `SMILES,${Array.from({ length: 9999 }, (_, i) => `c${i}`).join(",")}\nC,${"1,".repeat(9998)}1\n`;
+  assert.deepEqual(await scanWith(bytes(wide), { maxColumns: 5000, maxRows: 10, maxValues: 1e9 }), { delimiter: ",", columns: 5001, rows: 0, values: 0, stopped: "columns" });
+  assert.equal((await scanWith(bytes(wide), { maxColumns: 10_000, maxRows: 10, maxValues: 1e9 })).columns, 10_000);
 });
 
 test("a large body is scanned in slices, with a pause between them", async () => {
@@ -76,7 +99,7 @@ test("a large body is scanned in slices, with a pause between them", async () =>
   const line = `C,1,${"v".repeat(1000)}\n`;
   const n = Math.ceil((2 * SLICE_BYTES) / line.length);
   let pauses = 0;
-  const s = await scanShape(bytes(long + line.repeat(n)), 1e9, async () => void pauses++);
+  const s = await scanShape(bytes(long + line.repeat(n)), 1e9, 1e12, async () => void pauses++);
   assert.deepEqual([s.columns, s.rows], [3, n]);
   assert.ok(pauses >= 3, `${pauses} pauses`);
 });
