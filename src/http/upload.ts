@@ -9,9 +9,9 @@
  * - A multipart body must declare its Content-Length (411 otherwise), and one larger than the
  *   limits allow is refused (413) before a byte is parsed: Node then delivers at most that many
  *   bytes, so nothing a library keeps (part headers included) can grow past it.
- * - File parts are collected in memory (formidable's `fileWriteStreamHandler`), never written to
- *   temporary files: nothing is left on disk on any path, success or failure. The whole file is
- *   needed in memory anyway (the upload job reads it), and the limits bound it.
+ * - The file part is collected in memory (formidable's `fileWriteStreamHandler`), never written
+ *   to a temporary file: nothing is left on disk on any path, success or failure. The whole file
+ *   is needed in memory anyway (the upload job reads it), and the limits bound it.
  * - The file name comes from the Content-Disposition (the part's, or the request's for a raw
  *   body; `?filename=` wins) parsed by the `content-disposition` package: quoted-string escapes
  *   (`filename="a \"b\".csv"`), RFC 8187 `filename*`, raw UTF-8, and a browser's `%22` for `"`.
@@ -82,7 +82,10 @@ export async function readMultipart(ctx: Context, o: MultipartLimits): Promise<M
     ctx.req.resume();
     throw o.tooLarge(declared);
   }
-  const chunks = new Map<object, Buffer[]>();
+  // The file part is copied into one buffer as it arrives (bounded by the declared length; its
+  // memory is committed page by page): joining 200 MiB of chunks at the end held the event loop
+  // for ≈190 ms (copy and page faults, measured). Only the first file part gets it.
+  let target: { readonly file: object; readonly bytes: Buffer; size: number } | undefined;
   const refused: string[] = [];
   const options = {
     maxFiles: 1,
@@ -105,11 +108,13 @@ export async function readMultipart(ctx: Context, o: MultipartLimits): Promise<M
       return true;
     },
     fileWriteStreamHandler: (file?: object): Writable => {
-      const list: Buffer[] = [];
-      if (file) chunks.set(file, list);
+      const mine = target === undefined && file !== undefined ? (target = { file, bytes: Buffer.allocUnsafe(Math.min(declared, o.maxFileBytes)), size: 0 }) : undefined;
       return new Writable({
         write(chunk: Buffer, _encoding, done): void {
-          list.push(chunk);
+          if (!mine) return done(); // a second file part: refused (maxFiles), its bytes dropped
+          if (mine.size + chunk.length > mine.bytes.length) return done(o.tooLarge());
+          chunk.copy(mine.bytes, mine.size);
+          mine.size += chunk.length;
           done();
         },
       });
@@ -133,7 +138,7 @@ export async function readMultipart(ctx: Context, o: MultipartLimits): Promise<M
     fields.set(name, (Array.isArray(value) ? value : [value]).map(String));
   }
   if (!file) return { fields };
-  const bytes = Buffer.concat(chunks.get(file) ?? []);
+  const bytes = target?.file === file ? target.bytes.subarray(0, target.size) : Buffer.alloc(0);
   return { fields, file: { bytes, fileName: file.originalFilename ?? "" } };
 }
 
