@@ -78,6 +78,7 @@ export async function readMultipart(ctx: Context, o: MultipartLimits): Promise<M
     throw new LengthRequired(`a multipart body needs a Content-Length${o.fileField ? " (or send the CSV itself as a text/csv body, which may be chunked)" : ""}`, { field: "Content-Length" });
   }
   const declared = Number(length);
+  if (!Number.isSafeInteger(declared) || declared < 0) throw new BadRequest(`malformed Content-Length '${length}'`, { field: "Content-Length" });
   if (declared > o.maxFileBytes + o.maxFieldBytes + FRAMING_BYTES) {
     ctx.req.resume();
     throw o.tooLarge(declared);
@@ -215,6 +216,7 @@ export async function readUpload(ctx: Context, config: Config): Promise<Uploaded
     const form = await readMultipart(ctx, { what: "POST /dataset", fileField: "file", maxFileBytes: limit, tooLarge, maxFields: UPLOAD_FIELDS, maxFieldBytes: 64 * 1024 });
     if (!form.file) {
       const names = [...form.fields.keys()];
+      if (form.fields.has("file")) throw new BadRequest("the part 'file' came as a text field (it has no Content-Type header): send the CSV as a file part (curl -F file=@data.csv)", { field: "file" });
       throw new BadRequest(`expected the CSV in the multipart field 'file'${names.length > 0 ? `; got field(s) ${quoted(names)}` : ""}`, { field: "file" });
     }
     file = form.file;

@@ -218,7 +218,7 @@ describe("upload limits and intake (default limits)", () => {
     await assertServesNormally(small.base);
   });
 
-  test("a multipart body without Content-Length (chunked): 411", async () => {
+  test("a multipart body without Content-Length (chunked): 411; a 'file' part without Content-Type: 400 saying so", async () => {
     const { body, type } = multipart([{ header: 'Content-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv', body: "SMILES,act\nCCO,1\n" }]);
     const stream = new ReadableStream<Uint8Array>({
       start(c): void {
@@ -229,6 +229,12 @@ describe("upload limits and intake (default limits)", () => {
     const r = await fetch(`${srv.base}/dataset`, { method: "POST", body: stream, duplex: "half", headers: { ...PROBLEM, "Content-Type": type } } as RequestInit);
     assert.equal(r.status, 411);
     assert.match((await problemOf(r)).detail, /Content-Length/);
+    const field = multipart([{ header: 'Content-Disposition: form-data; name="file"', body: "SMILES,act\nCCO,1\n" }]);
+    const f = await fetch(`${srv.base}/dataset`, { method: "POST", body: new Uint8Array(field.body), headers: { ...PROBLEM, "Content-Type": field.type } });
+    assert.equal(f.status, 400);
+    const p = await problemOf(f);
+    assert.match(p.detail, /came as a text field \(it has no Content-Type header\)/);
+    assert.equal(p.field, "file");
   });
 
   test("file names from Content-Disposition: escaped quotes, RFC 6266 filename*, a multipart part", async () => {
