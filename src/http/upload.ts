@@ -21,7 +21,6 @@
 import type { Context } from "koa";
 import { koaBody } from "koa-body";
 import contentDisposition from "content-disposition";
-import type { Part } from "formidable";
 import { Writable } from "node:stream";
 import type { Config } from "../config.ts";
 import { BadRequest, LengthRequired, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
@@ -56,6 +55,13 @@ export interface MultipartBody {
 
 /** Part headers and boundaries around the fields and the file: a generous allowance. */
 const FRAMING_BYTES = 64 * 1024;
+/** What formidable's `filter` sees of a part (its part headers are there too, untyped). */
+interface Part {
+  readonly name: string | null;
+  originalFilename: string | null;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** File names longer than this are refused (a file system's limit). */
 const MAX_FILE_NAME = 255;
 
@@ -103,7 +109,7 @@ export async function readMultipart(ctx: Context, o: MultipartLimits): Promise<M
         refused.push(part.name ?? "(no name)");
         return false;
       }
-      const header = (part as Part & { headers?: Record<string, string> }).headers?.["content-disposition"];
+      const header = part.headers?.["content-disposition"];
       const name = header === undefined ? undefined : partFileName(header);
       if (name !== undefined) part.originalFilename = name;
       return true;

@@ -104,7 +104,7 @@ function parseOne(p: ParamSpec, text: string): Parsed {
       if (!m) return bad(`must be a count (5), a per cent (2pc) or a per mil (5pm) value (got '${text}')`);
       const x = Number(m[1]);
       if (m[2] === undefined) {
-        return Number.isSafeInteger(x) && x >= 1 ? ok({ absolute: x }) : bad(`as a count must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER} (got '${text}')`);
+        return Number.isSafeInteger(x) && x >= 1 ? ok({ absolute: x }) : bad(`as a count must be a whole number ≥ 1 and at most ${Number.MAX_SAFE_INTEGER} (got '${text}')`);
       }
       const perMil = m[2] === "pc" ? x * 10 : x;
       return perMil > 0 && perMil <= 1000 ? ok({ perMil }) : bad(`must be more than 0 and at most 100 % (got '${text}')`);
