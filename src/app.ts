@@ -48,7 +48,7 @@ export async function createApp(config: Config): Promise<App> {
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
   const pool = new WorkerPool(config.workers);
-  const tasks = new TaskRunner(store, pool, uris, vocab);
+  const tasks = new TaskRunner(store, pool, uris, vocab, { maxPending: config.maxPendingTasks, timeLimitMs: config.taskTimeLimitMs });
   await tasks.recover();
   const deps: Deps = { config, store, vocab, uris, tasks, pool };
 
@@ -64,7 +64,7 @@ export async function createApp(config: Config): Promise<App> {
 
   const koa = new Koa();
   koa.use(securityHeaders(config.baseUrl));
-  koa.use(errorMiddleware(vocab, config.maxUploadBytes));
+  koa.use(errorMiddleware(vocab));
   koa.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) throw new NotFound(`no resource at ${ctx.path}`);

@@ -20,6 +20,8 @@ export interface ErrorDetails extends ErrorLocation {
   readonly causes?: readonly ServiceError[];
   /** Extra values shown to the client (e.g. the media types that are available). */
   readonly extra?: Readonly<Record<string, string | number | readonly string[]>>;
+  /** Seconds after which the request may succeed: sent as `Retry-After` (e.g. a full task queue). */
+  readonly retryAfter?: number;
 }
 
 export abstract class ServiceError extends Error {
@@ -80,6 +82,12 @@ export class NotAcceptable extends ServiceError {
 export class Conflict extends ServiceError {
   readonly status = 409;
   readonly code = "Conflict";
+}
+
+/** A body whose size must be declared up front (a multipart upload without Content-Length). */
+export class LengthRequired extends ServiceError {
+  readonly status = 411;
+  readonly code = "LengthRequired";
 }
 
 export class PayloadTooLarge extends ServiceError {
@@ -163,6 +171,7 @@ const byCode: Record<string, new (message: string, details?: ErrorDetails) => Se
   Forbidden,
   MethodNotAllowed,
   Conflict,
+  LengthRequired,
   PayloadTooLarge,
   UnsupportedMediaType,
   UnprocessableEntity,
@@ -188,5 +197,11 @@ export class QueryTimeout extends ServiceError {
   readonly status = 503;
   readonly code = "QueryTimeout";
 }
+/** A task ran past its time budget (TASK_TIME_LIMIT_S) and was stopped; nothing of it was stored. */
+export class TaskTimeLimit extends ServiceError {
+  readonly status = 503;
+  readonly code = "TaskTimeLimit";
+}
 // Registered here rather than in the literal above: a class is not usable before its declaration.
 byCode.QueryTimeout = QueryTimeout;
+byCode.TaskTimeLimit = TaskTimeLimit;

@@ -257,6 +257,12 @@ export function acceptFormToken(ctx: Context, value: unknown): void {
   state.pending = false;
 }
 
+/** `acceptFormToken` for a multipart form's text fields (the token field given once or not at all). */
+export function acceptFormFields(ctx: Context, fields: ReadonlyMap<string, readonly string[]>): void {
+  const token = fields.get(FORM_TOKEN_FIELD);
+  acceptFormToken(ctx, token === undefined ? undefined : token.length === 1 ? token[0] : [...token]);
+}
+
 /**
  * DELETE and cancel: with tokens, only the resource's creator or an admin token may (403
  * otherwise). A resource without a recorded creator (made while the service ran without tokens)

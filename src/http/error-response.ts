@@ -46,29 +46,35 @@ function htmlReport(r: ErrorReport): string {
   return `<div class="err"><strong>${r.status} ${esc(r.code)}</strong>: ${esc(r.message)}${where ? ` (${where})` : ""}${causes ? `<ul>${causes}</ul>` : ""}</div>`;
 }
 
-/** Map errors thrown by libraries (koa-body, formidable, koa itself) into our hierarchy. */
-function normalise(err: unknown, maxUpload: number): ServiceError {
+/**
+ * Map errors thrown by libraries (koa, co-body/raw-body under koa-body, http-errors) into our
+ * hierarchy by their status. Formidable's multipart errors never get here: http/upload.ts answers
+ * each limit precisely (too many parts is not too large).
+ */
+function normalise(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
-  const e = err as { status?: number; statusCode?: number; httpCode?: number; message?: string; code?: number | string } | undefined;
-  const status = e?.status ?? e?.statusCode ?? e?.httpCode;
-  const msg = String(e?.message ?? "");
-  if (status === 413 || /maxFileSize|maxTotalFileSize|too large|exceeded/i.test(msg)) {
-    return new PayloadTooLarge(`upload exceeds the size limit of ${Math.round(maxUpload / 1024 / 1024)} MiB`);
+  const e = err as { status?: unknown; statusCode?: unknown; message?: unknown; limit?: unknown; length?: unknown } | undefined;
+  const status = typeof e?.status === "number" ? e.status : typeof e?.statusCode === "number" ? e.statusCode : undefined;
+  const msg = typeof e?.message === "string" ? e.message : "";
+  if (status === 413) {
+    // raw-body's "request entity too large" carries the limit and the declared length
+    const of = typeof e?.length === "number" ? ` of ${e.length} bytes` : "";
+    return new PayloadTooLarge(typeof e?.limit === "number" ? `the request body${of} exceeds the limit of ${e.limit} bytes` : `the request body is too large${msg ? `: ${msg}` : ""}`, { field: "body" });
   }
-  if (status === 415) return new UnsupportedMediaType(msg || "unsupported media type");
-  if (status === 400 || (typeof status === "number" && status >= 400 && status < 500)) {
-    return new BadRequest(msg ? `malformed request: ${msg}` : "malformed request");
-  }
+  if (status === 415) return new UnsupportedMediaType(msg || "unsupported media type", { field: "Content-Type" });
+  if (status !== undefined && status >= 400 && status < 500) return new BadRequest(msg ? `malformed request: ${msg}` : "malformed request");
   return toServiceError(err);
 }
 
-export function errorMiddleware(vocab: Vocab, maxUploadBytes: number) {
+/** Errors → responses; a `retryAfter` (e.g. a full task queue) is sent as Retry-After. */
+export function errorMiddleware(vocab: Vocab) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
     } catch (err) {
-      const se = normalise(err, maxUploadBytes);
+      const se = normalise(err);
       if (se.code === "InternalError") console.error(`${ctx.method} ${ctx.url}:`, err);
+      if (se.details.retryAfter !== undefined) ctx.set("Retry-After", String(se.details.retryAfter));
       await renderError(ctx, toReport(se), vocab);
     }
   };

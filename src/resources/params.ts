@@ -4,7 +4,8 @@
  *
  * Every problem is reported at once: one 400 whose causes name each parameter at fault
  * (`field`), including unknown names (typos must not be silently ignored) and a parameter given
- * twice with different values.
+ * twice with different values. An empty value is no value: the default applies (HTML forms send
+ * their empty fields), or a required parameter is missing.
  */
 import { BadRequest } from "../errors.ts";
 import type { AlgorithmSpec, ParamSpec } from "./algorithm.ts";
@@ -83,7 +84,7 @@ function parseOne(p: ParamSpec, text: string): Parsed {
       return TRUE.has(t) ? ok(true) : FALSE.has(t) ? ok(false) : bad(`must be true or false (got '${text}')`);
     }
     case "integer":
-      return /^[+-]?\d+$/.test(text) ? inRange(Number(text), k.min, k.max, text) : bad(`must be an integer (got '${text}')`);
+      return /^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? inRange(Number(text), k.min, k.max, text) : bad(`must be an integer${k.min !== undefined && k.max !== undefined ? ` from ${k.min} to ${k.max}` : ""} (got '${text}')`);
     case "number": {
       const n = parseNumber(text);
       return n === null ? bad(`must be a number (got '${text}')`) : inRange(n, k.min, k.max, text);
@@ -103,7 +104,7 @@ function parseOne(p: ParamSpec, text: string): Parsed {
       if (!m) return bad(`must be a count (5), a per cent (2pc) or a per mil (5pm) value (got '${text}')`);
       const x = Number(m[1]);
       if (m[2] === undefined) {
-        return Number.isInteger(x) && x >= 1 ? ok({ absolute: x }) : bad(`as a count must be a whole number ≥ 1 (got '${text}')`);
+        return Number.isSafeInteger(x) && x >= 1 ? ok({ absolute: x }) : bad(`as a count must be a whole number ≥ 1 and at most ${Number.MAX_SAFE_INTEGER} (got '${text}')`);
       }
       const perMil = m[2] === "pc" ? x * 10 : x;
       return perMil > 0 && perMil <= 1000 ? ok({ perMil }) : bad(`must be more than 0 and at most 100 % (got '${text}')`);
@@ -127,7 +128,8 @@ export function parseParams(spec: AlgorithmSpec, raw: ReadonlyMap<string, readon
   const values = new Map<string, ParamValue>();
   const written: [string, string][] = [];
   for (const p of spec.parameters) {
-    const given = [...new Set((raw.get(p.name) ?? []).map((v) => v.trim()))];
+    // An empty value is no value (HTML forms send every field): the default applies.
+    const given = [...new Set((raw.get(p.name) ?? []).map((v) => v.trim()).filter((v) => v !== ""))];
     if (given.length > 1) {
       causes.push(new BadRequest(`parameter '${p.name}' is given ${given.length} times with different values`, { field: p.name }));
       continue;

@@ -2,7 +2,8 @@
  * Task resource ↔ quads (DESIGN §5; spec lazar.md §2).
  *
  * States: Queued → Running → Completed | Error | Cancelled. The task graph holds
- * `ot:hasStatus`, `ot:percentageCompleted`, `ot:resultURI`, `dc:date`, timings and, on failure, an
+ * `ot:hasStatus`, `ot:percentageCompleted`, `ot:resultURI`, `dc:date`, timings, the time budget
+ * (`qg:timeLimitSeconds`, `qg:deadline`: when an unfinished task is stopped) and, on failure, an
  * `ot:ErrorReport` node (`<task>#error`, causes `<task>#error-1`, …).
  */
 import { DataFactory } from "n3";
@@ -26,6 +27,8 @@ export interface TaskState {
   percentageCompleted: number;
   resultUri?: string;
   readonly createdAt: Date;
+  /** Time budget from creation (TASK_TIME_LIMIT_S): the task is stopped at createdAt + timeLimitMs. */
+  readonly timeLimitMs?: number;
   startedAt?: Date;
   finishedAt?: Date;
   error?: ErrorReport;
@@ -63,6 +66,10 @@ export function taskQuads(t: TaskState, v: Vocab): Quad[] {
   add(s, ot.percentageCompleted, dbl(Math.round(t.percentageCompleted * 10) / 10));
   add(s, dc.date, dateTime(t.createdAt));
   add(s, v.qg.createdAt, dateTime(t.createdAt));
+  if (t.timeLimitMs !== undefined) {
+    add(s, v.qg.timeLimitSeconds, int(Math.round(t.timeLimitMs / 1000)));
+    add(s, v.qg.deadline, dateTime(new Date(t.createdAt.getTime() + t.timeLimitMs)));
+  }
   if (t.startedAt) add(s, v.qg.startedAt, dateTime(t.startedAt));
   if (t.finishedAt) add(s, v.qg.finishedAt, dateTime(t.finishedAt));
   if (t.resultUri) add(s, ot.resultURI, iri(t.resultUri));
@@ -96,6 +103,7 @@ export function readTask(store: OxStore, uri: string, v: Vocab): TaskState | nul
   if (!status) return null;
   const one = (p: NamedNode): string | undefined => props.get(p.value)?.[0];
   const started = one(v.qg.startedAt);
+  const limit = one(v.qg.timeLimitSeconds);
   const finished = one(v.qg.finishedAt);
   const result = one(ot.resultURI);
   const err = one(ot.errorReport);
@@ -108,6 +116,7 @@ export function readTask(store: OxStore, uri: string, v: Vocab): TaskState | nul
     status: status as TaskStatus,
     percentageCompleted: Number(one(ot.percentageCompleted) ?? 0),
     createdAt: new Date(one(v.qg.createdAt) ?? 0),
+    ...(limit !== undefined ? { timeLimitMs: Number(limit) * 1000 } : {}),
     ...(started ? { startedAt: new Date(started) } : {}),
     ...(finished ? { finishedAt: new Date(finished) } : {}),
     ...(result ? { resultUri: result } : {}),

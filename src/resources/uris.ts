@@ -25,8 +25,14 @@ export function encodeInchiForPath(inchi: string): string {
   return inchi.replace(/[%?# "<>\\^`{|}]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"));
 }
 
-/** Feature names: percent-encoded as a path segment (space = %20). */
+/**
+ * Feature names as one path segment: percent-encoded (space = %20, `/` = %2F). The names `.` and
+ * `..` would be dot-segments, which every URL parser removes (RFC 3986 §5.2.4; the WHATWG URL
+ * standard treats `%2E` as a dot too, so encoding cannot help): they are written `(.)` and `(..)`.
+ * Parentheses are percent-encoded in every other name, so no other name gives these segments.
+ */
 export function encodeSegment(name: string): string {
+  if (name === "." || name === "..") return `(${name})`;
   return encodeURIComponent(name).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
 }
 

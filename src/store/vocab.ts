@@ -53,7 +53,7 @@ export const QG_NAMES = [
   "numberOfCompounds", "numberOfEntries", "numberOfFeatures", "smiles", "inchi", "inchikey", "index",
   "mixedValues",
   // tasks
-  "startedAt", "finishedAt", "createdAt", "operation", "queuedAt",
+  "startedAt", "finishedAt", "createdAt", "operation", "queuedAt", "timeLimitSeconds", "deadline",
   // access control
   "createdBy",
   // service

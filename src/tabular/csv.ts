@@ -99,45 +99,78 @@ export function detectDelimiter(text: string): Delimiter {
   return pickDelimiter(countSeparators(text));
 }
 
-interface SeparatorCounts {
+export interface SeparatorCounts {
   readonly comma: number;
   readonly semicolon: number;
   readonly tab: number;
 }
 
-function pickDelimiter({ comma, semicolon, tab }: SeparatorCounts): Delimiter {
+export function pickDelimiter({ comma, semicolon, tab }: SeparatorCounts): Delimiter {
   if (semicolon > comma && semicolon >= tab) return ";";
   if (tab > comma && tab > semicolon) return "\t";
   return ",";
 }
 
+/** Columns of a header with these separator counts (none: a one-column file). */
+export function headerColumns(counts: SeparatorCounts): number {
+  const d = pickDelimiter(counts);
+  if (counts.comma + counts.semicolon + counts.tab === 0) return 1;
+  return (d === "," ? counts.comma : d === ";" ? counts.semicolon : counts.tab) + 1;
+}
+
+const QUOTE = 34;
+const COMMA = 44;
+const SEMICOLON = 59;
+const TAB = 9;
+const SPACE = 32;
+const LF = 10;
+const CR = 13;
+
+/**
+ * Counts the separators outside quotes of the first non-blank record, fed one character code at
+ * a time: the characters of a string, or the bytes of UTF-8 (every character that matters is
+ * ASCII, and no byte of a multi-byte sequence is), so that a caller can scan a large upload in
+ * slices (tabular/shape.ts). A doubled quote inside quotes is a literal quote.
+ */
+export class HeaderScanner implements SeparatorCounts {
+  comma = 0;
+  semicolon = 0;
+  tab = 0;
+  private inQuotes = false;
+  /** Inside quotes, the previous code was a quote: it closes the field unless this one is a quote too. */
+  private quoteSeen = false;
+  private started = false;
+
+  /** Feed one code; true when it is the line break that ends the first non-blank record. */
+  feed(c: number): boolean {
+    if (this.inQuotes) {
+      if (this.quoteSeen) {
+        this.quoteSeen = false;
+        if (c === QUOTE) return false;
+        this.inQuotes = false;
+      } else {
+        if (c === QUOTE) this.quoteSeen = true;
+        return false;
+      }
+    }
+    if (c === QUOTE) this.inQuotes = true;
+    else if (c === LF || c === CR) {
+      if (this.started) return true;
+      this.tab = 0; // a blank line of spaces/tabs before the header does not count
+      return false;
+    } else if (c === COMMA) this.comma++;
+    else if (c === SEMICOLON) this.semicolon++;
+    else if (c === TAB) this.tab++;
+    if (c !== SPACE && c !== TAB) this.started = true;
+    return false;
+  }
+}
+
 /** Separators outside quotes in the first non-blank record. */
 function countSeparators(text: string): SeparatorCounts {
-  let comma = 0;
-  let semicolon = 0;
-  let tab = 0;
-  let inQuotes = false;
-  let started = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inQuotes) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') i++;
-        else inQuotes = false;
-      }
-      continue;
-    }
-    if (ch === '"') inQuotes = true;
-    else if (ch === "\n" || ch === "\r") {
-      if (started) break; // end of the first non-blank record
-      tab = 0; // a blank line of spaces/tabs before the header does not count
-      continue;
-    } else if (ch === ",") comma++;
-    else if (ch === ";") semicolon++;
-    else if (ch === "\t") tab++;
-    if (ch !== " " && ch !== "\t") started = true;
-  }
-  return { comma, semicolon, tab };
+  const scan = new HeaderScanner();
+  for (let i = 0; i < text.length; i++) if (scan.feed(text.charCodeAt(i))) break;
+  return scan;
 }
 
 /** Reject binary content: NUL, other control bytes or U+FFFD (invalid UTF-8) in the first KB. */

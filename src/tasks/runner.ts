@@ -6,9 +6,14 @@
  * happens in workers) and returns the graph operations to commit and the result URI. Progress is
  * written to the task graph without fsync (throttled); creation and the final state are durable.
  * After a restart, tasks that were Queued or Running become Error "interrupted by restart".
+ *
+ * Bounds (README "Limits"): at most `maxPending` unfinished tasks — one more `submit` is refused
+ * with 503 and a Retry-After before anything is created; and a time budget per task, counted
+ * from its creation — a task still unfinished then is stopped like a cancel (its pool jobs
+ * cancelled, their workers terminated, staged data discarded) and ends Error naming the budget.
  */
 import { EventEmitter, setMaxListeners } from "node:events";
-import { Cancelled, toReport, toServiceError } from "../errors.ts";
+import { Cancelled, ServiceUnavailable, TaskTimeLimit, toReport, toServiceError } from "../errors.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { GraphOp } from "../store/journal.ts";
 import { toNTriples } from "../store/ntriples.ts";
@@ -39,6 +44,29 @@ export type Operation = (ctx: OperationContext) => Promise<OperationResult>;
 
 const PROGRESS_WRITE_MS = 250;
 
+export interface TaskLimits {
+  /** Unfinished tasks at most (MAX_PENDING_TASKS). */
+  readonly maxPending: number;
+  /** Time budget of a task from its creation, in ms (TASK_TIME_LIMIT_S). */
+  readonly timeLimitMs: number;
+}
+
+/** setTimeout's longest delay (2³¹ − 1 ms, 24.8 days); a longer budget is not enforced past it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export const DEFAULT_TASK_LIMITS: TaskLimits = { maxPending: 32, timeLimitMs: 3_600_000 };
+
+/** A duration as people read it: "1 h", "90 s", "2 min 5 s". */
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const parts: string[] = [];
+  if (s >= 3600) parts.push(`${Math.floor(s / 3600)} h`);
+  if (s % 3600 >= 60) parts.push(`${Math.floor((s % 3600) / 60)} min`);
+  if (s % 60 > 0) parts.push(`${s % 60} s`);
+  return parts.join(" ");
+}
+
 export class TaskRunner {
   private readonly tasks = new Map<string, TaskState>();
   private readonly controllers = new Map<string, AbortController>();
@@ -50,6 +78,7 @@ export class TaskRunner {
     private readonly pool: WorkerPool,
     private readonly uris: Uris,
     private readonly vocab: Vocab,
+    private readonly limits: TaskLimits = DEFAULT_TASK_LIMITS,
   ) {
     this.events.setMaxListeners(0);
   }
@@ -84,18 +113,64 @@ export class TaskRunner {
     return { graph: t.uri, ntriples: toNTriples(taskQuads(t, this.vocab)) };
   }
 
-  /** Create the task durably (it is Queued on return) and start the operation. */
+  /** Unfinished tasks (queued or running, and those being created). */
+  get pending(): number {
+    return this.controllers.size;
+  }
+
+  /**
+   * Throw 503 (with Retry-After) when one more task would pass `maxPending`. `submit` checks it;
+   * a route may call it first, before work that only a task would use (reading an upload).
+   */
+  admit(): void {
+    const { maxPending } = this.limits;
+    if (this.pending < maxPending) return;
+    const wait = this.retryAfterSeconds();
+    throw new ServiceUnavailable(
+      `the service has ${this.pending} unfinished tasks, its limit (MAX_PENDING_TASKS = ${maxPending}, option --max-pending-tasks); nothing was created: try again in ${duration(wait * 1000)}`,
+      { retryAfter: wait },
+    );
+  }
+
+  /**
+   * When a task is likely to finish: for each unfinished task, the earlier of its budget's end and
+   * the time its progress so far predicts (elapsed · (100 − p) / p); the soonest of them, 1 s to 1 h.
+   */
+  private retryAfterSeconds(now = Date.now()): number {
+    let soonest = Infinity;
+    for (const id of this.controllers.keys()) {
+      const t = this.tasks.get(id);
+      if (!t) continue;
+      let eta = t.createdAt.getTime() + (t.timeLimitMs ?? this.limits.timeLimitMs) - now;
+      const p = t.percentageCompleted;
+      if (t.startedAt && p > 0) eta = Math.min(eta, ((now - t.startedAt.getTime()) * (100 - p)) / p);
+      soonest = Math.min(soonest, eta);
+    }
+    return Math.min(3600, Math.max(1, Math.ceil((Number.isFinite(soonest) ? soonest : 60_000) / 1000)));
+  }
+
+  /** Create the task durably (it is Queued on return) and start the operation; 503 when the queue is full. */
   async submit(title: string, operation: string, run: Operation): Promise<TaskState> {
+    this.admit();
     const id = newId();
     // The token name of the request submitting it (README "Access control"); recorded on the
     // task and on the resources it creates.
     const createdBy = actingCreator();
-    const t: TaskState = { id, uri: this.uris.task(id), title, operation, status: "Queued", percentageCompleted: 0, createdAt: new Date(), ...(createdBy !== undefined ? { createdBy } : {}) };
-    await this.store.commit([this.taskOp(t)]);
-    this.tasks.set(id, t);
+    const t: TaskState = {
+      id, uri: this.uris.task(id), title, operation, status: "Queued", percentageCompleted: 0, createdAt: new Date(), timeLimitMs: this.limits.timeLimitMs,
+      ...(createdBy !== undefined ? { createdBy } : {}),
+    };
+    // The slot is taken before the creation is awaited, so that concurrent submits see it.
     const ac = new AbortController();
     setMaxListeners(0, ac.signal);
     this.controllers.set(id, ac);
+    try {
+      await this.store.commit([this.taskOp(t)]);
+    } catch (err) {
+      this.controllers.delete(id);
+      throw err;
+    }
+    this.tasks.set(id, t);
     void this.execute(t, ac, run);
     return t;
   }
@@ -141,8 +216,21 @@ export class TaskRunner {
     const final: TaskState = { ...t };
     let ops: readonly GraphOp[] = [];
     let preloaded: readonly Stage[] = [];
+    // The budget: past it, the task is stopped like a cancel, with the budget as the reason.
+    const budget = t.timeLimitMs ?? this.limits.timeLimitMs;
+    const timer = setTimeout(() => {
+      ac.abort(new TaskTimeLimit(`the task ran past its time budget of ${duration(budget)} (TASK_TIME_LIMIT_S = ${Math.round(budget / 1000)}, option --task-time-limit-s) and was stopped; nothing of it was stored`, { field: "TASK_TIME_LIMIT_S" }));
+    }, Math.min(MAX_TIMER_MS, Math.max(0, t.createdAt.getTime() + budget - Date.now())));
+    // An operation that does not react to the abort is not waited for: the task ends at once, and
+    // whatever the operation loads later is discarded when it settles.
+    const stopped = new Promise<never>((_, reject) => {
+      if (ac.signal.aborted) reject(ac.signal.reason);
+      ac.signal.addEventListener("abort", () => reject(ac.signal.reason), { once: true });
+    });
+    stopped.catch(() => undefined);
+    const running = Promise.resolve().then(() => run(ctx));
     try {
-      const result = await run(ctx);
+      const result = await Promise.race([running, stopped]);
       preloaded = result.preloaded ?? [];
       if (ac.signal.aborted) throw new Cancelled("cancelled");
       ops = await withCreator(result.ops, t.createdBy, this.vocab, (g) => !this.store.has(g), preloaded);
@@ -150,12 +238,16 @@ export class TaskRunner {
       final.percentageCompleted = 100;
       final.resultUri = result.resultUri;
     } catch (err) {
-      if (!(err instanceof Error && "status" in err)) console.error(`task ${t.uri} failed:`, err);
-      final.status = ac.signal.aborted ? "Cancelled" : "Error";
-      if (final.status === "Error") final.error = toReport(toServiceError(err));
+      const overBudget = ac.signal.reason instanceof TaskTimeLimit;
+      if (!(err instanceof Error && "status" in err) && !ac.signal.aborted) console.error(`task ${t.uri} failed:`, err);
+      final.status = ac.signal.aborted && !overBudget ? "Cancelled" : "Error";
+      if (final.status === "Error") final.error = toReport(overBudget ? (ac.signal.reason as TaskTimeLimit) : toServiceError(err));
       ops = [];
       await discard(preloaded);
       preloaded = [];
+      running.then((r) => discard(r.preloaded ?? []), () => undefined);
+    } finally {
+      clearTimeout(timer);
     }
     final.percentageCompleted = Math.max(final.percentageCompleted, t.percentageCompleted);
     final.startedAt = t.startedAt ?? new Date();

@@ -10,6 +10,8 @@
  * features typed over every row; if the rows whose structures failed decided a column's type,
  * the final typing differs and the entries are built again (the rare slow path).
  * Progress: 0–10 % parsing the file, 10–90 % structures, 90–100 % header and commit.
+ * The upload limits (resources/upload-limits.ts) were checked on the bytes before the task was
+ * created; the parse checks them again with the real counts before any structure is parsed.
  */
 import type { StructureResult } from "../chem/structure.ts";
 import { concatBodies, type GraphOp } from "../store/journal.ts";
@@ -19,6 +21,7 @@ import { CHUNK, type EntryFeature } from "./jobs/dataset.ts";
 import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../resources/dataset.ts";
 import { readCompound } from "../resources/dataset-read.ts";
 import { Uris } from "../resources/uris.ts";
+import type { UploadLimits } from "../resources/upload-limits.ts";
 import { Vocab } from "../store/vocab.ts";
 import { headerWhenAllParsed } from "../tabular/table.ts";
 
@@ -27,6 +30,8 @@ export interface UploadInput {
   readonly fileName: string;
   readonly datasetUri: string;
   readonly base: string;
+  /** Checked again with the real counts once the file is parsed (413 before any structure is parsed). */
+  readonly limits?: UploadLimits;
 }
 
 export function titleOf(fileName: string): string {
@@ -40,7 +45,7 @@ function sameFeatures(a: readonly EntryFeature[], b: readonly EntryFeature[]): b
 export function uploadOperation(store: GraphStore, input: UploadInput): Operation {
   return async (ctx) => {
     const lap = timer(input.fileName);
-    const prepared = await ctx.run("csv.prepare", { bytes: input.bytes });
+    const prepared = await ctx.run("csv.prepare", { bytes: input.bytes, ...(input.limits ? { limits: input.limits } : {}) });
     lap("csv");
     ctx.progress(0.1);
     const cells = prepared.structures;

@@ -5,10 +5,8 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { koaBody } from "koa-body";
-import { readFile, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { BadRequest, Conflict, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
+import { Conflict, NotFound } from "../../errors.ts";
 import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, readEntryRefs, readEntryValues, describeInGraph } from "../../resources/dataset-read.ts";
 import { readCreator } from "../../resources/creator.ts";
 import { encodeSegment, isId, newId } from "../../resources/uris.ts";
@@ -19,53 +17,11 @@ import { datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { ot } from "../../store/vocab.ts";
 import { respondTask } from "./tasks.ts";
-import { readBytes } from "../body.ts";
+import { readUpload, uploadLimits } from "../upload.ts";
 import { readParams } from "../params.ts";
-import { acceptFormToken, FORM_TOKEN_FIELD, requireOwner } from "../auth.ts";
+import { requireOwner } from "../auth.ts";
 import { parseParams } from "../../resources/params.ts";
 import { datasetDescriptorRequest, descriptorOperation, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
-
-const CSV_TYPES = ["text/csv", "text/plain", "text/tab-separated-values", "application/csv", "application/vnd.ms-excel"];
-
-async function readRaw(ctx: Context, limit: number): Promise<Buffer> {
-  const declared = Number(ctx.get("Content-Length") || 0);
-  const mib = Math.round(limit / 1024 / 1024);
-  return readBytes(ctx.req, limit, () =>
-    new PayloadTooLarge(declared > limit ? `upload of ${declared} bytes exceeds the size limit of ${mib} MiB` : `upload exceeds the size limit of ${mib} MiB`),
-  );
-}
-
-interface UploadFile {
-  readonly bytes: Buffer;
-  readonly fileName: string;
-}
-
-async function readUpload(ctx: Context, deps: Deps): Promise<UploadFile> {
-  const limit = deps.config.maxUploadBytes;
-  if (ctx.is("multipart")) {
-    await koaBody({ multipart: true, formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, allowEmptyFiles: true, minFileSize: 0 } })(ctx, async () => undefined);
-    const files = ctx.request.files ?? {};
-    // formidable leaves every part in a temporary file: read what we need, then remove them all.
-    const temporary = Object.values(files).flatMap((v) => (Array.isArray(v) ? v : [v]).map((x) => x.filepath));
-    try {
-      acceptFormToken(ctx, (ctx.request.body as Record<string, unknown> | undefined)?.[FORM_TOKEN_FIELD]);
-      const f = files.file;
-      const names = [...Object.keys(files), ...Object.keys((ctx.request.body as Record<string, unknown>) ?? {})];
-      if (!f) throw new BadRequest(`expected the CSV in the multipart field 'file'${names.length > 0 ? `; got field(s) ${names.map((n) => `'${n}'`).join(", ")}` : ""}`, { field: "file" });
-      const file = Array.isArray(f) ? f[0]! : f;
-      return { bytes: await readFile(file.filepath), fileName: file.originalFilename || "upload.csv" };
-    } finally {
-      await Promise.all(temporary.map((p) => rm(p, { force: true })));
-    }
-  }
-  const type = ctx.request.type;
-  if (CSV_TYPES.includes(type)) {
-    const fromQuery = typeof ctx.query.filename === "string" ? ctx.query.filename : undefined;
-    const disp = /filename="?([^";]+)"?/.exec(ctx.get("Content-Disposition"))?.[1];
-    return { bytes: await readRaw(ctx, limit), fileName: fromQuery ?? disp ?? "upload.csv" };
-  }
-  throw new UnsupportedMediaType(`POST /dataset takes multipart/form-data with a field 'file', or a text/csv body; got '${type || "no Content-Type"}'`, { field: "Content-Type" });
-}
 
 export function registerDatasets(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
@@ -84,10 +40,11 @@ export function registerDatasets(router: Router, deps: Deps): void {
   });
 
   router.post("/dataset", async (ctx) => {
-    const file = await readUpload(ctx, deps);
-    if (file.bytes.length === 0) throw new BadRequest("the uploaded file is empty", { field: "file" });
+    // A full task queue refuses before the body is read; the intake checks size, form and limits.
+    tasks.admit();
+    const file = await readUpload(ctx, deps.config);
     const uri = uris.dataset(newId());
-    const op = uploadOperation(store, { bytes: new Uint8Array(file.bytes), fileName: file.fileName, datasetUri: uri, base: vocab.base });
+    const op = uploadOperation(store, { bytes: new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength), fileName: file.fileName, datasetUri: uri, base: vocab.base, limits: uploadLimits(deps.config) });
     const t = await tasks.submit(`Upload ${file.fileName}`, "dataset upload", op);
     await respondTask(ctx, t, deps);
   });
@@ -121,10 +78,14 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.get("/dataset/:id/feature/:name", async (ctx) => {
     const uri = datasetUri(ctx);
+    const features = readDatasetSummary(store.ox, uri, vocab).features;
+    // The segment as sent (a feature URI exactly, e.g. `(..)` of the name ".."), else the
+    // decoded name as the service writes it (a client may percent-encode differently).
+    const raw = ctx.path.slice(ctx.path.lastIndexOf("/") + 1);
     const fUri = `${uri}/feature/${encodeSegment(String(ctx.params.name))}`;
-    const feature = readDatasetSummary(store.ox, uri, vocab).features.find((f) => f.uri === fUri);
+    const feature = features.find((f) => f.uri === `${uri}/feature/${raw}`) ?? features.find((f) => f.uri === fUri);
     if (!feature) throw new NotFound(`no feature ${fUri}`);
-    await respond(ctx, [...rdfReps(() => describeInGraph(store.ox, fUri, uri), vocab), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([fUri])]]);
+    await respond(ctx, [...rdfReps(() => describeInGraph(store.ox, feature.uri, uri), vocab), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([feature.uri])]]);
   });
 
   router.post("/dataset/:id/pc", async (ctx) => {

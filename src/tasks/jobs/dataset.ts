@@ -8,6 +8,7 @@ import { parseStructure, type StructureResult } from "../../chem/structure.ts";
 import { parseCsv } from "../../tabular/csv.ts";
 import { assembleDataset, prepareTable, summarise, type Entry, type FeatureDef, type PreparedTable, type TableSummary } from "../../tabular/table.ts";
 import { buildDataset, compoundGraphs, EntryWriter, headerNTriples, type BuiltDataset, type CompoundGraphs, type DatasetMeta, type Part } from "../../resources/dataset.ts";
+import { checkUploadLimits, type UploadLimits } from "../../resources/upload-limits.ts";
 import { Vocab } from "../../store/vocab.ts";
 import type { JobContext } from "./context.ts";
 
@@ -39,9 +40,18 @@ export interface PreparedUpload {
 }
 
 /** Parse the file: its distinct structure cells, its rows per chunk and the provisional features (the table itself stays here: the header job parses the file again rather than cloning the table through the main thread). */
-export function prepareCsv(input: { readonly bytes: Uint8Array }): PreparedUpload {
+export function prepareCsv(input: { readonly bytes: Uint8Array; readonly limits?: UploadLimits }): PreparedUpload {
   const prepared = prepare(input.bytes);
+  const counts = { rows: prepared.dataRows, columns: prepared.header.length, structures: prepared.structures.length };
+  // The upload's limits with the real counts, before any structure is parsed: rows and columns
+  // first (summarising costs rows × columns), then the triples from the values present.
+  if (input.limits) checkUploadLimits({ ...counts, values: 0, structures: 0 }, { ...input.limits, triples: Infinity });
   const { summary, keep, values } = summarise(prepared);
+  if (input.limits) {
+    let present = 0;
+    for (const row of values) for (const k of keep) if (row[k] !== null) present++;
+    checkUploadLimits({ ...counts, values: present }, input.limits);
+  }
   const chunks: unknown[][][] = Array.from({ length: Math.ceil(prepared.structures.length / CHUNK) }, () => []);
   values.forEach((v, r) => {
     const i = summary.structureOf[r]!;

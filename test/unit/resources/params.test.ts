@@ -56,6 +56,16 @@ test("frequency forms: count, per cent, per mil", () => {
   assert.equal(absoluteFrequency({ absolute: 3 }, 4069), 3);
 });
 
+test("an empty value is no value (HTML forms send blank fields): the default applies", () => {
+  const p = parseParams(SPEC, raw({ dataset_uri: DS, flag: "", n: " ", mode: "", min_frequency: "" }));
+  assert.equal(p.boolean("flag"), true);
+  assert.equal(p.number("n"), undefined);
+  assert.equal(p.string("mode"), "trees");
+  assert.deepEqual(p.frequency("min_frequency"), { perMil: 5 });
+  // a blank next to a value is no second value
+  assert.equal(parseParams(SPEC, raw({ dataset_uri: DS, n: ["", "7"] })).number("n"), 7);
+});
+
 const BAD: [string, Record<string, string | string[]>, string, RegExp][] = [
   ["missing required", {}, "dataset_uri", /is required/],
   ["not a URI", { dataset_uri: "dataset 1" }, "dataset_uri", /must be a URI/],
@@ -68,6 +78,9 @@ const BAD: [string, Record<string, string | string[]>, string, RegExp][] = [
   ["enum", { dataset_uri: DS, mode: "graphs" }, "mode", /one of trees, paths/],
   ["frequency syntax", { dataset_uri: DS, min_frequency: "5%" }, "min_frequency", /count \(5\), a per cent/],
   ["frequency zero", { dataset_uri: DS, min_frequency: "0" }, "min_frequency", /whole number ≥ 1/],
+  ["frequency count past exact integers", { dataset_uri: DS, min_frequency: "99999999999999999999999" }, "min_frequency", /whole number ≥ 1 and at most 9007199254740991/],
+  ["integer past exact integers", { dataset_uri: DS, n: "99999999999999999999999" }, "n", /must be an integer from 1 to 10/],
+  ["required given empty", { dataset_uri: "  " }, "dataset_uri", /is required/],
   ["frequency over 100 %", { dataset_uri: DS, min_frequency: "101pc" }, "min_frequency", /at most 100 %/],
   ["given twice", { dataset_uri: DS, n: ["1", "2"] }, "n", /given 2 times with different values/],
 ];
