@@ -13,10 +13,11 @@ import assert from "node:assert/strict";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, afterEach, before, describe, it } from "node:test";
 import { journalPath } from "../../../src/store/disk.ts";
-import { GraphStore } from "../../../src/store/graph-store.ts";
-import { encodeRecord, HEADER_BYTES } from "../../../src/store/journal.ts";
+import { GraphStore, type RecordLocation } from "../../../src/store/graph-store.ts";
+import { decodeRecord, encodeRecord, HEADER_BYTES, scanRecords } from "../../../src/store/journal.ts";
+import { smallDisk, type SmallDisk } from "../../helpers/disk.ts";
 
 const EX = "http://example.org/";
 const G = (name: string): string => `${EX}graph/${name}`;
@@ -691,5 +692,193 @@ describe("GraphStore", () => {
       },
       { maxDumpTriples: 10 },
     );
+  });
+});
+
+/**
+ * Disk faults on a real file system: a tmpfs of 8 MiB (test/helpers/disk.ts: mounted in a private
+ * mount namespace, so nothing is left mounted however the test ends). Filled with a filler file
+ * until the kernel answers ENOSPC, it is a full disk; remounted read-only, a read-only one.
+ */
+describe("GraphStore on a full or read-only disk (a real tmpfs)", () => {
+  let disk: SmallDisk;
+  before(async () => {
+    disk = await smallDisk(8 << 20);
+  });
+  after(async () => {
+    await disk?.close();
+  });
+  afterEach(() => {
+    disk.release();
+  });
+
+  /** A store directory of its own on the small disk. */
+  let n = 0;
+  const storeDir = (): string => join(disk.dir, `store-${n++}`);
+
+  /** Every graph of the store with its sorted triples (the whole in-memory state). */
+  const state = (s: GraphStore): Record<string, string[]> => Object.fromEntries([...s.allGraphs()].sort().map((g) => [g, contents(s, g)]));
+
+  it("a commit the full disk cannot take fails with 507 and leaves nothing: the journal ends at the last complete record, memory is as before, commits queued behind it fail too, the replica is told of none; after space returns the next commit succeeds; reopen holds exactly the acknowledged commits", async () => {
+    const dir = storeDir();
+    const posted: { seq: number; at: RecordLocation }[] = [];
+    const nq = (graphs: string[]): string => graphs.map((g) => triples(g, 2).replaceAll(" .\n", ` <${G(g)}> .\n`)).join("");
+    const s = GraphStore.open(dir);
+    let acknowledged: Record<string, string[]>;
+    try {
+      s.onRecord((seq, at) => posted.push({ seq, at }));
+      await s.commit([{ graph: G("keep"), ntriples: triples("keep") }, { graph: G("r"), ntriples: triples("r-old") }, { graph: G("d"), ntriples: triples("d") }]);
+      const journal = newestJournal(dir);
+      const size = statSync(journal).size;
+      const before = state(s);
+      const quads = s.ox.size;
+      const seq = s.lastSeq;
+
+      disk.fill();
+      assert.equal(disk.free(), 0, "the disk is full");
+      // A new graph large enough to need new pages (the journal's last page may have room for a
+      // few bytes), new graphs from N-Quads, a replacement and a deletion of existing graphs.
+      const failing = s.commit([
+        { graph: G("new"), ntriples: triples("new", 5000) },
+        { graphs: [G("m1"), G("m2")], nquads: nq(["m1", "m2"]) },
+        { graph: G("r"), ntriples: triples("r-new") },
+        { graph: G("d"), delete: true },
+      ]);
+      // Queued behind it: a durable commit and a progress write (durable: false).
+      const behind = s.commit([{ graph: G("behind"), ntriples: triples("behind", 3000) }]);
+      const progress = s.commit([{ graph: G("r"), ntriples: triples("r-progress", 3000) }], { durable: false });
+      const full = `: the disk holding ${dir} is full (ENOSPC). Nothing of it was stored`;
+      await assert.rejects(failing, (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("new")}> and 4 other graphs to ${journal}${full}`));
+      await assert.rejects(behind, (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("behind")}> to ${journal}${full}`));
+      await assert.rejects(progress, (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("r")}> to ${journal}${full}`));
+
+      assert.equal(statSync(journal).size, size, "the journal is cut back to its last complete record");
+      assert.equal(s.lastSeq, seq, "the failed commits' seqs are given out again");
+      assert.deepEqual(state(s), before, "every graph as before");
+      assert.equal(s.ox.size, quads, "and nothing else in memory (what was loaded ahead is dropped)");
+      for (const g of ["keep", "r", "d"]) assert.equal(s.has(G(g)), true, `${g} is served (not left pending)`);
+      assert.deepEqual(posted.map((p) => p.seq), [1], "the replica is told of the acknowledged commit only");
+
+      // Still full: the next commit fails the same way, and the journal stays as it was.
+      await assert.rejects(s.commit([{ graph: G("again"), ntriples: triples("again", 3000) }]), (e: Error & { status?: number }) => e.status === 507);
+      assert.equal(statSync(journal).size, size);
+
+      disk.release();
+      const next = await s.commit([{ graph: G("after"), ntriples: triples("after", 3000) }, { graph: G("r"), ntriples: triples("r-after") }]);
+      assert.equal(next, seq + 1);
+      assert.deepEqual(posted.map((p) => p.seq), [1, 2]);
+      // What the replica is told lies in the journal as one complete record, the one committed.
+      const bytes = readFileSync(journal);
+      for (const p of posted) {
+        assert.equal(p.at.path, journal);
+        const rec = decodeRecord(bytes.subarray(p.at.offset, p.at.offset + p.at.length));
+        assert.equal(rec.seq, p.seq);
+      }
+      assert.equal(posted[1]!.at.offset, size, "written where the failed record had begun");
+      assert.deepEqual(contents(s, G("r")), sorted(triples("r-after")));
+      acknowledged = state(s);
+    } finally {
+      await s.close();
+    }
+    await withStore(dir, (s2) => {
+      assert.equal(s2.openInfo.tornTail, undefined, "no torn tail: the failed records were cut back");
+      assert.equal(s2.openInfo.lastSeq, 2);
+      assert.deepEqual(state(s2), acknowledged);
+      assert.deepEqual(Object.keys(acknowledged), ["after", "d", "keep", "r"].map(G));
+    });
+  });
+
+  it("a stage whose commit fails on a full disk is discarded; the graph can be staged and committed once space returns", async () => {
+    const dir = storeDir();
+    await withStore(dir, async (s) => {
+      await s.commit([{ graph: G("task"), ntriples: triples("queued") }]);
+      const st = s.stage(G("ds"));
+      await st.load(triples("part1", 2000));
+      await st.load(triples("part2", 2000));
+      disk.fill();
+      const body = triples("part1", 2000) + triples("part2", 2000);
+      await assert.rejects(
+        s.commit([{ graph: G("ds"), ntriples: body }, { graph: G("task"), ntriples: triples("completed") }], { preloaded: [st] }),
+        (e: Error & { status?: number }) => e.status === 507 && /full \(ENOSPC\)/.test(e.message),
+      );
+      assert.equal(s.ox.size, 3, "the staged triples are gone; the task graph is as before");
+      assert.deepEqual(contents(s, G("task")), sorted(triples("queued")));
+      disk.release();
+      const again = s.stage(G("ds"));
+      await again.load(body);
+      await s.commit([{ graph: G("ds"), ntriples: body }, { graph: G("task"), ntriples: triples("completed") }], { preloaded: [again] });
+      assert.equal(s.has(G("ds")), true);
+    });
+    await withStore(dir, (s) => {
+      assert.deepEqual(contents(s, G("ds")), sorted(triples("part1", 2000) + triples("part2", 2000)));
+      assert.deepEqual(contents(s, G("task")), sorted(triples("completed")));
+    });
+  });
+
+  it("open on a full disk: the due compaction is not done and changes nothing; the store serves; the next open with space compacts", async () => {
+    const dir = storeDir();
+    await withStore(dir, async (s) => {
+      await s.commit([{ graph: G("a"), ntriples: triples("a1", 100) }]);
+      await s.commit([{ graph: G("a"), ntriples: triples("a2", 100) }, { graph: G("b"), ntriples: triples("b") }]);
+    });
+    const journalBytes = readFileSync(newestJournal(dir));
+    disk.fill();
+    await withStore(
+      dir,
+      (s) => {
+        assert.equal(s.openInfo.compacted, false);
+        assert.match(s.openInfo.compactionFailed ?? "", new RegExp(`could not write a snapshot of commit 2 to ${dir}/snapshot-0+2\\.qgs: the disk holding ${dir} is full \\(ENOSPC\\)`));
+        assert.equal(s.openInfo.notWritable, undefined, "the journal itself is open");
+        assert.deepEqual(contents(s, G("a")), sorted(triples("a2", 100)));
+        assert.deepEqual(contents(s, G("b")), sorted(triples("b")));
+      },
+      { compactAboveBytes: 0 },
+    );
+    assert.deepEqual(snapshots(dir), [], "no snapshot");
+    assert.deepEqual(files(dir, /\.tmp$/), [], "the partial snapshot was removed (its space given back)");
+    assert.deepEqual(readFileSync(newestJournal(dir)), journalBytes, "the journal is untouched");
+    disk.release();
+    await withStore(dir, (s) => assert.equal(s.openInfo.compacted, true), { compactAboveBytes: 0 });
+    await withStore(dir, (s) => {
+      assert.deepEqual(contents(s, G("a")), sorted(triples("a2", 100)));
+      assert.deepEqual(contents(s, G("b")), sorted(triples("b")));
+    });
+  });
+
+  it("open on a read-only disk: serves what is complete, keeps a torn tail it cannot cut; commits fail with 507 until the disk is writable again, then the tail is cut and the commit goes after the last complete record", async () => {
+    const dir = storeDir();
+    await withStore(dir, (s) => s.commit([{ graph: G("a"), ntriples: triples("a") }]));
+    const journal = newestJournal(dir);
+    const valid = statSync(journal).size;
+    appendFileSync(journal, encodeRecord(2, [{ graph: G("torn"), ntriples: triples("torn") }]).subarray(0, 60));
+    disk.remount("ro");
+    let remounted = false;
+    try {
+      await withStore(dir, async (s) => {
+        assert.match(s.openInfo.tornTail ?? "", /cut short/);
+        assert.match(s.openInfo.notWritable ?? "", new RegExp(`the disk holding ${dir} is read-only \\(EROFS\\)`));
+        assert.equal(statSync(journal).size, valid + 60, "the torn tail is still there");
+        assert.deepEqual(contents(s, G("a")), sorted(triples("a")));
+        assert.equal(s.has(G("torn")), false);
+        await assert.rejects(
+          s.commit([{ graph: G("b"), ntriples: triples("b") }]),
+          (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("b")}> to ${journal}: the disk holding ${dir} is read-only (EROFS)`),
+        );
+        assert.equal(s.has(G("b")), false);
+        disk.remount("rw");
+        remounted = true;
+        assert.equal(await s.commit([{ graph: G("b"), ntriples: triples("b") }]), 2);
+      });
+    } finally {
+      if (!remounted) disk.remount("rw");
+    }
+    const bytes = readFileSync(journal);
+    const { records, tornReason } = scanRecords(bytes);
+    assert.equal(tornReason, undefined, "the torn tail was cut before the new record");
+    assert.deepEqual(records.map((r) => r.seq), [1, 2]);
+    await withStore(dir, (s) => {
+      assert.deepEqual([...s.allGraphs()].sort(), [G("a"), G("b")]);
+      assert.deepEqual(contents(s, G("b")), sorted(triples("b")));
+    });
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * A small, real file system for the disk-fault tests (issue 13): a tmpfs of a given size, which
+ * a test fills to get real ENOSPC from the kernel, frees again, and remounts read-only for EROFS.
+ *
+ * Why a tmpfs in a mount namespace of its own: the tests run as root (so does CI: `npm ci && npm
+ * test` on a Debian machine), where `mount -t tmpfs -o size=…` works; mocking the file system
+ * would test nothing the kernel does (short writes at the boundary, ENOSPC, EROFS at open). The
+ * mount is made by `unshare --mount` inside a private mount namespace held by one `cat` process
+ * that reads this process's pipe: when the test ends in any way — even killed — the pipe closes,
+ * `cat` exits, the namespace goes and the kernel unmounts the tmpfs. Nothing is ever mounted in
+ * the machine's own namespace. Every process reaches the mounted directory through
+ * `/proc/<pid>/root/<path>` of the namespace's process (a plain path, so the server needs no
+ * wrapper), and `nsenter` runs the remounts inside the namespace.
+ *
+ * A remount read-only fails (EBUSY) while a process holds a file of it open for writing — as the
+ * server does with its journal — so EROFS is tested at start-up, as a server meets a read-only
+ * disk after a reboot; the kernel's own switch to read-only after disk errors cannot be made here.
+ */
+import { spawn, execFileSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, unlinkSync, writeSync, ftruncateSync, fstatSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface SmallDisk {
+  /** The mounted directory, as every process reaches it. */
+  readonly dir: string;
+  /** Bytes still free on it (statfs). */
+  free(): number;
+  /** Write filler files until the kernel answers ENOSPC, then give back `leave` bytes (rounded to pages). */
+  fill(leave?: number): void;
+  /** Remove the filler files. */
+  release(): void;
+  /** Remount read-only or read-write (read-only fails while a file is open for writing). */
+  remount(mode: "ro" | "rw"): void;
+  /** Unmount (by ending the namespace) and remove the mount point. */
+  close(): Promise<void>;
+}
+
+const FILLER = "filler-";
+
+export async function smallDisk(bytes: number): Promise<SmallDisk> {
+  const mountPoint = mkdtempSync(join(tmpdir(), "qsargraph-disk-"));
+  const holder = spawn(
+    "unshare",
+    ["--mount", "--propagation", "private", "sh", "-c", 'mount -t tmpfs -o size="$1" qsargraph-test "$2" && echo mounted && exec cat >/dev/null', "sh", String(bytes), mountPoint],
+    { stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let err = "";
+  holder.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((resolve) => holder.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout!.once("data", () => resolve());
+    holder.once("exit", (code) => reject(new Error(`could not mount a tmpfs in a private mount namespace (unshare --mount; the test needs root): exit ${code}: ${err}`)));
+  });
+  const dir = `/proc/${holder.pid}/root${mountPoint}`;
+  let fillers = 0;
+  const disk: SmallDisk = {
+    dir,
+    free: () => {
+      const s = statfsSync(dir);
+      return s.bavail * s.bsize;
+    },
+    fill(leave = 0) {
+      const path = join(dir, `${FILLER}${fillers++}`);
+      const fd = openSync(path, "w");
+      try {
+        const chunk = Buffer.alloc(1 << 20);
+        for (let size = chunk.length; size >= 1; ) {
+          try {
+            if (writeSync(fd, chunk, 0, size) < size) size >>= 1;
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code !== "ENOSPC") throw e;
+            size >>= 1;
+          }
+        }
+        if (leave > 0) ftruncateSync(fd, Math.max(0, fstatSync(fd).size - leave));
+      } finally {
+        closeSync(fd);
+      }
+    },
+    release() {
+      for (const name of readdirSync(dir)) if (name.startsWith(FILLER)) unlinkSync(join(dir, name));
+    },
+    remount(mode) {
+      execFileSync("nsenter", ["--target", String(holder.pid), "--mount", "mount", "-o", `remount,${mode}`, mountPoint], { stdio: "pipe" });
+    },
+    async close() {
+      holder.stdin!.end();
+      await exited;
+      rmSync(mountPoint, { recursive: true, force: true });
+    },
+  };
+  return disk;
+}

@@ -1,0 +1,188 @@
+/**
+ * A full or read-only disk (issue 13, store faults): the real server on a data directory on a real
+ * 32 MiB tmpfs (test/helpers/disk.ts: mounted in a private mount namespace, so it is unmounted
+ * however the test ends), filled with a filler file until the kernel answers ENOSPC, and
+ * remounted read-only for EROFS.
+ *
+ * 1. Acknowledged before: hamster_carcinogenicity.csv (85 compounds, as in the reference data) and
+ *    one compound.
+ * 2. 128 KiB left: an upload of EPAFHM.csv (its result is a 1.4 MB journal record, measured) is
+ *    accepted (202: the task is created), and its task ends in Error 507 naming the disk and the
+ *    reason; nothing of it is stored (datasets and quads as before, read through SPARQL, whose
+ *    replica follows the journal); reads go on.
+ * 3. No space left: new compounds are POSTed until one gets 507 (the journal's last page may hold
+ *    a few small records); the ones answered 201 are acknowledged.
+ * 4. SIGKILL, restart on the full disk: it starts, serves everything acknowledged, still 507.
+ * 5. SIGKILL, the disk remounted read-only, restart: it starts and serves; writes get 507
+ *    "read-only". The disk made writable again and the space freed, the next writes succeed
+ *    without a restart (assertServesNormally).
+ * 6. SIGKILL, restart: every acknowledged resource is there, nothing of the failed writes.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, test } from "node:test";
+import { smallDisk, type SmallDisk } from "../helpers/disk.ts";
+import { assertServesNormally, DATA, get, startServer, storeSnapshot, uploadDataset, uploadFile, uriList, waitForTask, type TestServer } from "../helpers/server.ts";
+
+const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
+const EPAFHM = `${DATA}lazar/test/data/EPAFHM.csv`;
+/** Compounds in neither hamster_carcinogenicity.csv nor the checks of assertServesNormally. */
+const NEW_SMILES = [
+  "CC1(C)C2CCC1(C)C(=O)C2",
+  "OC1CCCCC1",
+  "CC(C)(C)c1ccc(O)cc1",
+  "FC(F)(F)c1ccccc1",
+  "C1CCC2(CC1)OCCO2",
+  "CCCCCCCCCCCCCCCC(=O)O",
+  "OCC(O)CO",
+  "CC(=O)OCC",
+  "C#CC(C)(C)O",
+  "O=C1CCCCC1",
+  "CSCC",
+  "CCOC(=O)C(C)(C)C",
+  "N#Cc1ccc(Br)cc1",
+  "CC(C)CC(C)(C)C",
+];
+
+let disk: SmallDisk | undefined;
+const servers: TestServer[] = [];
+
+after(async () => {
+  for (const s of servers) await s.kill();
+  await disk?.close();
+});
+
+async function start(dataDir: string, port?: number): Promise<TestServer> {
+  const s = await startServer({ dataDir, ...(port ? { port } : {}) });
+  servers.push(s);
+  return s;
+}
+
+async function crashAndRestart(srv: TestServer, between?: () => void): Promise<TestServer> {
+  await srv.kill();
+  assert.equal(srv.proc.signalCode, "SIGKILL");
+  between?.();
+  return start(srv.dataDir, Number(new URL(srv.base).port));
+}
+
+async function postCompound(base: string, smiles: string): Promise<Response> {
+  return fetch(`${base}/compound`, { method: "POST", body: smiles, headers: { "Content-Type": "chemical/x-daylight-smiles", Accept: "text/plain" } });
+}
+
+/** The first group of `re` in `text` (which must match). */
+function captured(re: RegExp, text: string): string {
+  const m = re.exec(text)?.[1];
+  assert.ok(m !== undefined, `${re} in ${text}`);
+  return m;
+}
+
+/** The 507 report for a write to the journal of `dataDir` (text/plain: "507 InsufficientStorage: …"). */
+function diskReport(dataDir: string, what: string, reason: "is full (ENOSPC)" | "is read-only (EROFS)"): RegExp {
+  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^507 InsufficientStorage: could not write ${esc(what)} to ${esc(dataDir)}/journal-\\d+\\.qgj: the disk holding ${esc(dataDir)} ${esc(reason)}\\. Nothing of it was stored`);
+}
+
+test("a full or read-only disk: 507 on every write with the reason, reads go on, writes succeed again without a restart, and a crash keeps exactly what was acknowledged", async () => {
+  disk = await smallDisk(32 << 20);
+  const d = disk;
+  const dataDir = `${d.dir}/data`;
+  let srv = await start(dataDir);
+  const base = srv.base;
+
+  // 1. Acknowledged.
+  const hamster = await uploadDataset(base, HAMSTER);
+  assert.equal((await uriList(hamster)).length, 85);
+  const first = await postCompound(base, "C1CC2CCC1C2");
+  assert.equal(first.status, 201, await first.clone().text());
+  const firstCompound = (await first.text()).trim();
+  const acknowledgedCompounds = new Set([firstCompound]);
+  const before = await storeSnapshot(base);
+
+  // 2. 128 KiB left: the task is created, its result cannot be written.
+  d.fill(128 << 10);
+  assert.ok(d.free() <= 128 << 10, `${d.free()} bytes free`);
+  const r = await uploadFile(base, readFileSync(EPAFHM), "EPAFHM.csv");
+  assert.equal(r.status, 202, await r.clone().text());
+  const task = (await r.text()).trim();
+  const done = await waitForTask(task);
+  assert.equal(done.status, 507, done.body);
+  // The dataset graph, its new compounds' graphs and the task's graph: one commit.
+  const failedDataset = captured(/could not write the change to <([^>]+)> and \d+ other graphs/, done.body);
+  assert.ok(failedDataset.startsWith(`${base}/dataset/`), done.body);
+  assert.match(done.body, diskReport(dataDir, captured(/could not write (the change to <[^>]+> and \d+ other graphs)/, done.body), "is full (ENOSPC)"));
+  assert.equal((await get(failedDataset, "text/uri-list")).status, 404);
+  assert.deepEqual(await storeSnapshot(base), before, "nothing of the failed upload is stored (nor seen by the SPARQL replica)");
+  assert.equal((await uriList(hamster)).length, 85, "reads go on");
+  assert.equal((await get(firstCompound, "chemical/x-daylight-smiles")).status, 200);
+
+  // 3. No space at all: new compounds until one cannot be written.
+  d.fill();
+  assert.equal(d.free(), 0);
+  let refused: { smiles: string; uri: string } | undefined;
+  for (const smiles of NEW_SMILES) {
+    const c = await postCompound(base, smiles);
+    const text = (await c.text()).trim();
+    if (c.status === 201) {
+      acknowledgedCompounds.add(text);
+      continue;
+    }
+    assert.equal(c.status, 507, text);
+    const uri = captured(/could not write the change to <([^>]+)>/, text);
+    assert.ok(uri.startsWith(`${base}/compound/InChI=`), text);
+    assert.match(text, diskReport(dataDir, `the change to <${uri}>`, "is full (ENOSPC)"));
+    refused = { smiles, uri };
+    break;
+  }
+  assert.ok(refused, `a 507 within ${NEW_SMILES.length} new compounds (${acknowledgedCompounds.size - 1} fitted)`);
+  assert.ok(!(await uriList(`${base}/compound`)).includes(refused.uri), "the refused compound is not stored");
+  const whenFull = await storeSnapshot(base);
+  const compoundsWhenFull = (await uriList(`${base}/compound`)).sort();
+  for (const c of acknowledgedCompounds) assert.ok(compoundsWhenFull.includes(c), c);
+
+  // 4. A crash on the full disk: the service starts again, serves, and still refuses with 507.
+  srv = await crashAndRestart(srv);
+  assert.deepEqual(await storeSnapshot(base), whenFull);
+  assert.deepEqual((await uriList(`${base}/compound`)).sort(), compoundsWhenFull);
+  const again = await postCompound(base, refused.smiles);
+  assert.equal(again.status, 507);
+  assert.match((await again.text()).trim(), diskReport(dataDir, `the change to <${refused.uri}>`, "is full (ENOSPC)"));
+  const failedTask = await waitForTask(task);
+  assert.equal(failedTask.status, 507, "the task's Error state was written (there was room for it)");
+
+  // 5. Read-only at start-up (a remount read-only needs the journal closed: the server is down).
+  srv = await crashAndRestart(srv, () => d.remount("ro"));
+  let writable = false;
+  try {
+    assert.match(srv.output(), new RegExp(`the disk holding ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is read-only \\(EROFS\\)`), "the start-up log says so");
+    assert.equal((await uriList(hamster)).length, 85);
+    const ro = await postCompound(base, refused.smiles);
+    assert.equal(ro.status, 507);
+    assert.match((await ro.text()).trim(), diskReport(dataDir, `the change to <${refused.uri}>`, "is read-only (EROFS)"));
+    const upload = await uploadFile(base, readFileSync(HAMSTER), "hamster_carcinogenicity.csv", "file", "text/plain");
+    assert.equal(upload.status, 507, "no task can be created");
+    assert.match((await upload.text()).trim(), /^507 InsufficientStorage: could not write the change to <[^>]+\/task\/[^>]+> to .*is read-only \(EROFS\)/);
+    d.remount("rw");
+    writable = true;
+  } finally {
+    if (!writable) d.remount("rw");
+  }
+  d.release();
+  await assertServesNormally(base);
+  const now = await postCompound(base, refused.smiles);
+  assert.equal(now.status, 201, "the compound refused before is stored now");
+  acknowledgedCompounds.add(refused.uri);
+  const datasets = await uriList(`${base}/dataset`);
+  assert.equal(datasets.length, 2, "hamster, and hamster again from assertServesNormally");
+  const acknowledged = await storeSnapshot(base);
+  const compounds = (await uriList(`${base}/compound`)).sort();
+
+  // 6. A crash: exactly what was acknowledged.
+  srv = await crashAndRestart(srv);
+  assert.deepEqual(await storeSnapshot(base), acknowledged);
+  assert.deepEqual((await uriList(`${base}/compound`)).sort(), compounds);
+  for (const c of acknowledgedCompounds) assert.ok(compounds.includes(c), `${c} is still there`);
+  for (const ds of datasets) assert.equal((await uriList(ds)).length, 85);
+  assert.equal((await get(failedDataset, "text/uri-list")).status, 404);
+  assert.equal((await waitForTask(task)).status, 507);
+  await srv.stop();
+});
