@@ -3,10 +3,16 @@
  * and snapshots of disk.ts (DESIGN §1.1, §1.4; issue "Service foundation" §2).
  *
  * `commit(ops)` is the only way to change the store. It appends one journal record and fsyncs it
- * (unless `durable: false`, used for task progress) while it applies the operations in memory.
- * Until a commit is both on disk and applied, the graphs it touches are *pending*: `has()` says
- * no, so a half-loaded or not yet durable graph is never served. Records are written, and
+ * (unless `durable: false`, used for task progress) while it loads the operations that create
+ * graphs in memory; those that replace or delete existing graphs wait until the record is on
+ * disk. Until a commit is both on disk and applied, the graphs it touches are *pending*: `has()`
+ * says no, so a half-loaded or not yet durable graph is never served. Records are written, and
  * commits applied, strictly in seq order.
+ *
+ * Disk faults. A record the disk does not take (full, read-only, quota, file-size limit, I/O
+ * error; the write or its fsync) fails its commit with 507 and leaves nothing: the journal is
+ * cut back to its last complete record, the graphs loaded ahead are dropped, and the next
+ * commit tries again — the store recovers by itself when space returns (see `commit`).
  *
  * Capacity. Oxigraph runs as 32-bit WebAssembly: one store cannot use more than 4 GB, and a
  * load past that traps (`RuntimeError: unreachable`) and leaves the store unusable. Its memory
@@ -561,12 +567,22 @@ export class GraphStore {
     const applied = this.applyChain.then(async () => {
       const early = this.newGraphOps(ops);
       const pause = (): Promise<void> => (ticket.failure ? Promise.reject(ticket.failure) : pauseForIo());
+      /** Graphs created (and counted) ahead of the outcome. */
+      const created: string[] = [];
       try {
-        for (let i = 0; i < ops.length; i++) if (early[i] && !preloaded.has(ops[i]!)) await applyOp(this.ox, ops[i]!, () => false, pause);
+        for (let i = 0; i < ops.length; i++) {
+          const op = ops[i]!;
+          if (!early[i]) continue;
+          if (!preloaded.has(op)) await applyOp(this.ox, op, () => false, pause);
+          track(this.graphSet, op);
+          this.account(op, statements[i]!);
+          created.push(...graphsOf(op));
+        }
         await outcome;
       } catch (err) {
         if (!ticket.failure) throw err; // not the disk (e.g. a trap): the graphs stay hidden, as the journal has them
         await outcome.catch(() => undefined); // the journal is cut back before the client hears of it
+        this.forget(created);
         await dropGraphs(this.ox, ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])), pauseForIo);
         for (const st of options.preloaded ?? []) await st.discard();
         this.unpend(touched);
@@ -575,9 +591,10 @@ export class GraphStore {
       const exists = (g: string): boolean => this.graphSet.has(g);
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i]!;
-        if (!early[i]) await applyOp(this.ox, op, exists, pauseForIo);
+        if (early[i]) continue;
+        await applyOp(this.ox, op, exists, pauseForIo);
         track(this.graphSet, op);
-        this.account(op, statements[i]);
+        this.account(op, statements[i]!);
       }
       for (const st of options.preloaded ?? []) st.committed();
       this.unpend(touched);
@@ -599,6 +616,16 @@ export class GraphStore {
       for (const g of graphs) seen.add(g);
       return created;
     });
+  }
+
+  /** Undo the bookkeeping of graphs a failed commit created (`track` and `account` of new graphs). */
+  private forget(graphs: readonly string[]): void {
+    for (const g of graphs) {
+      this.graphSet.delete(g);
+      this.liveQuads -= this.quads.get(g) ?? 0;
+      this.quads.delete(g);
+      this.sizes.delete(g);
+    }
   }
 
   private unpend(graphs: readonly string[]): void {

@@ -13,8 +13,9 @@
  * wrapper), and `nsenter` runs the remounts inside the namespace.
  *
  * A remount read-only fails (EBUSY) while a process holds a file of it open for writing — as the
- * server does with its journal — so EROFS is tested at start-up, as a server meets a read-only
- * disk after a reboot; the kernel's own switch to read-only after disk errors cannot be made here.
+ * server does with its journal — so a tmpfs gives EROFS at start-up, as a server meets a
+ * read-only disk after a reboot. `thinDisk` gives the rest: an fsync failing after successful
+ * writes, and the kernel's own switch to read-only after it (ext4 aborting its journal).
  */
 import { spawn, execFileSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, unlinkSync, writeSync, ftruncateSync, fstatSync } from "node:fs";
@@ -38,23 +39,35 @@ export interface SmallDisk {
 
 const FILLER = "filler-";
 
-export async function smallDisk(bytes: number): Promise<SmallDisk> {
+/** A process holding a private mount namespace in which `script` (sh, "$1" = the mount point, then `args`) mounted something. */
+async function holdNamespace(script: string, args: readonly string[]): Promise<{ pid: number; mountPoint: string; close(): Promise<void> }> {
   const mountPoint = mkdtempSync(join(tmpdir(), "qsargraph-disk-"));
-  const holder = spawn(
-    "unshare",
-    ["--mount", "--propagation", "private", "sh", "-c", 'mount -t tmpfs -o size="$1" qsargraph-test "$2" && echo mounted && exec cat >/dev/null', "sh", String(bytes), mountPoint],
-    { stdio: ["pipe", "pipe", "pipe"] },
-  );
+  const holder = spawn("unshare", ["--mount", "--propagation", "private", "sh", "-c", `set -e; ${script}; echo mounted; exec cat >/dev/null`, "sh", mountPoint, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let err = "";
   holder.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((resolve) => holder.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
     holder.stdout!.once("data", () => resolve());
-    holder.once("exit", (code) => reject(new Error(`could not mount a tmpfs in a private mount namespace (unshare --mount; the test needs root): exit ${code}: ${err}`)));
+    holder.once("exit", (code) => reject(new Error(`could not mount a test file system in a private mount namespace (unshare --mount; the test needs root): exit ${code}: ${err}`)));
   });
-  const dir = `/proc/${holder.pid}/root${mountPoint}`;
+  return {
+    pid: holder.pid!,
+    mountPoint,
+    async close() {
+      holder.stdin!.end();
+      await exited;
+      rmSync(mountPoint, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function smallDisk(bytes: number): Promise<SmallDisk> {
+  const ns = await holdNamespace('mount -t tmpfs -o size="$2" qsargraph-test "$1"', [String(bytes)]);
+  const dir = `/proc/${ns.pid}/root${ns.mountPoint}`;
   let fillers = 0;
-  const disk: SmallDisk = {
+  return {
     dir,
     free: () => {
       const s = statfsSync(dir);
@@ -82,13 +95,24 @@ export async function smallDisk(bytes: number): Promise<SmallDisk> {
       for (const name of readdirSync(dir)) if (name.startsWith(FILLER)) unlinkSync(join(dir, name));
     },
     remount(mode) {
-      execFileSync("nsenter", ["--target", String(holder.pid), "--mount", "mount", "-o", `remount,${mode}`, mountPoint], { stdio: "pipe" });
+      execFileSync("nsenter", ["--target", String(ns.pid), "--mount", "mount", "-o", `remount,${mode}`, ns.mountPoint], { stdio: "pipe" });
     },
-    async close() {
-      holder.stdin!.end();
-      await exited;
-      rmSync(mountPoint, { recursive: true, force: true });
-    },
+    close: () => ns.close(),
   };
-  return disk;
+}
+
+/**
+ * A thin-provisioned disk: ext4 of `size` bytes on a loop device whose image lies on a tmpfs of
+ * only `backing` bytes. Writes succeed (ext4 sees free space and keeps them in the page cache);
+ * the fsync that has to put more than `backing` on the device fails with EIO, ext4 aborts its
+ * journal and the kernel turns the file system read-only (EROFS from then on) — what a server
+ * meets when the storage under its file system runs out or fails. (The loop device is detached
+ * when the namespace ends: `mount -o loop` sets autoclear.)
+ */
+export async function thinDisk(backing: number, size: number): Promise<{ readonly dir: string; close(): Promise<void> }> {
+  const ns = await holdNamespace('mount -t tmpfs -o size="$2" qsargraph-test "$1"; truncate -s "$3" "$1/image"; mkfs.ext4 -q -F "$1/image"; mkdir "$1/fs"; mount -o loop "$1/image" "$1/fs"', [
+    String(backing),
+    String(size),
+  ]);
+  return { dir: `/proc/${ns.pid}/root${ns.mountPoint}/fs`, close: () => ns.close() };
 }

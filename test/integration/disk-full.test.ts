@@ -6,13 +6,13 @@
  *
  * 1. Acknowledged before: hamster_carcinogenicity.csv (85 compounds, as in the reference data) and
  *    one compound.
- * 2. 128 KiB left: an upload of EPAFHM.csv (its result is a 1.4 MB journal record, measured) is
- *    accepted (202: the task is created), and its task ends in Error 507 naming the disk and the
- *    reason; nothing of it is stored (datasets and quads as before, read through SPARQL, whose
- *    replica follows the journal); reads go on.
- * 3. No space left: new compounds are POSTed until one gets 507 (the journal's last page may hold
- *    a few small records); the ones answered 201 are acknowledged.
- * 4. SIGKILL, restart on the full disk: it starts, serves everything acknowledged, still 507.
+ * 2. The disk fills up while kazius.csv uploads: its task ends in Error 507 naming the disk and
+ *    the reason; nothing of it is stored (datasets and quads as before, read through SPARQL,
+ *    whose replica follows the journal); reads go on.
+ * 3. New compounds are POSTed until one gets 507; the ones answered 201 are acknowledged. Space
+ *    returns: the task's final state and the refused compound are written, without a restart.
+ * 4. Full again, SIGKILL, restart on the full disk: it starts, serves everything acknowledged,
+ *    still answers 507.
  * 5. SIGKILL, the disk remounted read-only, restart: it starts and serves; writes get 507
  *    "read-only". The disk made writable again and the space freed, the next writes succeed
  *    without a restart (assertServesNormally).
@@ -22,10 +22,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, test } from "node:test";
 import { smallDisk, type SmallDisk } from "../helpers/disk.ts";
-import { assertServesNormally, DATA, get, startServer, storeSnapshot, uploadDataset, uploadFile, uriList, waitForTask, type TestServer } from "../helpers/server.ts";
+import { assertServesNormally, DATA, get, sparqlSelect, startServer, storeSnapshot, uploadDataset, uploadFile, uriList, waitForTask, type TestServer } from "../helpers/server.ts";
 
 const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
-const EPAFHM = `${DATA}lazar/test/data/EPAFHM.csv`;
+const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
 /** Compounds in neither hamster_carcinogenicity.csv nor the checks of assertServesNormally. */
 const NEW_SMILES = [
   "CC1(C)C2CCC1(C)C(=O)C2",
@@ -76,9 +76,11 @@ function captured(re: RegExp, text: string): string {
   return m;
 }
 
+/** `s` as a literal in a regular expression. */
+const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** The 507 report for a write to the journal of `dataDir` (text/plain: "507 InsufficientStorage: …"). */
 function diskReport(dataDir: string, what: string, reason: "is full (ENOSPC)" | "is read-only (EROFS)"): RegExp {
-  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`^507 InsufficientStorage: could not write ${esc(what)} to ${esc(dataDir)}/journal-\\d+\\.qgj: the disk holding ${esc(dataDir)} ${esc(reason)}\\. Nothing of it was stored`);
 }
 
@@ -98,12 +100,14 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   const acknowledgedCompounds = new Set([firstCompound]);
   const before = await storeSnapshot(base);
 
-  // 2. 128 KiB left: the task is created, its result cannot be written.
-  d.fill(128 << 10);
-  assert.ok(d.free() <= 128 << 10, `${d.free()} bytes free`);
-  const r = await uploadFile(base, readFileSync(EPAFHM), "EPAFHM.csv");
+  // 2. The disk fills up while an upload runs (kazius.csv: 4069 structures to parse, seconds of
+  //    work; filling the tmpfs takes milliseconds): its progress writes fail without stopping it,
+  //    its result cannot be written, nor its final state — which it serves from memory.
+  const r = await uploadFile(base, readFileSync(KAZIUS), "kazius.csv");
   assert.equal(r.status, 202, await r.clone().text());
   const task = (await r.text()).trim();
+  d.fill();
+  assert.equal(d.free(), 0, "the disk is full");
   const done = await waitForTask(task);
   assert.equal(done.status, 507, done.body);
   // The dataset graph, its new compounds' graphs and the task's graph: one commit.
@@ -115,9 +119,7 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   assert.equal((await uriList(hamster)).length, 85, "reads go on");
   assert.equal((await get(firstCompound, "chemical/x-daylight-smiles")).status, 200);
 
-  // 3. No space at all: new compounds until one cannot be written.
-  d.fill();
-  assert.equal(d.free(), 0);
+  // 3. New compounds until one cannot be written (the journal's last page may hold a few).
   let refused: { smiles: string; uri: string } | undefined;
   for (const smiles of NEW_SMILES) {
     const c = await postCompound(base, smiles);
@@ -135,25 +137,54 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   }
   assert.ok(refused, `a 507 within ${NEW_SMILES.length} new compounds (${acknowledgedCompounds.size - 1} fitted)`);
   assert.ok(!(await uriList(`${base}/compound`)).includes(refused.uri), "the refused compound is not stored");
+
+  // Space returns: the task's final state is written by itself (the replica sees it), and the
+  // compound refused before is stored now — no restart.
+  d.release();
+  const taskStatus = `SELECT ?s WHERE { GRAPH <${task}> { <${task}> <http://www.opentox.org/api/1.1#hasStatus> ?s } }`;
+  for (let i = 0; (await sparqlSelect(base, taskStatus))[0]?.s?.value !== "Error"; i++) {
+    assert.ok(i < 300, "the task's Error state is written within 30 s of space returning");
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  const stored = await postCompound(base, refused.smiles);
+  assert.equal(stored.status, 201, await stored.clone().text());
+  acknowledgedCompounds.add(refused.uri);
+
+  // 4. Full again, then a crash: the service starts on the full disk, serves everything
+  //    acknowledged (the task's 507 report too) and still refuses with 507.
+  d.fill();
+  const another = NEW_SMILES.filter((smiles) => smiles !== refused!.smiles);
+  let refusedAgain: { smiles: string; uri: string } | undefined;
+  for (const smiles of another) {
+    const c = await postCompound(base, smiles);
+    const text = (await c.text()).trim();
+    if (c.status === 201) {
+      acknowledgedCompounds.add(text);
+    } else if (c.status === 507) {
+      refusedAgain = { smiles, uri: captured(/could not write the change to <([^>]+)>/, text) };
+      break;
+    }
+  }
+  assert.ok(refusedAgain, "the disk is full again");
   const whenFull = await storeSnapshot(base);
   const compoundsWhenFull = (await uriList(`${base}/compound`)).sort();
   for (const c of acknowledgedCompounds) assert.ok(compoundsWhenFull.includes(c), c);
-
-  // 4. A crash on the full disk: the service starts again, serves, and still refuses with 507.
   srv = await crashAndRestart(srv);
   assert.deepEqual(await storeSnapshot(base), whenFull);
   assert.deepEqual((await uriList(`${base}/compound`)).sort(), compoundsWhenFull);
-  const again = await postCompound(base, refused.smiles);
+  const again = await postCompound(base, refusedAgain.smiles);
   assert.equal(again.status, 507);
-  assert.match((await again.text()).trim(), diskReport(dataDir, `the change to <${refused.uri}>`, "is full (ENOSPC)"));
+  assert.match((await again.text()).trim(), diskReport(dataDir, `the change to <${refusedAgain.uri}>`, "is full (ENOSPC)"));
   const failedTask = await waitForTask(task);
-  assert.equal(failedTask.status, 507, "the task's Error state was written (there was room for it)");
+  assert.equal(failedTask.status, 507, "the task's 507 report was written when space returned");
+  assert.equal(failedTask.body, done.body);
+  refused = refusedAgain;
 
   // 5. Read-only at start-up (a remount read-only needs the journal closed: the server is down).
   srv = await crashAndRestart(srv, () => d.remount("ro"));
   let writable = false;
   try {
-    assert.match(srv.output(), new RegExp(`the disk holding ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is read-only \\(EROFS\\)`), "the start-up log says so");
+    assert.match(srv.output(), new RegExp(`the disk holding ${esc(dataDir)} is read-only \\(EROFS\\)`), "the start-up log says so");
     assert.equal((await uriList(hamster)).length, 85);
     const ro = await postCompound(base, refused.smiles);
     assert.equal(ro.status, 507);

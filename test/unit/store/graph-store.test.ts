@@ -17,7 +17,7 @@ import { after, afterEach, before, describe, it } from "node:test";
 import { journalPath } from "../../../src/store/disk.ts";
 import { GraphStore, type RecordLocation } from "../../../src/store/graph-store.ts";
 import { decodeRecord, encodeRecord, HEADER_BYTES, scanRecords } from "../../../src/store/journal.ts";
-import { smallDisk, type SmallDisk } from "../../helpers/disk.ts";
+import { smallDisk, thinDisk, type SmallDisk } from "../../helpers/disk.ts";
 
 const EX = "http://example.org/";
 const G = (name: string): string => `${EX}graph/${name}`;
@@ -698,7 +698,8 @@ describe("GraphStore", () => {
 /**
  * Disk faults on a real file system: a tmpfs of 8 MiB (test/helpers/disk.ts: mounted in a private
  * mount namespace, so nothing is left mounted however the test ends). Filled with a filler file
- * until the kernel answers ENOSPC, it is a full disk; remounted read-only, a read-only one.
+ * until the kernel answers ENOSPC, it is a full disk; remounted read-only, a read-only one. The
+ * fsync failure uses ext4 on a loop device over a smaller tmpfs (`thinDisk`).
  */
 describe("GraphStore on a full or read-only disk (a real tmpfs)", () => {
   let disk: SmallDisk;
@@ -732,6 +733,7 @@ describe("GraphStore on a full or read-only disk (a real tmpfs)", () => {
       const size = statSync(journal).size;
       const before = state(s);
       const quads = s.ox.size;
+      const live = s.capacity().live;
       const seq = s.lastSeq;
 
       disk.fill();
@@ -756,6 +758,7 @@ describe("GraphStore on a full or read-only disk (a real tmpfs)", () => {
       assert.equal(s.lastSeq, seq, "the failed commits' seqs are given out again");
       assert.deepEqual(state(s), before, "every graph as before");
       assert.equal(s.ox.size, quads, "and nothing else in memory (what was loaded ahead is dropped)");
+      assert.equal(s.capacity().live, live, "the triples of the current graphs are counted as before");
       for (const g of ["keep", "r", "d"]) assert.equal(s.has(G(g)), true, `${g} is served (not left pending)`);
       assert.deepEqual(posted.map((p) => p.seq), [1], "the replica is told of the acknowledged commit only");
 
@@ -880,5 +883,43 @@ describe("GraphStore on a full or read-only disk (a real tmpfs)", () => {
       assert.deepEqual([...s.allGraphs()].sort(), [G("a"), G("b")]);
       assert.deepEqual(contents(s, G("b")), sorted(triples("b")));
     });
+  });
+
+  it("an fsync that fails after the write succeeded (the storage under ext4 ran out: ENOSPC or EIO) fails the commit with 507; memory and the replica never see it; the kernel's switch to read-only gives 507 after", async () => {
+    // ext4 of 64 MiB on 8 MiB of real storage (thinDisk): the 16 MB record is written into the
+    // page cache without error, and its fsync is what fails.
+    const thin = await thinDisk(8 << 20, 64 << 20);
+    try {
+      const dir = join(thin.dir, "store");
+      const posted: number[] = [];
+      await withStore(dir, async (s) => {
+        s.onRecord((seq) => posted.push(seq));
+        await s.commit([{ graph: G("a"), ntriples: triples("a") }]);
+        const before = state(s);
+        const quads = s.ox.size;
+        const big = triples("big", 250_000);
+        assert.ok(Buffer.byteLength(big) > 16e6);
+        await assert.rejects(
+          s.commit([{ graph: G("big"), ntriples: big }, { graph: G("a"), delete: true }]),
+          (e: Error & { status?: number }) =>
+            e.status === 507 &&
+            // The block layer reports the device's lack of space as ENOSPC or EIO.
+            new RegExp(`^could not write the change to <${G("big")}> and 1 other graph to ${newestJournal(dir)}: the disk holding ${dir} (is full \\(ENOSPC\\)|reported an input/output error \\(EIO\\))\\. `).test(e.message) &&
+            // ext4 went read-only: the record could not be cut off, and the message says what that means
+            /could not be removed from the journal either .*a restart before the disk is writable again may find the change stored/.test(e.message),
+        );
+        assert.deepEqual(state(s), before);
+        assert.equal(s.ox.size, quads);
+        assert.equal(s.has(G("a")), true);
+        assert.deepEqual(posted, [1], "the replica was not told of the record");
+        await assert.rejects(
+          s.commit([{ graph: G("b"), ntriples: triples("b") }]),
+          (e: Error & { status?: number }) => e.status === 507 && /is read-only \(EROFS\)/.test(e.message),
+        );
+        assert.deepEqual(posted, [1]);
+      });
+    } finally {
+      await thin.close();
+    }
   });
 });
