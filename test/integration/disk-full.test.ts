@@ -84,6 +84,27 @@ function diskReport(dataDir: string, what: string, reason: "is full (ENOSPC)" | 
   return new RegExp(`^507 InsufficientStorage: could not write ${esc(what)} to ${esc(dataDir)}/journal-\\d+\\.qgj: the disk holding ${esc(dataDir)} ${esc(reason)}\\. Nothing of it was stored`);
 }
 
+/**
+ * POST new compounds (those already stored answer 200) until one is refused; each must be
+ * stored (201, added to `acknowledged`) or refused with the full-disk 507 naming it.
+ */
+async function postUntilRefused(base: string, dataDir: string, smilesList: readonly string[], acknowledged: Set<string>): Promise<{ smiles: string; uri: string }> {
+  for (const smiles of smilesList) {
+    const c = await postCompound(base, smiles);
+    const text = (await c.text()).trim();
+    if (c.status === 201) acknowledged.add(text);
+    if (c.status !== 507) {
+      assert.ok(c.status === 201 || c.status === 200, text);
+      continue;
+    }
+    const uri = captured(/could not write the change to <([^>]+)>/, text);
+    assert.ok(uri.startsWith(`${base}/compound/InChI=`), text);
+    assert.match(text, diskReport(dataDir, `the change to <${uri}>`, "is full (ENOSPC)"));
+    return { smiles, uri };
+  }
+  assert.fail(`no 507 within ${smilesList.length} new compounds on a full disk`);
+}
+
 test("a full or read-only disk: 507 on every write with the reason, reads go on, writes succeed again without a restart, and a crash keeps exactly what was acknowledged", async () => {
   disk = await smallDisk(32 << 20);
   const d = disk;
@@ -120,22 +141,7 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   assert.equal((await get(firstCompound, "chemical/x-daylight-smiles")).status, 200);
 
   // 3. New compounds until one cannot be written (the journal's last page may hold a few).
-  let refused: { smiles: string; uri: string } | undefined;
-  for (const smiles of NEW_SMILES) {
-    const c = await postCompound(base, smiles);
-    const text = (await c.text()).trim();
-    if (c.status === 201) {
-      acknowledgedCompounds.add(text);
-      continue;
-    }
-    assert.equal(c.status, 507, text);
-    const uri = captured(/could not write the change to <([^>]+)>/, text);
-    assert.ok(uri.startsWith(`${base}/compound/InChI=`), text);
-    assert.match(text, diskReport(dataDir, `the change to <${uri}>`, "is full (ENOSPC)"));
-    refused = { smiles, uri };
-    break;
-  }
-  assert.ok(refused, `a 507 within ${NEW_SMILES.length} new compounds (${acknowledgedCompounds.size - 1} fitted)`);
+  let refused = await postUntilRefused(base, dataDir, NEW_SMILES, acknowledgedCompounds);
   assert.ok(!(await uriList(`${base}/compound`)).includes(refused.uri), "the refused compound is not stored");
 
   // Space returns: the task's final state is written by itself (the replica sees it), and the
@@ -153,19 +159,7 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   // 4. Full again, then a crash: the service starts on the full disk, serves everything
   //    acknowledged (the task's 507 report too) and still refuses with 507.
   d.fill();
-  const another = NEW_SMILES.filter((smiles) => smiles !== refused!.smiles);
-  let refusedAgain: { smiles: string; uri: string } | undefined;
-  for (const smiles of another) {
-    const c = await postCompound(base, smiles);
-    const text = (await c.text()).trim();
-    if (c.status === 201) {
-      acknowledgedCompounds.add(text);
-    } else if (c.status === 507) {
-      refusedAgain = { smiles, uri: captured(/could not write the change to <([^>]+)>/, text) };
-      break;
-    }
-  }
-  assert.ok(refusedAgain, "the disk is full again");
+  const refusedAgain = await postUntilRefused(base, dataDir, NEW_SMILES, acknowledgedCompounds);
   const whenFull = await storeSnapshot(base);
   const compoundsWhenFull = (await uriList(`${base}/compound`)).sort();
   for (const c of acknowledgedCompounds) assert.ok(compoundsWhenFull.includes(c), c);
