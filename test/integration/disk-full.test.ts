@@ -11,8 +11,9 @@
  *    whose replica follows the journal); reads go on.
  * 3. New compounds are POSTed until one gets 507; the ones answered 201 are acknowledged. Space
  *    returns: the task's final state and the refused compound are written, without a restart.
- * 4. Full again, SIGKILL, restart on the full disk: it starts, serves everything acknowledged,
- *    still answers 507.
+ * 4. Full again while another upload runs, SIGKILL, restart on the full disk: it starts (the
+ *    interrupted task's state cannot be written: it is served from memory), serves everything
+ *    acknowledged, still answers 507. The interrupted state is written once space returns (5.).
  * 5. SIGKILL, the disk remounted read-only, restart: it starts and serves; writes get 507
  *    "read-only". The disk made writable again and the space freed, the next writes succeed
  *    without a restart (assertServesNormally).
@@ -84,6 +85,15 @@ function diskReport(dataDir: string, what: string, reason: "is full (ENOSPC)" | 
   return new RegExp(`^507 InsufficientStorage: could not write ${esc(what)} to ${esc(dataDir)}/journal-\\d+\\.qgj: the disk holding ${esc(dataDir)} ${esc(reason)}\\. Nothing of it was stored`);
 }
 
+/** Wait until the store holds the task's Error state (seen through SPARQL: written to the journal). */
+async function taskWritten(base: string, task: string): Promise<void> {
+  const status = `SELECT ?s WHERE { GRAPH <${task}> { <${task}> <http://www.opentox.org/api/1.1#hasStatus> ?s } }`;
+  for (let i = 0; (await sparqlSelect(base, status))[0]?.s?.value !== "Error"; i++) {
+    assert.ok(i < 300, `the Error state of ${task} is written within 30 s of space returning`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
 /**
  * POST new compounds (those already stored answer 200) until one is refused; each must be
  * stored (201, added to `acknowledged`) or refused with the full-disk 507 naming it.
@@ -147,17 +157,17 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   // Space returns: the task's final state is written by itself (the replica sees it), and the
   // compound refused before is stored now — no restart.
   d.release();
-  const taskStatus = `SELECT ?s WHERE { GRAPH <${task}> { <${task}> <http://www.opentox.org/api/1.1#hasStatus> ?s } }`;
-  for (let i = 0; (await sparqlSelect(base, taskStatus))[0]?.s?.value !== "Error"; i++) {
-    assert.ok(i < 300, "the task's Error state is written within 30 s of space returning");
-    await new Promise((res) => setTimeout(res, 100));
-  }
+  await taskWritten(base, task);
   const stored = await postCompound(base, refused.smiles);
   assert.equal(stored.status, 201, await stored.clone().text());
   acknowledgedCompounds.add(refused.uri);
 
-  // 4. Full again, then a crash: the service starts on the full disk, serves everything
-  //    acknowledged (the task's 507 report too) and still refuses with 507.
+  // 4. Full again while an upload runs, then a crash: the service starts on the full disk
+  //    (the interrupted task's state cannot be written), serves everything acknowledged (the
+  //    first task's 507 report too) and still refuses with 507.
+  const second = await uploadFile(base, readFileSync(KAZIUS), "kazius.csv");
+  assert.equal(second.status, 202, await second.clone().text());
+  const interrupted = (await second.text()).trim();
   d.fill();
   const refusedAgain = await postUntilRefused(base, dataDir, NEW_SMILES, acknowledgedCompounds);
   const whenFull = await storeSnapshot(base);
@@ -172,6 +182,9 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   const failedTask = await waitForTask(task);
   assert.equal(failedTask.status, 507, "the task's 507 report was written when space returned");
   assert.equal(failedTask.body, done.body);
+  const interruptedReport = await waitForTask(interrupted);
+  assert.equal(interruptedReport.status, 500);
+  assert.match(interruptedReport.body, /^500 InternalError: interrupted by restart/, "served from memory: the disk could not take it");
   refused = refusedAgain;
 
   // 5. Read-only at start-up (a remount read-only needs the journal closed: the server is down).
@@ -193,6 +206,7 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   }
   d.release();
   await assertServesNormally(base);
+  await taskWritten(base, interrupted);
   const now = await postCompound(base, refused.smiles);
   assert.equal(now.status, 201, "the compound refused before is stored now");
   acknowledgedCompounds.add(refused.uri);
@@ -209,5 +223,6 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   for (const ds of datasets) assert.equal((await uriList(ds)).length, 85);
   assert.equal((await get(failedDataset, "text/uri-list")).status, 404);
   assert.equal((await waitForTask(task)).status, 507);
+  assert.match((await waitForTask(interrupted)).body, /^500 InternalError: interrupted by restart/);
   await srv.stop();
 });
