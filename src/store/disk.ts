@@ -24,6 +24,10 @@ export function journalPath(dir: string, firstSeq: number): string {
   return join(dir, `journal-${pad(firstSeq)}.qgj`);
 }
 
+export function snapshotPath(dir: string, seq: number): string {
+  return join(dir, `snapshot-${pad(seq)}.qgs`);
+}
+
 interface Listing {
   readonly snapshots: { seq: number; path: string }[];
   readonly journals: { first: number; path: string }[];
@@ -175,12 +179,9 @@ const SNAPSHOT_RECORD_BYTES = 8 * 1024 * 1024;
 /**
  * Write a complete snapshot as of commit `seq` from graph operations (puts), atomically: it is
  * written under a temporary name, fsynced, then renamed. Older snapshots and the journal segments
- * it covers are removed afterwards by `pruneCovered`.
+ * it covers are removed afterwards by `pruneCovered`. When it cannot be written (a full disk) the
+ * temporary file is removed and the error thrown; nothing else is touched.
  */
-export function snapshotPath(dir: string, seq: number): string {
-  return join(dir, `snapshot-${pad(seq)}.qgs`);
-}
-
 export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>): string {
   const final = snapshotPath(dir, seq);
   const tmp = `${final}.tmp`;

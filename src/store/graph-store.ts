@@ -514,7 +514,7 @@ export class GraphStore {
    * Resolves with the commit's seq once it is on disk (if durable) and applied in memory.
    *
    * When the record cannot be written or synced (a full or read-only disk, a quota, a file-size
-   * limit, an I/O error) the commit fails with 507 (disk.ts `storageFailure`) and leaves nothing
+   * limit, an I/O error) the commit fails with 507 (errors.ts `storageFailure`) and leaves nothing
    * behind: the journal is truncated back to the end of the last complete record (if that fails
    * too, it is retried before the next write, which waits for it), commits queued behind it fail
    * the same way (their seqs are given out again), what was loaded ahead in memory is dropped,
