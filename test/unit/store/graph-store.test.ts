@@ -10,6 +10,7 @@
  * documents) and the exported record constants of journal.ts.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -696,12 +697,13 @@ describe("GraphStore", () => {
 });
 
 /**
- * Disk faults on a real file system: a tmpfs of 8 MiB (test/helpers/disk.ts: mounted in a private
+ * Disk faults on real file systems: a tmpfs of 8 MiB (test/helpers/disk.ts: mounted in a private
  * mount namespace, so nothing is left mounted however the test ends). Filled with a filler file
  * until the kernel answers ENOSPC, it is a full disk; remounted read-only, a read-only one. The
- * fsync failure uses ext4 on a loop device over a smaller tmpfs (`thinDisk`).
+ * fsync failure uses ext4 on a loop device over a smaller tmpfs (`thinDisk`); EFBIG a process
+ * file-size limit (prlimit).
  */
-describe("GraphStore on a full or read-only disk (a real tmpfs)", () => {
+describe("GraphStore when the disk does not take a write (full, read-only, failing, a file-size limit)", () => {
   let disk: SmallDisk;
   before(async () => {
     disk = await smallDisk(8 << 20);
@@ -921,5 +923,37 @@ describe("GraphStore on a full or read-only disk (a real tmpfs)", () => {
     } finally {
       await thin.close();
     }
+  });
+
+  it("a file-size limit (EFBIG): the commit past it fails with 507 naming the limit, smaller ones go on", async () => {
+    // RLIMIT_FSIZE on a child process (prlimit): Node ignores SIGXFSZ, so a write past the limit
+    // is cut short and the next one fails with EFBIG, as for a service started under `ulimit -f`.
+    const dir = tempDir();
+    const limit = 64 * 1024;
+    const script = `
+      const { GraphStore } = await import(${JSON.stringify(new URL("../../../src/store/graph-store.ts", import.meta.url).pathname)});
+      const { statSync } = await import("node:fs");
+      const t = (tag, n) => Array.from({ length: n }, (_, i) => "<${EX}" + tag + "/s" + i + "> <${EX}p> \\"" + tag + " " + i + "\\" .\\n").join("");
+      const s = GraphStore.open(${JSON.stringify(dir)});
+      await s.commit([{ graph: "${G("a")}", ntriples: t("a", 10) }]);
+      const journal = ${JSON.stringify(journalPath(dir, 1))};
+      const before = statSync(journal).size;
+      let error = "";
+      try { await s.commit([{ graph: "${G("big")}", ntriples: t("big", 5000) }]); } catch (e) { error = e.status + " " + e.message; }
+      const after = statSync(journal).size;
+      const seq = await s.commit([{ graph: "${G("c")}", ntriples: t("c", 10) }]);
+      await s.close();
+      console.log(JSON.stringify({ before, after, error, seq }));
+    `;
+    const r = spawnSync("prlimit", [`--fsize=${limit}`, process.execPath, "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout.trim().split("\n").pop()!) as { before: number; after: number; error: string; seq: number };
+    assert.ok(out.error.startsWith(`507 could not write the change to <${G("big")}> to ${journalPath(dir, 1)}: ${journalPath(dir, 1)} has reached the largest file size the service may write (EFBIG`), out.error);
+    assert.equal(out.after, out.before, "cut back");
+    assert.equal(out.seq, 2);
+    await withStore(dir, (s) => {
+      assert.deepEqual([...s.allGraphs()].sort(), [G("a"), G("c")]);
+      assert.equal(contents(s, G("c")).length, 10);
+    });
   });
 });
