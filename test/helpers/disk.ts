@@ -5,10 +5,10 @@
  * Why a tmpfs in a mount namespace of its own: the tests run as root (so does CI: `npm ci && npm
  * test` on a Debian machine), where `mount -t tmpfs -o size=…` works; mocking the file system
  * would test nothing the kernel does (short writes at the boundary, ENOSPC, EROFS at open). The
- * mount is made by `unshare --mount` inside a private mount namespace held by one `cat` process
- * that reads this process's pipe: when the test ends in any way — even killed — the pipe closes,
- * `cat` exits, the namespace goes and the kernel unmounts the tmpfs. Nothing is ever mounted in
- * the machine's own namespace. Every process reaches the mounted directory through
+ * mount is made by `unshare --mount` inside a private mount namespace held by a shell waiting on
+ * `cat` of this process's pipe: when the test ends in any way — even killed — the pipe closes,
+ * the shell unmounts and removes the mount point, and the namespace ends. Nothing is ever
+ * mounted in the machine's own namespace. Every process reaches the mounted directory through
  * `/proc/<pid>/root/<path>` of the namespace's process (a plain path, so the server needs no
  * wrapper), and `nsenter` runs the remounts inside the namespace.
  *
@@ -42,7 +42,9 @@ const FILLER = "filler-";
 /** A process holding a private mount namespace in which `script` (sh, "$1" = the mount point, then `args`) mounted something. */
 async function holdNamespace(script: string, args: readonly string[]): Promise<{ pid: number; mountPoint: string; close(): Promise<void> }> {
   const mountPoint = mkdtempSync(join(tmpdir(), "qsargraph-disk-"));
-  const holder = spawn("unshare", ["--mount", "--propagation", "private", "sh", "-c", `set -e; ${script}; echo mounted; exec cat >/dev/null`, "sh", mountPoint, ...args], {
+  // When this process's pipe closes (the test ends, however), `cat` returns and the mount point
+  // goes too; the namespace, and with it every mount, ends with the last process in it.
+  const holder = spawn("unshare", ["--mount", "--propagation", "private", "sh", "-c", `set -e; ${script}; echo mounted; cat >/dev/null; umount -l "$1"; rmdir "$1"`, "sh", mountPoint, ...args], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let err = "";
