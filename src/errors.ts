@@ -7,6 +7,7 @@
  * `application/problem+json`, `text/plain` or HTML. Nothing else is shown to clients: an
  * unexpected exception becomes an `InternalError` without its stack.
  */
+import { dirname } from "node:path";
 
 /** Where in the input the problem is (a CSV line/column, a form field, a query offset). */
 export interface ErrorLocation {
@@ -107,8 +108,9 @@ export class UnprocessableEntity extends ServiceError {
 }
 
 /**
- * The in-memory store cannot take the result (RFC 4918 §11.5): it would pass the store's
- * capacity (graph-store.ts `maxQuads`). Nothing of the request was stored.
+ * The result cannot be stored (RFC 4918 §11.5): it would pass the in-memory store's capacity
+ * (graph-store.ts `maxQuads`), or the disk cannot take it (full, read-only, a quota or file-size
+ * limit, an I/O error: `storageFailure`). Nothing of the request was stored.
  */
 export class InsufficientStorage extends ServiceError {
   readonly status = 507;
@@ -131,9 +133,14 @@ export class ServiceUnavailable extends ServiceError {
   readonly code = "ServiceUnavailable";
 }
 
+/** Errors of a write that a full or read-only disk causes (answered 507 wherever they come from). */
+const DISK_FULL = new Set(["ENOSPC", "EDQUOT", "EROFS", "EFBIG"]);
+
 /** Turn anything thrown into a ServiceError; unknown errors lose their message and stack. */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (e && DISK_FULL.has(e.code ?? "")) return storageFailure(e, undefined, e.path ?? "a file", e.path ? dirname(e.path) : "it");
   return new InternalError("Internal error");
 }
 
@@ -205,3 +212,39 @@ export class TaskTimeLimit extends ServiceError {
 // Registered here rather than in the literal above: a class is not usable before its declaration.
 byCode.QueryTimeout = QueryTimeout;
 byCode.TaskTimeLimit = TaskTimeLimit;
+
+/** What went wrong writing to a disk, in words, and what makes it work again. */
+function diskProblem(code: string | undefined, dir: string, path: string): { why: string; until: string } {
+  switch (code) {
+    case "ENOSPC":
+      return { why: `the disk holding ${dir} is full (ENOSPC)`, until: "there is free space on it" };
+    case "EDQUOT":
+      return { why: `the disk quota of the service's user on the disk holding ${dir} is used up (EDQUOT)`, until: "the quota is raised or space is freed" };
+    case "EROFS":
+      return { why: `the disk holding ${dir} is read-only (EROFS)`, until: "it is writable again (mounted read-write)" };
+    case "EFBIG":
+      return { why: `${path} has reached the largest file size the service may write (EFBIG: its file-size limit, ulimit -f, or the file system's maximum)`, until: "the limit is raised" };
+    case "EIO":
+      return { why: `the disk holding ${dir} reported an input/output error (EIO)`, until: "the disk works again (check it)" };
+    case "EACCES":
+    case "EPERM":
+      return { why: `the service may not write ${path} (${code})`, until: `it may (check the owner and permissions of ${dir})` };
+    default:
+      return { why: `writing ${path} failed (${code ?? "unknown error"})`, until: "the cause is removed" };
+  }
+}
+
+/**
+ * The 507 answer for a write to disk that failed (the store's journal and snapshots, graph-store.ts;
+ * any other file through `toServiceError`): what could not be written, where, why (a full or
+ * read-only disk, a quota, a file-size limit, an I/O error) and that the service writes again
+ * by itself once the cause is gone. `what` names the change ("the change to <graph>").
+ */
+export function storageFailure(err: unknown, what: string | undefined, path: string, dir: string): InsufficientStorage {
+  if (err instanceof InsufficientStorage) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const { why, until } = diskProblem(code, dir, path);
+  return new InsufficientStorage(`could not write ${what ? `${what} to ` : ""}${path}: ${why}. Nothing of it was stored; the service goes on serving what it has and writes again as soon as ${until}, without a restart`, {
+    extra: { path, ...(code ? { errno: code } : {}) },
+  });
+}

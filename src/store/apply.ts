@@ -60,17 +60,21 @@ function loadBytes(store: ox.Store, op: GraphOp, bytes: Uint8Array): void {
  * so that the event loop keeps serving.
  */
 export async function applyOp(store: ox.Store, op: GraphOp, exists: (g: string) => boolean, pause?: () => Promise<void>): Promise<void> {
-  const existing = graphsOf(op).filter(exists);
-  for (let i = 0; i < existing.length; i += DROP_BATCH) {
-    clearGraphs(store, existing.slice(i, i + DROP_BATCH));
-    if (pause && i + DROP_BATCH < existing.length) await pause();
-  }
+  await dropGraphs(store, graphsOf(op).filter(exists), pause);
   if (!fills(op)) return;
   let first = true;
   for (const s of slices(bodyOf(op))) {
     if (pause && !first) await pause();
     loadBytes(store, op, s);
     first = false;
+  }
+}
+
+/** Clear graphs, DROP_BATCH per update, with `pause` between the updates. */
+export async function dropGraphs(store: ox.Store, graphs: readonly string[], pause?: () => Promise<void>): Promise<void> {
+  for (let i = 0; i < graphs.length; i += DROP_BATCH) {
+    clearGraphs(store, graphs.slice(i, i + DROP_BATCH));
+    if (pause && i + DROP_BATCH < graphs.length) await pause();
   }
 }
 

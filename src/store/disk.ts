@@ -24,6 +24,10 @@ export function journalPath(dir: string, firstSeq: number): string {
   return join(dir, `journal-${pad(firstSeq)}.qgj`);
 }
 
+export function snapshotPath(dir: string, seq: number): string {
+  return join(dir, `snapshot-${pad(seq)}.qgs`);
+}
+
 interface Listing {
   readonly snapshots: { seq: number; path: string }[];
   readonly journals: { first: number; path: string }[];
@@ -52,12 +56,13 @@ export interface RecoveryResult {
   readonly journalBytes: number;
   /** Set when the tail of the newest journal was torn (and, unless read-only, truncated). */
   readonly tornTail?: string;
+  /**
+   * Set when that torn tail could not be truncated (the disk is read-only): the writer must cut
+   * the active journal back to `activeJournal.validBytes` before it appends.
+   */
+  readonly tornTailKept?: string;
 }
 
-/**
- * Replay the data directory through `apply`, in commit order. With `readOnly` nothing on disk is
- * touched (the replica reads while the writer appends).
- */
 /**
  * Replay the data directory: the newest snapshot, then the journal records after it, in seq
  * order. `apply(rec, last)` is called for every record; `last(i, g)` says whether operation i of
@@ -65,12 +70,13 @@ export interface RecoveryResult {
  * its content here need not be loaded (apply.ts `currentOps`) — Oxigraph's memory store never
  * frees what a replaced or dropped graph held, so loading it would make a restart take the
  * memory of everything stored since the snapshot instead of what is stored now.
- * Every record is read and checked before the first is applied.
+ * Every record is read and checked before the first is applied. With `readOnly` nothing on disk
+ * is touched (the replica reads while the writer appends).
  */
 export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: number, graph: string) => boolean) => void, readOnly = false): RecoveryResult {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const { snapshots, journals } = listDataDir(dir);
-  if (!readOnly) for (const name of readdirSync(dir)) if (name.endsWith(".qgs.tmp")) unlinkSync(join(dir, name));
+  if (!readOnly) removeTemporaries(dir);
   let snapshotSeq = 0;
   const all: DecodedRecord[] = [];
   const snap = snapshots[0];
@@ -87,6 +93,7 @@ export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: numb
   let lastSeq = snapshotSeq;
   let journalBytes = 0;
   let tornTail: string | undefined;
+  let tornTailKept: string | undefined;
   let active: RecoveryResult["activeJournal"];
   journals.forEach((j, i) => {
     const buf = readFileSync(j.path);
@@ -105,7 +112,15 @@ export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: numb
     journalBytes += validBytes;
     if (tornReason) {
       tornTail = `${j.path}: ${tornReason}`;
-      if (!readOnly) truncate(j.path, validBytes);
+      // A disk that is read-only now (or fails) leaves the tail in place: the store still starts
+      // and serves what is complete, and the writer cuts the tail before its first append.
+      if (!readOnly) {
+        try {
+          truncate(j.path, validBytes);
+        } catch (err) {
+          tornTailKept = `${j.path} could not be truncated (${err instanceof Error ? err.message : String(err)})`;
+        }
+      }
     }
     if (newest) active = { path: j.path, first: j.first, validBytes };
   });
@@ -124,7 +139,19 @@ export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: numb
     apply(r, (i, g) => lastWrite.get(g) === first + i);
     k += r.ops.length;
   }
-  return { lastSeq, snapshotSeq, journalBytes, ...(active ? { activeJournal: active } : {}), ...(tornTail ? { tornTail } : {}) };
+  return { lastSeq, snapshotSeq, journalBytes, ...(active ? { activeJournal: active } : {}), ...(tornTail ? { tornTail } : {}), ...(tornTailKept ? { tornTailKept } : {}) };
+}
+
+/** Remove snapshots left half-written (best effort: on a read-only disk they stay, and are ignored). */
+function removeTemporaries(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".qgs.tmp")) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // listDataDir never reads them
+    }
+  }
 }
 
 function truncate(path: string, length: number): void {
@@ -152,13 +179,15 @@ const SNAPSHOT_RECORD_BYTES = 8 * 1024 * 1024;
 /**
  * Write a complete snapshot as of commit `seq` from graph operations (puts), atomically: it is
  * written under a temporary name, fsynced, then renamed. Older snapshots and the journal segments
- * it covers are removed afterwards by `pruneCovered`.
+ * it covers are removed afterwards by `pruneCovered`. When it cannot be written (a full disk) the
+ * temporary file is removed and the error thrown; nothing else is touched.
  */
 export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>): string {
-  const final = join(dir, `snapshot-${pad(seq)}.qgs`);
+  const final = snapshotPath(dir, seq);
   const tmp = `${final}.tmp`;
-  const fd = openSync(tmp, "w");
+  let fd = -1;
   try {
+    fd = openSync(tmp, "w");
     let batch: GraphOp[] = [];
     let bytes = 0;
     const flush = (end: boolean): void => {
@@ -173,10 +202,19 @@ export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>):
     }
     flush(true);
     fsyncSync(fd);
-  } finally {
     closeSync(fd);
+    fd = -1;
+    renameSync(tmp, final);
+  } catch (err) {
+    // A full disk: give the space of the partial snapshot back; nothing else was touched.
+    if (fd >= 0) closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // not created, or the disk is read-only
+    }
+    throw err;
   }
-  renameSync(tmp, final);
   fsyncDir(dir);
   return final;
 }
@@ -189,6 +227,6 @@ export function pruneCovered(dir: string, snapshotSeq: number): void {
     const next = journals[i + 1];
     if (next && next.first <= snapshotSeq + 1) unlinkSync(j.path);
   });
-  for (const name of readdirSync(dir)) if (name.endsWith(".qgs.tmp")) unlinkSync(join(dir, name));
+  removeTemporaries(dir);
   fsyncDir(dir);
 }

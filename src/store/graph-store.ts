@@ -3,10 +3,16 @@
  * and snapshots of disk.ts (DESIGN §1.1, §1.4; issue "Service foundation" §2).
  *
  * `commit(ops)` is the only way to change the store. It appends one journal record and fsyncs it
- * (unless `durable: false`, used for task progress) while it applies the operations in memory.
- * Until a commit is both on disk and applied, the graphs it touches are *pending*: `has()` says
- * no, so a half-loaded or not yet durable graph is never served. Records are written, and
+ * (unless `durable: false`, used for task progress) while it loads the operations that create
+ * graphs in memory; those that replace or delete existing graphs wait until the record is on
+ * disk. Until a commit is both on disk and applied, the graphs it touches are *pending*: `has()`
+ * says no, so a half-loaded or not yet durable graph is never served. Records are written, and
  * commits applied, strictly in seq order.
+ *
+ * Disk faults. A record the disk does not take (full, read-only, quota, file-size limit, I/O
+ * error; the write or its fsync) fails its commit with 507 and leaves nothing: the journal is
+ * cut back to its last complete record, the graphs loaded ahead are dropped, and the next
+ * commit tries again — the store recovers by itself when space returns (see `commit`).
  *
  * Capacity. Oxigraph runs as 32-bit WebAssembly: one store cannot use more than 4 GB, and a
  * load past that traps (`RuntimeError: unreachable`) and leaves the store unusable. Its memory
@@ -31,16 +37,17 @@
  * renew their own copies. A renewal that fails is logged and changes nothing.
  */
 import * as ox from "oxigraph";
-import { closeSync, fdatasync, openSync, writev } from "node:fs";
+import { closeSync, fdatasync, ftruncate, openSync, writev } from "node:fs";
 import { promisify } from "node:util";
-import { InsufficientStorage, NotAcceptable } from "../errors.ts";
-import { applyOp, applyOpsSync, clearGraphs, currentOps, fills, statementsPerGraph, track } from "./apply.ts";
-import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
+import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts";
+import { applyOp, applyOpsSync, clearGraphs, currentOps, dropGraphs, fills, statementsPerGraph, track } from "./apply.ts";
+import { journalPath, pruneCovered, recover, snapshotPath, writeSnapshot } from "./disk.ts";
 import { bodyOf, encodeRecordAsync, graphsOf, type Body, type GraphOp } from "./journal.ts";
 import { spawnTsWorker } from "../tasks/spawn.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
 
 const fdatasyncAsync = promisify(fdatasync);
+const ftruncateAsync = promisify(ftruncate);
 const writevAsync = promisify(writev);
 
 /** Where a committed record lies in the journal (the read replica reads it from there). */
@@ -166,6 +173,25 @@ export interface OpenInfo {
   readonly recoveredMs: number;
   readonly tornTail?: string;
   readonly compacted: boolean;
+  /** Why the start-up compaction was due but not done (e.g. the disk is full); nothing was lost. */
+  readonly compactionFailed?: string;
+  /** Why the journal could not be opened for writing at start-up (e.g. a read-only disk). */
+  readonly notWritable?: string;
+}
+
+/** A commit on its way to the journal (see `commit`). */
+interface Ticket {
+  readonly seq: number;
+  /** What it changes, for messages: "the change to <graph> and n other graphs". */
+  readonly what: string;
+  /** Set when the commit cannot be kept: its record, or one written before it, did not reach the disk. */
+  failure?: InsufficientStorage;
+}
+
+/** Where the write of a record went. */
+interface Written {
+  readonly fd: number;
+  readonly at: RecordLocation;
 }
 
 export class GraphStore {
@@ -179,14 +205,29 @@ export class GraphStore {
   private renewing: Promise<void> | undefined;
   private renewals = 0;
   private readonly listeners: RecordListener[] = [];
+  private closed = false;
+  /** The active journal segment, open for appending (-1: not open yet, e.g. the disk was read-only at start-up). */
   private fd = -1;
   private journalFile = "";
-  /** Bytes of the active journal segment written so far. */
+  /** Bytes of the active journal segment written so far (complete records, unless `cutTo` is set). */
   private fileOffset = 0;
-  /** Records are written strictly in seq order through this chain. */
+  /**
+   * Set when the journal must be truncated back to this length before the next append: a record
+   * whose write or fsync failed (or a torn tail a read-only disk kept at start-up) lies beyond it.
+   */
+  private cutTo: number | undefined;
+  /** Why the last truncation failed. */
+  private cutError: unknown;
+  /** The truncation queued after the last failure (commits that failed wait for it before they answer). */
+  private cutting: Promise<void> = Promise.resolve();
+  /** Records are written strictly in seq order through this chain (and truncations between them). */
   private writeChain: Promise<void> = Promise.resolve();
-  /** Set when a journal write failed: the journal may end in a partial record, so stop writing. */
-  private failed: Error | undefined;
+  /** Each record's outcome (written, synced, kept), decided in seq order. */
+  private outcomeChain: Promise<void> = Promise.resolve();
+  /** Commits whose outcome is not decided yet. */
+  private readonly inFlight = new Set<Ticket>();
+  /** Commits that failed to reach the disk since the last one that did (for the log). */
+  private failures = 0;
   private seq = 0;
   /** Approximate journal bytes of each graph's current content, and of superseded content. */
   private readonly sizes = new Map<string, number>();
@@ -228,18 +269,32 @@ export class GraphStore {
       current.push(...load);
     });
     s.seq = rec.lastSeq;
-    let compacted = false;
-    if (rec.journalBytes > 0 && s.garbage >= (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
-      s.compactNow(current);
-      compacted = true;
-    } else {
-      s.openJournal(rec.activeJournal?.path ?? journalPath(dir, s.seq + 1), rec.activeJournal?.validBytes ?? 0);
+    s.journalFile = rec.activeJournal?.path ?? journalPath(dir, s.seq + 1);
+    s.fileOffset = rec.activeJournal?.validBytes ?? 0;
+    if (rec.tornTailKept) {
+      s.cutTo = s.fileOffset;
+      console.error(`store: the torn tail of ${rec.tornTailKept}; it is cut before the next write`);
     }
+    let compacted = false;
+    let compactionFailed: string | undefined;
+    if (rec.journalBytes > 0 && s.garbage >= (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
+      // A full disk must not stop the start: the journal stays as it is, and the next start tries again.
+      try {
+        s.compactNow(current);
+        compacted = true;
+      } catch (err) {
+        compactionFailed = errorText(err);
+        console.error(`store: start-up compaction not done, the journal is kept as it is: ${compactionFailed}`);
+      }
+    }
+    const notWritable = s.fd < 0 ? s.openJournal() : undefined;
     s.openInfo = {
       lastSeq: s.seq,
       recoveredMs: performance.now() - t0,
       compacted,
       ...(rec.tornTail ? { tornTail: rec.tornTail } : {}),
+      ...(compactionFailed ? { compactionFailed } : {}),
+      ...(notWritable ? { notWritable } : {}),
     };
     return s;
   }
@@ -310,7 +365,7 @@ export class GraphStore {
       await renewal;
     } catch (err) {
       // The old store is untouched: the caller goes on (or is refused) as without a renewal.
-      console.error(`store renewal failed, the store goes on as it was: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`store renewal failed, the store goes on as it was: ${errorText(err)}`);
     } finally {
       this.renewing = undefined;
     }
@@ -327,6 +382,8 @@ export class GraphStore {
     const refused = this.loaded + n > limit;
     // (With commits in flight `loaded` counts triples not applied yet, so garbage is unknown.)
     const worthIt = this.pending.size === 0 && this.loaded + n > this.maxQuads / 2 && this.loaded - this.liveQuads > this.liveQuads;
+    // A renewal reloads the journal from disk: not while it may end in a record that failed.
+    if (this.cutTo !== undefined) return false;
     if (!refused && !worthIt) return false;
     if (this.liveQuads + n > limit || this.loaded + this.liveQuads > this.maxQuads) return false;
     return !this.stageHoldsData();
@@ -455,11 +512,18 @@ export class GraphStore {
   /**
    * Commit the operations atomically: after a crash either all of them are replayed or none.
    * Resolves with the commit's seq once it is on disk (if durable) and applied in memory.
+   *
+   * When the record cannot be written or synced (a full or read-only disk, a quota, a file-size
+   * limit, an I/O error) the commit fails with 507 (errors.ts `storageFailure`) and leaves nothing
+   * behind: the journal is truncated back to the end of the last complete record (if that fails
+   * too, it is retried before the next write, which waits for it), commits queued behind it fail
+   * the same way (their seqs are given out again), what was loaded ahead in memory is dropped,
+   * and its stages are discarded. The next commit tries the disk again: the store recovers by
+   * itself when space returns.
    */
   async commit(ops: readonly GraphOp[], options: CommitOptions = {}): Promise<number> {
     if (ops.length === 0) return this.seq;
-    if (this.fd < 0) throw new Error("store is closed");
-    if (this.failed) throw new Error(`the journal cannot be written (${this.failed.message}); restart the service`);
+    if (this.closed) throw new Error("store is closed");
     /** Preloaded puts, with the triples their stage counted as it loaded them. */
     const preloaded = new Map<GraphOp, number>();
     for (const st of options.preloaded ?? []) {
@@ -480,58 +544,209 @@ export class GraphStore {
     // on): a renewal started later waits for it to be applied, then reloads it from the journal.
     if (preloaded.size === 0 && this.renewalWouldHelp(adding)) await this.makeRoom(adding);
     while (this.renewing) await this.renewed();
-    if (this.fd < 0) throw new Error("store is closed");
+    if (this.closed) throw new Error("store is closed");
     this.reserve(adding);
-    const seq = ++this.seq;
     const touched = ops.flatMap(graphsOf);
+    const ticket: Ticket = { seq: ++this.seq, what: describeChange(touched) };
+    const seq = ticket.seq;
+    this.inFlight.add(ticket);
     for (const g of touched) this.pending.set(g, (this.pending.get(g) ?? 0) + 1);
     // Hash the bodies now (large ones off the main thread), write in seq order, then fsync.
     const encoded = encodeRecordAsync(seq, ops);
-    const written = this.writeChain.then(async () => {
-      if (this.failed) throw this.failed;
-      const parts = await encoded;
-      const length = parts.reduce((a, p) => a + p.length, 0);
-      const at: RecordLocation = { path: this.journalFile, offset: this.fileOffset, length };
-      try {
-        await writeAll(this.fd, parts);
-      } catch (err) {
-        this.failed = err instanceof Error ? err : new Error(String(err));
-        throw this.failed;
-      }
-      this.fileOffset += length;
-      for (const l of this.listeners) l(seq, at);
-    });
-    this.writeChain = written.catch(() => undefined);
-    const synced = options.durable === false ? written : written.then(() => fdatasyncAsync(this.fd));
-    synced.catch(() => undefined); // handled where the apply chain awaits it
-    const exists = (g: string): boolean => this.graphSet.has(g);
-    // Load into memory while the record is being written and synced; the graphs stay pending
-    // (never served) until both are done. If either fails they stay hidden: the store refuses
-    // further commits after a failed write, and a restart replays only what is on disk.
+    encoded.catch(() => undefined); // handled where the write awaits it
+    const written = this.writeChain.then(() => this.write(ticket, encoded));
+    this.writeChain = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    const outcome = this.decide(ticket, written, options.durable !== false);
+    // Load into memory while the record is written and synced — but only the operations on
+    // graphs that do not exist yet, which a failure undoes by dropping them; replacing or
+    // deleting an existing graph waits until the record is on disk. The graphs stay pending
+    // (never served) until both are done.
     const applied = this.applyChain.then(async () => {
+      const early = this.newGraphOps(ops);
+      const pause = (): Promise<void> => (ticket.failure ? Promise.reject(ticket.failure) : pauseForIo());
+      /** Graphs created (and counted) ahead of the outcome. */
+      const created: string[] = [];
+      try {
+        for (let i = 0; i < ops.length; i++) {
+          const op = ops[i]!;
+          if (!early[i]) continue;
+          if (!preloaded.has(op)) await applyOp(this.ox, op, () => false, pause);
+          track(this.graphSet, op);
+          this.account(op, statements[i]!);
+          created.push(...graphsOf(op));
+        }
+        await outcome;
+      } catch (err) {
+        if (!ticket.failure) throw err; // not the disk (e.g. a trap): the graphs stay hidden, as the journal has them
+        await outcome.catch(() => undefined); // the journal is cut back before the client hears of it
+        this.forget(created);
+        await dropGraphs(this.ox, ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])), pauseForIo);
+        for (const st of options.preloaded ?? []) await st.discard();
+        this.unpend(touched);
+        throw ticket.failure;
+      }
+      const exists = (g: string): boolean => this.graphSet.has(g);
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i]!;
-        if (!preloaded.has(op)) await applyOp(this.ox, op, exists, pauseForIo);
+        if (early[i]) continue;
+        await applyOp(this.ox, op, exists, pauseForIo);
         track(this.graphSet, op);
-        this.account(op, statements[i]);
+        this.account(op, statements[i]!);
       }
-      await synced;
       for (const st of options.preloaded ?? []) st.committed();
-      for (const g of touched) {
-        const n = (this.pending.get(g) ?? 1) - 1;
-        if (n <= 0) this.pending.delete(g);
-        else this.pending.set(g, n);
-      }
+      this.unpend(touched);
     });
     this.applyChain = applied.catch(() => undefined);
     await applied;
     return seq;
   }
 
-  private openJournal(path: string, size: number): void {
-    this.fd = openSync(path, "a");
-    this.journalFile = path;
-    this.fileOffset = size;
+  /**
+   * Which operations only create graphs (none of their graphs exists or is written by an
+   * earlier operation of the commit): those may be loaded before the record is on disk.
+   */
+  private newGraphOps(ops: readonly GraphOp[]): boolean[] {
+    const seen = new Set<string>();
+    return ops.map((op) => {
+      const graphs = graphsOf(op);
+      const created = graphs.every((g) => !this.graphSet.has(g) && !seen.has(g));
+      for (const g of graphs) seen.add(g);
+      return created;
+    });
+  }
+
+  /** Undo the bookkeeping of graphs a failed commit created (`track` and `account` of new graphs). */
+  private forget(graphs: readonly string[]): void {
+    for (const g of graphs) {
+      this.graphSet.delete(g);
+      this.liveQuads -= this.quads.get(g) ?? 0;
+      this.quads.delete(g);
+      this.sizes.delete(g);
+    }
+  }
+
+  private unpend(graphs: readonly string[]): void {
+    for (const g of graphs) {
+      const n = (this.pending.get(g) ?? 1) - 1;
+      if (n <= 0) this.pending.delete(g);
+      else this.pending.set(g, n);
+    }
+  }
+
+  /** Append a ticket's record (a link of the write chain). */
+  private async write(ticket: Ticket, encoded: Promise<Uint8Array[]>): Promise<Written> {
+    if (ticket.failure) throw ticket.failure;
+    const parts = await encoded;
+    try {
+      // What a failed write left goes first; a journal that could not be opened is opened now.
+      await this.cut();
+      if (this.cutTo !== undefined) throw this.cutError;
+      if (this.fd < 0) this.fd = openSync(this.journalFile, "a");
+    } catch (err) {
+      this.fail(ticket, err, undefined);
+      throw ticket.failure;
+    }
+    if (ticket.failure) throw ticket.failure;
+    const offset = this.fileOffset;
+    const length = parts.reduce((a, p) => a + p.length, 0);
+    try {
+      await writeAll(this.fd, parts);
+    } catch (err) {
+      this.fail(ticket, err, offset);
+      throw ticket.failure;
+    }
+    this.fileOffset = offset + length;
+    return { fd: this.fd, at: { path: this.journalFile, offset, length } };
+  }
+
+  /**
+   * Decide a ticket's outcome, in seq order: its record is written, synced if durable (one fsync
+   * at a time, so that each reports the errors of the pages it covers), and no record before it
+   * failed. Only then is it posted to the listeners (the read replica), so that they never see
+   * a record that is cut back later.
+   */
+  private decide(ticket: Ticket, written: Promise<Written>, durable: boolean): Promise<void> {
+    const before = this.outcomeChain;
+    const outcome = (async (): Promise<void> => {
+      let w: Written | undefined;
+      try {
+        w = await written;
+        await before;
+        if (ticket.failure) throw ticket.failure;
+        if (durable) await fdatasyncAsync(w.fd);
+      } catch (err) {
+        this.fail(ticket, err, w?.at.offset);
+        await this.cutting;
+        if (w && this.cutTo !== undefined) {
+          // Written whole but not synced, and it could not be cut off either (the disk turned
+          // read-only after an I/O error): the kernel may still hand it to a restart.
+          const f = ticket.failure!;
+          ticket.failure = new InsufficientStorage(
+            `${f.message}. Its record could not be removed from the journal either (${errorText(this.cutError)}): a restart before the disk is writable again may find the change stored`,
+            f.details,
+          );
+        }
+        throw ticket.failure;
+      } finally {
+        this.inFlight.delete(ticket);
+      }
+      if (this.failures > 0) {
+        console.error(`store: the journal is written again (after ${this.failures} commits that could not be written)`);
+        this.failures = 0;
+      }
+      for (const l of this.listeners) l(ticket.seq, w.at);
+    })();
+    this.outcomeChain = outcome.catch(() => undefined);
+    return outcome;
+  }
+
+  /**
+   * A ticket's record did not reach the disk (`offset`: where it was being written, if it was):
+   * it and every commit after it fail with 507, their seqs are given out again, and the journal
+   * is cut back to where the record began.
+   */
+  private fail(ticket: Ticket, err: unknown, offset: number | undefined): void {
+    if (ticket.failure) return;
+    ticket.failure = storageFailure(err, ticket.what, this.journalFile, this.dir);
+    if (this.failures++ === 0) console.error(`store: ${ticket.failure.message}`);
+    for (const t of this.inFlight) if (t.seq > ticket.seq && !t.failure) t.failure = storageFailure(err, t.what, this.journalFile, this.dir);
+    this.seq = Math.min(this.seq, ticket.seq - 1);
+    if (offset !== undefined) {
+      this.cutTo = Math.min(this.cutTo ?? offset, offset);
+      this.cutting = this.writeChain = this.writeChain.then(() => this.cut());
+    }
+  }
+
+  /** Truncate the journal back to `cutTo` (a link of the write chain); on failure it stays due. */
+  private async cut(): Promise<void> {
+    const to = this.cutTo;
+    if (to === undefined) return;
+    try {
+      if (this.fd < 0) this.fd = openSync(this.journalFile, "a");
+      await ftruncateAsync(this.fd, to);
+      await fdatasyncAsync(this.fd);
+      this.fileOffset = to;
+      if (this.cutTo === to) this.cutTo = undefined;
+    } catch (err) {
+      this.cutError = err;
+      console.error(`store: could not truncate ${this.journalFile} back to ${to} bytes (retried before the next write): ${errorText(err)}`);
+    }
+  }
+
+  /** Open the active journal segment for appending; when it cannot be, say why (and stay read-only until a commit opens it). */
+  private openJournal(): string | undefined {
+    try {
+      this.fd = openSync(this.journalFile, "a");
+      return undefined;
+    } catch (err) {
+      this.fd = -1;
+      const why = storageFailure(err, "new commits", this.journalFile, this.dir).message;
+      console.error(`store: ${why}`);
+      return why;
+    }
   }
 
   /** Triples of a graph's current content (0 when it does not exist). */
@@ -567,6 +782,9 @@ export class GraphStore {
       await chain;
       if (chain === this.applyChain) break; // no commit started meanwhile: nothing can interleave now
     }
+    // The snapshot is read from the journal on disk: it must end at the last complete record.
+    if (this.cutTo !== undefined) await (this.writeChain = this.writeChain.then(() => this.cut()));
+    if (this.cutTo !== undefined) throw storageFailure(this.cutError, `a snapshot of commit ${this.seq}`, this.journalFile, this.dir);
     this.compactNow();
   }
 
@@ -576,6 +794,7 @@ export class GraphStore {
    * in-memory store instead would build every graph's text inside its WebAssembly memory (a
    * trap risk for large graphs) and would need Node strings over their 512 MiB limit.
    * `current` = those operations when the caller has them already (open).
+   * When the snapshot cannot be written (507) nothing changes: the journal stays as it is.
    */
   private compactNow(current?: readonly GraphOp[]): void {
     let ops = current;
@@ -584,21 +803,48 @@ export class GraphStore {
       recover(this.dir, (r, last) => read.push(...currentOps(r.ops, last)), true);
       ops = read;
     }
+    try {
+      writeSnapshot(this.dir, this.seq, ops.filter(fills));
+    } catch (err) {
+      throw storageFailure(err, `a snapshot of commit ${this.seq}`, snapshotPath(this.dir, this.seq), this.dir);
+    }
+    // The snapshot holds every commit: new ones go to a new segment (opened now, or by the next
+    // commit if it cannot be created now), and what the snapshot covers is removed.
     if (this.fd >= 0) closeSync(this.fd);
-    writeSnapshot(this.dir, this.seq, ops.filter(fills));
-    this.openJournal(journalPath(this.dir, this.seq + 1), 0);
-    pruneCovered(this.dir, this.seq);
+    this.fd = -1;
+    this.journalFile = journalPath(this.dir, this.seq + 1);
+    this.fileOffset = 0;
+    this.cutTo = undefined;
+    this.openJournal();
+    try {
+      pruneCovered(this.dir, this.seq);
+    } catch (err) {
+      // Left behind, they are skipped by recovery (their commits are in the snapshot).
+      console.error(`store: could not remove the files snapshot ${this.seq} covers: ${errorText(err)}`);
+    }
     this.garbage = 0;
   }
 
   /** Wait for every commit in flight, then close the journal. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.applyChain;
+    await this.writeChain;
     if (this.fd >= 0) {
       closeSync(this.fd);
       this.fd = -1;
     }
   }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** "the change to <g>" (and how many other graphs), for the messages of failed commits. */
+function describeChange(graphs: readonly string[]): string {
+  const others = graphs.length - 1;
+  return `the change to <${graphs[0]}>${others > 0 ? ` and ${others} other graph${others > 1 ? "s" : ""}` : ""}`;
 }
 
 /** Write every buffer, in order, with as few system calls as the kernel allows. */

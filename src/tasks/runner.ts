@@ -13,7 +13,7 @@
  * cancelled, their workers terminated, staged data discarded) and ends Error naming the budget.
  */
 import { EventEmitter, setMaxListeners } from "node:events";
-import { Cancelled, ServiceUnavailable, TaskTimeLimit, toReport, toServiceError } from "../errors.ts";
+import { Cancelled, InsufficientStorage, ServiceUnavailable, TaskTimeLimit, toReport, toServiceError } from "../errors.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
 import type { GraphOp } from "../store/journal.ts";
 import { toNTriples } from "../store/ntriples.ts";
@@ -43,6 +43,8 @@ export interface OperationContext {
 export type Operation = (ctx: OperationContext) => Promise<OperationResult>;
 
 const PROGRESS_WRITE_MS = 250;
+/** How often final task states that could not be written (a full disk) are tried again. */
+const RETRY_WRITE_MS = 5000;
 
 export interface TaskLimits {
   /** Unfinished tasks at most (MAX_PENDING_TASKS). */
@@ -71,6 +73,9 @@ export class TaskRunner {
   private readonly tasks = new Map<string, TaskState>();
   private readonly controllers = new Map<string, AbortController>();
   private readonly lastWrite = new Map<string, number>();
+  /** Final states the store could not write (507: a full or read-only disk), written again later. */
+  private readonly unwritten = new Map<string, TaskState>();
+  private retryTimer: NodeJS.Timeout | undefined;
   readonly events = new EventEmitter();
 
   constructor(
@@ -97,7 +102,8 @@ export class TaskRunner {
         interrupted.push(t);
       }
     }
-    if (interrupted.length > 0) await this.store.commit(interrupted.map((t) => this.taskOp(t)));
+    // A full or read-only disk must not stop the start: the states are served from memory and written later.
+    if (interrupted.length > 0) await this.store.commit(interrupted.map((t) => this.taskOp(t))).catch((err: unknown) => this.writeLater(interrupted, err));
     return interrupted.length;
   }
 
@@ -260,12 +266,30 @@ export class TaskRunner {
       final.status = "Error";
       delete final.resultUri;
       final.error = toReport(toServiceError(err));
-      await this.store.commit([this.taskOp(final)]).catch(() => undefined);
+      await this.store.commit([this.taskOp(final)]).catch((e: unknown) => this.writeLater([t], e));
     }
     this.controllers.delete(t.id);
     this.lastWrite.delete(t.id);
     Object.assign(t, final);
     this.events.emit(t.id, t);
+  }
+
+  /**
+   * The store could not write these (final) states: clients get them from memory meanwhile,
+   * and they are written as soon as the disk takes them (a restart before that reports the
+   * tasks as interrupted). Other failures are not retried.
+   */
+  private writeLater(states: readonly TaskState[], err: unknown): void {
+    if (!(err instanceof InsufficientStorage)) return;
+    for (const t of states) this.unwritten.set(t.id, t);
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      const due = [...this.unwritten.values()];
+      this.unwritten.clear();
+      void this.store.commit(due.map((t) => this.taskOp(t))).catch((e: unknown) => this.writeLater(due, e));
+    }, RETRY_WRITE_MS);
+    this.retryTimer.unref();
   }
 
   /** Cancel a queued or running task; returns false if it had already finished. */

@@ -10,13 +10,15 @@
  * documents) and the exported record constants of journal.ts.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, afterEach, before, describe, it } from "node:test";
 import { journalPath } from "../../../src/store/disk.ts";
-import { GraphStore } from "../../../src/store/graph-store.ts";
-import { encodeRecord, HEADER_BYTES } from "../../../src/store/journal.ts";
+import { GraphStore, type RecordLocation } from "../../../src/store/graph-store.ts";
+import { decodeRecord, encodeRecord, HEADER_BYTES, scanRecords } from "../../../src/store/journal.ts";
+import { smallDisk, thinDisk, type SmallDisk } from "../../helpers/disk.ts";
 
 const EX = "http://example.org/";
 const G = (name: string): string => `${EX}graph/${name}`;
@@ -691,5 +693,267 @@ describe("GraphStore", () => {
       },
       { maxDumpTriples: 10 },
     );
+  });
+});
+
+/**
+ * Disk faults on real file systems: a tmpfs of 8 MiB (test/helpers/disk.ts: mounted in a private
+ * mount namespace, so nothing is left mounted however the test ends). Filled with a filler file
+ * until the kernel answers ENOSPC, it is a full disk; remounted read-only, a read-only one. The
+ * fsync failure uses ext4 on a loop device over a smaller tmpfs (`thinDisk`); EFBIG a process
+ * file-size limit (prlimit).
+ */
+describe("GraphStore when the disk does not take a write (full, read-only, failing, a file-size limit)", () => {
+  let disk: SmallDisk;
+  before(async () => {
+    disk = await smallDisk(8 << 20);
+  });
+  after(async () => {
+    await disk?.close();
+  });
+  afterEach(() => {
+    disk.release();
+  });
+
+  /** A store directory of its own on the small disk. */
+  let n = 0;
+  const storeDir = (): string => join(disk.dir, `store-${n++}`);
+
+  /** Every graph of the store with its sorted triples (the whole in-memory state). */
+  const state = (s: GraphStore): Record<string, string[]> => Object.fromEntries([...s.allGraphs()].sort().map((g) => [g, contents(s, g)]));
+
+  it("a commit the full disk cannot take fails with 507 and leaves nothing: the journal ends at the last complete record, memory is as before, commits queued behind it fail too, the replica is told of none; after space returns the next commit succeeds; reopen holds exactly the acknowledged commits", async () => {
+    const dir = storeDir();
+    const posted: { seq: number; at: RecordLocation }[] = [];
+    const nq = (graphs: string[]): string => graphs.map((g) => triples(g, 2).replaceAll(" .\n", ` <${G(g)}> .\n`)).join("");
+    const s = GraphStore.open(dir);
+    let acknowledged: Record<string, string[]>;
+    try {
+      s.onRecord((seq, at) => posted.push({ seq, at }));
+      await s.commit([{ graph: G("keep"), ntriples: triples("keep") }, { graph: G("r"), ntriples: triples("r-old") }, { graph: G("d"), ntriples: triples("d") }]);
+      const journal = newestJournal(dir);
+      const size = statSync(journal).size;
+      const before = state(s);
+      const quads = s.ox.size;
+      const live = s.capacity().live;
+      const seq = s.lastSeq;
+
+      disk.fill();
+      assert.equal(disk.free(), 0, "the disk is full");
+      // A new graph large enough to need new pages (the journal's last page may have room for a
+      // few bytes), new graphs from N-Quads, a replacement and a deletion of existing graphs.
+      const failing = s.commit([
+        { graph: G("new"), ntriples: triples("new", 5000) },
+        { graphs: [G("m1"), G("m2")], nquads: nq(["m1", "m2"]) },
+        { graph: G("r"), ntriples: triples("r-new") },
+        { graph: G("d"), delete: true },
+      ]);
+      // Queued behind it: a durable commit and a progress write (durable: false).
+      const behind = s.commit([{ graph: G("behind"), ntriples: triples("behind", 3000) }]);
+      const progress = s.commit([{ graph: G("r"), ntriples: triples("r-progress", 3000) }], { durable: false });
+      const full = `: the disk holding ${dir} is full (ENOSPC). Nothing of it was stored`;
+      await assert.rejects(failing, (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("new")}> and 4 other graphs to ${journal}${full}`));
+      await assert.rejects(behind, (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("behind")}> to ${journal}${full}`));
+      await assert.rejects(progress, (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("r")}> to ${journal}${full}`));
+
+      assert.equal(statSync(journal).size, size, "the journal is cut back to its last complete record");
+      assert.equal(s.lastSeq, seq, "the failed commits' seqs are given out again");
+      assert.deepEqual(state(s), before, "every graph as before");
+      assert.equal(s.ox.size, quads, "and nothing else in memory (what was loaded ahead is dropped)");
+      assert.equal(s.capacity().live, live, "the triples of the current graphs are counted as before");
+      for (const g of ["keep", "r", "d"]) assert.equal(s.has(G(g)), true, `${g} is served (not left pending)`);
+      assert.deepEqual(posted.map((p) => p.seq), [1], "the replica is told of the acknowledged commit only");
+
+      // Still full: the next commit fails the same way, and the journal stays as it was.
+      await assert.rejects(s.commit([{ graph: G("again"), ntriples: triples("again", 3000) }]), (e: Error & { status?: number }) => e.status === 507);
+      assert.equal(statSync(journal).size, size);
+
+      disk.release();
+      const next = await s.commit([{ graph: G("after"), ntriples: triples("after", 3000) }, { graph: G("r"), ntriples: triples("r-after") }]);
+      assert.equal(next, seq + 1);
+      assert.deepEqual(posted.map((p) => p.seq), [1, 2]);
+      // What the replica is told lies in the journal as one complete record, the one committed.
+      const bytes = readFileSync(journal);
+      for (const p of posted) {
+        assert.equal(p.at.path, journal);
+        const rec = decodeRecord(bytes.subarray(p.at.offset, p.at.offset + p.at.length));
+        assert.equal(rec.seq, p.seq);
+      }
+      assert.equal(posted[1]!.at.offset, size, "written where the failed record had begun");
+      assert.deepEqual(contents(s, G("r")), sorted(triples("r-after")));
+      acknowledged = state(s);
+    } finally {
+      await s.close();
+    }
+    await withStore(dir, (s2) => {
+      assert.equal(s2.openInfo.tornTail, undefined, "no torn tail: the failed records were cut back");
+      assert.equal(s2.openInfo.lastSeq, 2);
+      assert.deepEqual(state(s2), acknowledged);
+      assert.deepEqual(Object.keys(acknowledged), ["after", "d", "keep", "r"].map(G));
+    });
+  });
+
+  it("a stage whose commit fails on a full disk is discarded; the graph can be staged and committed once space returns", async () => {
+    const dir = storeDir();
+    await withStore(dir, async (s) => {
+      await s.commit([{ graph: G("task"), ntriples: triples("queued") }]);
+      const st = s.stage(G("ds"));
+      await st.load(triples("part1", 2000));
+      await st.load(triples("part2", 2000));
+      disk.fill();
+      const body = triples("part1", 2000) + triples("part2", 2000);
+      await assert.rejects(
+        s.commit([{ graph: G("ds"), ntriples: body }, { graph: G("task"), ntriples: triples("completed") }], { preloaded: [st] }),
+        (e: Error & { status?: number }) => e.status === 507 && /full \(ENOSPC\)/.test(e.message),
+      );
+      assert.equal(s.ox.size, 3, "the staged triples are gone; the task graph is as before");
+      assert.deepEqual(contents(s, G("task")), sorted(triples("queued")));
+      disk.release();
+      const again = s.stage(G("ds"));
+      await again.load(body);
+      await s.commit([{ graph: G("ds"), ntriples: body }, { graph: G("task"), ntriples: triples("completed") }], { preloaded: [again] });
+      assert.equal(s.has(G("ds")), true);
+    });
+    await withStore(dir, (s) => {
+      assert.deepEqual(contents(s, G("ds")), sorted(triples("part1", 2000) + triples("part2", 2000)));
+      assert.deepEqual(contents(s, G("task")), sorted(triples("completed")));
+    });
+  });
+
+  it("open on a full disk: the due compaction is not done and changes nothing; the store serves; the next open with space compacts", async () => {
+    const dir = storeDir();
+    await withStore(dir, async (s) => {
+      await s.commit([{ graph: G("a"), ntriples: triples("a1", 100) }]);
+      await s.commit([{ graph: G("a"), ntriples: triples("a2", 100) }, { graph: G("b"), ntriples: triples("b") }]);
+    });
+    const journalBytes = readFileSync(newestJournal(dir));
+    disk.fill();
+    await withStore(
+      dir,
+      (s) => {
+        assert.equal(s.openInfo.compacted, false);
+        assert.match(s.openInfo.compactionFailed ?? "", new RegExp(`could not write a snapshot of commit 2 to ${dir}/snapshot-0+2\\.qgs: the disk holding ${dir} is full \\(ENOSPC\\)`));
+        assert.equal(s.openInfo.notWritable, undefined, "the journal itself is open");
+        assert.deepEqual(contents(s, G("a")), sorted(triples("a2", 100)));
+        assert.deepEqual(contents(s, G("b")), sorted(triples("b")));
+      },
+      { compactAboveBytes: 0 },
+    );
+    assert.deepEqual(snapshots(dir), [], "no snapshot");
+    assert.deepEqual(files(dir, /\.tmp$/), [], "the partial snapshot was removed (its space given back)");
+    assert.deepEqual(readFileSync(newestJournal(dir)), journalBytes, "the journal is untouched");
+    disk.release();
+    await withStore(dir, (s) => assert.equal(s.openInfo.compacted, true), { compactAboveBytes: 0 });
+    await withStore(dir, (s) => {
+      assert.deepEqual(contents(s, G("a")), sorted(triples("a2", 100)));
+      assert.deepEqual(contents(s, G("b")), sorted(triples("b")));
+    });
+  });
+
+  it("open on a read-only disk: serves what is complete, keeps a torn tail it cannot cut; commits fail with 507 until the disk is writable again, then the tail is cut and the commit goes after the last complete record", async () => {
+    const dir = storeDir();
+    await withStore(dir, (s) => s.commit([{ graph: G("a"), ntriples: triples("a") }]));
+    const journal = newestJournal(dir);
+    const valid = statSync(journal).size;
+    appendFileSync(journal, encodeRecord(2, [{ graph: G("torn"), ntriples: triples("torn") }]).subarray(0, 60));
+    disk.remount("ro");
+    let remounted = false;
+    try {
+      await withStore(dir, async (s) => {
+        assert.match(s.openInfo.tornTail ?? "", /cut short/);
+        assert.match(s.openInfo.notWritable ?? "", new RegExp(`the disk holding ${dir} is read-only \\(EROFS\\)`));
+        assert.equal(statSync(journal).size, valid + 60, "the torn tail is still there");
+        assert.deepEqual(contents(s, G("a")), sorted(triples("a")));
+        assert.equal(s.has(G("torn")), false);
+        await assert.rejects(
+          s.commit([{ graph: G("b"), ntriples: triples("b") }]),
+          (e: Error & { status?: number }) => e.status === 507 && e.message.startsWith(`could not write the change to <${G("b")}> to ${journal}: the disk holding ${dir} is read-only (EROFS)`),
+        );
+        assert.equal(s.has(G("b")), false);
+        disk.remount("rw");
+        remounted = true;
+        assert.equal(await s.commit([{ graph: G("b"), ntriples: triples("b") }]), 2);
+      });
+    } finally {
+      if (!remounted) disk.remount("rw");
+    }
+    const bytes = readFileSync(journal);
+    const { records, tornReason } = scanRecords(bytes);
+    assert.equal(tornReason, undefined, "the torn tail was cut before the new record");
+    assert.deepEqual(records.map((r) => r.seq), [1, 2]);
+    await withStore(dir, (s) => {
+      assert.deepEqual([...s.allGraphs()].sort(), [G("a"), G("b")]);
+      assert.deepEqual(contents(s, G("b")), sorted(triples("b")));
+    });
+  });
+
+  it("an fsync that fails after the write succeeded (the storage under ext4 ran out: ENOSPC or EIO) fails the commit with 507; memory and the replica never see it; the kernel's switch to read-only gives 507 after", async () => {
+    // ext4 of 64 MiB on 8 MiB of real storage (thinDisk): the 16 MB record is written into the
+    // page cache without error, and its fsync is what fails.
+    const thin = await thinDisk(8 << 20, 64 << 20);
+    try {
+      const dir = join(thin.dir, "store");
+      const posted: number[] = [];
+      await withStore(dir, async (s) => {
+        s.onRecord((seq) => posted.push(seq));
+        await s.commit([{ graph: G("a"), ntriples: triples("a") }]);
+        const before = state(s);
+        const quads = s.ox.size;
+        const big = triples("big", 250_000);
+        assert.ok(Buffer.byteLength(big) > 16e6);
+        await assert.rejects(
+          s.commit([{ graph: G("big"), ntriples: big }, { graph: G("a"), delete: true }]),
+          (e: Error & { status?: number }) =>
+            e.status === 507 &&
+            // The block layer reports the device's lack of space as ENOSPC or EIO.
+            new RegExp(`^could not write the change to <${G("big")}> and 1 other graph to ${newestJournal(dir)}: the disk holding ${dir} (is full \\(ENOSPC\\)|reported an input/output error \\(EIO\\))\\. `).test(e.message) &&
+            // ext4 went read-only: the record could not be cut off, and the message says what that means
+            /could not be removed from the journal either .*a restart before the disk is writable again may find the change stored/.test(e.message),
+        );
+        assert.deepEqual(state(s), before);
+        assert.equal(s.ox.size, quads);
+        assert.equal(s.has(G("a")), true);
+        assert.deepEqual(posted, [1], "the replica was not told of the record");
+        await assert.rejects(
+          s.commit([{ graph: G("b"), ntriples: triples("b") }]),
+          (e: Error & { status?: number }) => e.status === 507 && /is read-only \(EROFS\)/.test(e.message),
+        );
+        assert.deepEqual(posted, [1]);
+      });
+    } finally {
+      await thin.close();
+    }
+  });
+
+  it("a file-size limit (EFBIG): the commit past it fails with 507 naming the limit, smaller ones go on", async () => {
+    // RLIMIT_FSIZE on a child process (prlimit): Node ignores SIGXFSZ, so a write past the limit
+    // is cut short and the next one fails with EFBIG, as for a service started under `ulimit -f`.
+    const dir = tempDir();
+    const limit = 64 * 1024;
+    const script = `
+      const { GraphStore } = await import(${JSON.stringify(new URL("../../../src/store/graph-store.ts", import.meta.url).pathname)});
+      const { statSync } = await import("node:fs");
+      const t = (tag, n) => Array.from({ length: n }, (_, i) => "<${EX}" + tag + "/s" + i + "> <${EX}p> \\"" + tag + " " + i + "\\" .\\n").join("");
+      const s = GraphStore.open(${JSON.stringify(dir)});
+      await s.commit([{ graph: "${G("a")}", ntriples: t("a", 10) }]);
+      const journal = ${JSON.stringify(journalPath(dir, 1))};
+      const before = statSync(journal).size;
+      let error = "";
+      try { await s.commit([{ graph: "${G("big")}", ntriples: t("big", 5000) }]); } catch (e) { error = e.status + " " + e.message; }
+      const after = statSync(journal).size;
+      const seq = await s.commit([{ graph: "${G("c")}", ntriples: t("c", 10) }]);
+      await s.close();
+      console.log(JSON.stringify({ before, after, error, seq }));
+    `;
+    const r = spawnSync("prlimit", [`--fsize=${limit}`, process.execPath, "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout.trim().split("\n").pop()!) as { before: number; after: number; error: string; seq: number };
+    assert.ok(out.error.startsWith(`507 could not write the change to <${G("big")}> to ${journalPath(dir, 1)}: ${journalPath(dir, 1)} has reached the largest file size the service may write (EFBIG`), out.error);
+    assert.equal(out.after, out.before, "cut back");
+    assert.equal(out.seq, 2);
+    await withStore(dir, (s) => {
+      assert.deepEqual([...s.allGraphs()].sort(), [G("a"), G("c")]);
+      assert.equal(contents(s, G("c")).length, 10);
+    });
   });
 });
