@@ -39,9 +39,11 @@ export async function createApp(config: Config): Promise<App> {
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
   const pool = new WorkerPool(config.workers);
+  // Request-time chemistry: one worker of its own, so that requests never wait behind task jobs.
+  const chem = new WorkerPool(1);
   const tasks = new TaskRunner(store, pool, uris, vocab);
   await tasks.recover();
-  const deps: Deps = { config, store, vocab, uris, tasks, pool };
+  const deps: Deps = { config, store, vocab, uris, tasks, pool, chem };
 
   const router = new Router();
   registerService(router, deps);
@@ -82,6 +84,7 @@ export async function createApp(config: Config): Promise<App> {
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections();
       await pool.close();
+      await chem.close();
       await replica.close();
       await store.close();
     },
