@@ -70,15 +70,23 @@ export const HEALTH_CHECK_ATOMS = 100;
 
 /**
  * Time budget of one request's chemistry (reading, drawing or writing one structure, or the
- * descriptors of one compound) in the chem pool: past it the worker is stopped and the request
- * answered 503. The decoder of InChIs stops itself after 5 s (chem/inchi); a 300-atom drawing
- * took ≤ 5 s on the loaded test machine (measured above).
+ * descriptors of one compound) once the chem pool's worker runs it: past it the worker is
+ * stopped and the request answered 503. The InChI decoder stops itself after 5 s
+ * (chem/inchi); drawing a 300-atom structure took ≤ 4.3 s on the loaded test machine (above).
  */
 export const REQUEST_CHEM_BUDGET_MS = 15_000;
 
+/** Longest wait of a request's chemistry for the chem pool's worker (busy, or starting): then 503. */
+export const REQUEST_CHEM_WAIT_MS = 30_000;
+
 /**
  * A worker whose RDKit WebAssembly memory passed this after a job is replaced (tasks/worker.ts):
- * that memory never shrinks. Normal jobs stay far below (measured above).
+ * that memory never shrinks. Measured after normal jobs (one thread, in order): the upload
+ * chunks of MUV (93,087 structures) and HIV (41,127), all descriptors (3D included) of 300
+ * Kazius compounds and BBRC on Kazius left it at its initial 16 MiB; LAST-PM on Kazius, which
+ * holds all 4069 molecules while matching, took it to 69 MiB; 200 drawings at 4096 × 4096 and a
+ * 300-carbon chain's added nothing. The V3000 molfile with COUNTS 99999999 (now refused) grew it
+ * by 3 GB.
  */
 export const RECYCLE_WASM_BYTES = 256 * 2 ** 20;
 

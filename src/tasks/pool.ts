@@ -7,7 +7,9 @@
  * hundred chunks of a large one.
  * Aborting a job's signal terminates the worker running it (the only way to stop synchronous
  * WASM code) and starts a fresh one in its place; so does a job's time budget (`timeoutMs`,
- * used by request-time chemistry), which fails it with 503. A worker whose job left its RDKit
+ * counted once a worker runs it; used by request-time chemistry, with `maxWaitMs` for the wait),
+ * which fails it with 503. Jobs go only to workers that said they are ready (started and
+ * warmed up), so that a budget does not run while a worker starts. A worker whose job left its RDKit
  * memory grown past the threshold (worker.ts) asks to be recycled: it is replaced once it has
  * answered, so that its memory is returned to the system (WebAssembly memory never shrinks).
  */
@@ -25,13 +27,17 @@ export interface RunOptions {
   /** Jobs of different owners share the workers round-robin (default: one shared owner). */
   readonly owner?: string;
   /**
-   * Time budget from submission, in ms: a job still waiting or running after it fails with
-   * ServiceUnavailable (a running job's worker is terminated and replaced).
+   * Time budget of the job once a worker runs it, in ms: past it the worker is terminated and
+   * replaced, and the job fails with ServiceUnavailable.
    */
   readonly timeoutMs?: number;
+  /** Longest wait for a free worker, in ms: past it the job is dropped with ServiceUnavailable. */
+  readonly maxWaitMs?: number;
 }
 
 interface Pending {
+  /** The wait timer, then the run timer (RunOptions.maxWaitMs, timeoutMs). */
+  timer?: NodeJS.Timeout;
   readonly id: number;
   readonly owner: string;
   readonly kind: JobKind;
@@ -41,14 +47,20 @@ interface Pending {
   readonly reject: (err: unknown) => void;
 }
 
-/** `recycle`: the worker asks to be replaced after this answer (its RDKit memory grew, worker.ts). */
+/**
+ * `ready`: the worker has loaded its jobs and warmed RDKit up; jobs go only to ready workers, so
+ * that a job's budget does not run while a worker starts. `recycle`: the worker asks to be
+ * replaced after this answer (its RDKit memory grew, worker.ts).
+ */
 type FromWorker =
+  | { readonly id?: undefined; readonly type: "ready" }
   | { readonly id: number; readonly type: "progress"; readonly value: number }
   | { readonly id: number; readonly type: "done"; readonly output: unknown; readonly recycle?: boolean }
   | { readonly id: number; readonly type: "error"; readonly report: ErrorReport; readonly recycle?: boolean };
 
 interface Slot {
   worker: Worker;
+  ready: boolean;
   job: Pending | null;
 }
 
@@ -76,13 +88,18 @@ export class WorkerPool {
   }
 
   private newSlot(): Slot {
-    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData: { recycleWasmBytes: this.options.recycleWasmBytes ?? RECYCLE_WASM_BYTES } }), job: null };
+    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData: { recycleWasmBytes: this.options.recycleWasmBytes ?? RECYCLE_WASM_BYTES } }), ready: false, job: null };
     this.attach(slot);
     return slot;
   }
 
   private attach(slot: Slot): void {
     slot.worker.on("message", (msg: FromWorker) => {
+      if (msg.type === "ready") {
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
       const job = slot.job;
       if (!job || job.id !== msg.id) return;
       if (msg.type === "progress") {
@@ -136,22 +153,21 @@ export class WorkerPool {
   run<K extends JobKind>(kind: K, input: JobInput<K>, options: RunOptions = {}): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new InternalError("worker pool is closed"));
     return new Promise<JobOutput<K>>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
       const job: Pending = {
         id: this.nextId++,
         owner: options.owner ?? "",
         kind,
         input,
         options,
-        resolve: (out) => (clearTimeout(timer), resolve(out as JobOutput<K>)),
-        reject: (err) => (clearTimeout(timer), reject(err)),
+        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<K>)),
+        reject: (err) => (clearTimeout(job.timer), reject(err)),
       };
       const { signal } = options;
       if (signal?.aborted) return reject(new Cancelled("cancelled"));
       signal?.addEventListener("abort", () => this.stop(job, new Cancelled("cancelled")), { once: true });
-      const ms = options.timeoutMs;
-      if (ms !== undefined) {
-        timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${kind}) did not finish within its time budget of ${ms} ms; it was stopped`)), ms);
+      const wait = options.maxWaitMs;
+      if (wait !== undefined) {
+        job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`no worker was free for the job (${kind}) within ${wait} ms; try again later`)), wait);
       }
       const q = this.queues.get(job.owner);
       if (q) q.push(job);
@@ -173,10 +189,15 @@ export class WorkerPool {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.job) continue;
+      if (slot.job || !slot.ready) continue;
       const job = this.next();
       if (!job) return;
       slot.job = job;
+      clearTimeout(job.timer);
+      const budget = job.options.timeoutMs;
+      if (budget !== undefined) {
+        job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${job.kind}) did not finish within its time budget of ${budget} ms; it was stopped`)), budget);
+      }
       job.options.onStart?.();
       slot.worker.postMessage({ id: job.id, kind: job.kind, input: job.input });
     }

@@ -20,15 +20,17 @@ interface Incoming {
   readonly input: unknown;
 }
 
-// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts).
-void loadRDKit()
-  .then((rdkit) => warmUp(rdkit))
-  .catch(() => undefined);
-
 const recycleWasmBytes = (workerData as { recycleWasmBytes: number }).recycleWasmBytes;
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
+
+// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts); then
+// tell the pool that jobs may come (a job's time budget starts when it is handed over).
+void loadRDKit()
+  .then((rdkit) => warmUp(rdkit))
+  .catch(() => undefined)
+  .finally(() => port.postMessage({ type: "ready" }));
 
 port.on("message", (msg: Incoming) => {
   let last = -1;

@@ -5,12 +5,13 @@
  *
  * No structure is parsed on this (the main) thread: reading, drawing and writing a structure,
  * and one compound's descriptors, are jobs in the chem pool (`deps.chem`, a worker of its own),
- * each with the time budget REQUEST_CHEM_BUDGET_MS. A structure past a limit (chem/limits.ts)
+ * each with the time budget REQUEST_CHEM_BUDGET_MS (and REQUEST_CHEM_WAIT_MS for a free worker).
+ * A structure past a limit (chem/limits.ts)
  * is refused with 413 (POST, field `body`) or 422 (GET, field `InChI`) naming the limit.
  */
 import type Router from "@koa/router";
 import type { Context, Next } from "koa";
-import { REQUEST_CHEM_BUDGET_MS } from "../../chem/limits.ts";
+import { REQUEST_CHEM_BUDGET_MS, REQUEST_CHEM_WAIT_MS } from "../../chem/limits.ts";
 import { depictionDetails, type StructureResult } from "../../chem/structure.ts";
 import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
 import { compoundQuads } from "../../resources/dataset.ts";
@@ -118,9 +119,9 @@ export function compoundMiddleware(deps: Deps) {
   };
 }
 
-/** A job of request-time chemistry: in the chem pool, within the request budget. */
+/** A job of request-time chemistry: in the chem pool, within the request's wait and budget. */
 function chemJob<K extends "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk">(deps: Deps, kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>> {
-  return deps.chem.run(kind, input, { timeoutMs: REQUEST_CHEM_BUDGET_MS, ...(onProgress ? { onProgress } : {}) });
+  return deps.chem.run(kind, input, { timeoutMs: REQUEST_CHEM_BUDGET_MS, maxWaitMs: REQUEST_CHEM_WAIT_MS, ...(onProgress ? { onProgress } : {}) });
 }
 
 /**

@@ -112,7 +112,7 @@ test("molfileBonds: 1100 accepted, 1101 refused", () => {
 
 test("molfile counts are checked against the lines present", () => {
   // The V3000 molfile of 150 bytes: COUNTS 99999999 and no atom lines.
-  const attack = "\n  attack\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
+  const attack = "\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
   assert.equal(measureMolfile(attack).refusal?.limit, "molfileAtoms");
   // Within the limits but more atoms than lines.
   const short = attack.replace("99999999", "5");

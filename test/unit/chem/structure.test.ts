@@ -231,7 +231,7 @@ test("a structure past a limit is refused before RDKit sees it, naming the limit
   const chain = Array.from({ length: 1500 }, (_, i) => i + 1).join("-");
   assert.equal((parseStructure(rdkit, `InChI=1S/C1500H3002/c${chain}/h1-1500H2`) as { limit?: string }).limit, "atoms");
   // The issue's V3000 molfile with COUNTS 99999999: refused, RDKit allocated nothing.
-  const attack = "\n  attack\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
+  const attack = "\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
   assert.equal((parseMolfile(rdkit, attack) as { limit?: string }).limit, "molfileAtoms");
   assert.equal(rdkitReplacements(), before);
   assert.equal(wasmMemoryBytes(), memory);
