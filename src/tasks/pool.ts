@@ -9,9 +9,9 @@
  * WASM code) and starts a fresh one in its place; so does a job's time budget (`timeoutMs`,
  * counted once a worker runs it; used by request-time chemistry, with `maxWaitMs` for the wait),
  * which fails it with 503. Jobs go only to workers that said they are ready (started and
- * warmed up), so that a budget does not run while a worker starts. A worker whose job left its RDKit
- * memory grown past the threshold (worker.ts) asks to be recycled: it is replaced once it has
- * answered, so that its memory is returned to the system (WebAssembly memory never shrinks).
+ * warmed up), so that a budget does not run while a worker starts. A worker whose RDKit memory
+ * grew past the threshold (worker.ts) asks to be recycled: it is replaced once it has answered,
+ * so that its memory is returned to the system (WebAssembly memory never shrinks).
  */
 import type { Worker } from "node:worker_threads";
 import { spawnTsWorker } from "./spawn.ts";

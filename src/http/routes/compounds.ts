@@ -6,8 +6,8 @@
  * No structure is parsed on this (the main) thread: reading, drawing and writing a structure,
  * and one compound's descriptors, are jobs in the chem pool (`deps.chem`, a worker of its own),
  * each with the time budget REQUEST_CHEM_BUDGET_MS (and REQUEST_CHEM_WAIT_MS for a free worker).
- * A structure past a limit (chem/limits.ts)
- * is refused with 413 (POST, field `body`) or 422 (GET, field `InChI`) naming the limit.
+ * A structure past a limit (chem/limits.ts) is refused with 413 (POST, field `body`) or 422
+ * (GET, field `InChI`), naming the limit.
  */
 import type Router from "@koa/router";
 import type { Context, Next } from "koa";
@@ -140,8 +140,8 @@ async function decodeCompound(deps: Deps, uri: string, inchi: string): Promise<C
 
 /**
  * POST /compound/{InChI}/pc (`pc_type`, `lib`): a one-compound feature dataset, answered
- * directly with 201 and its URI (computed in the chem pool, like any request's chemistry, so the main thread
- * stays free; one compound takes milliseconds for 2D descriptors).
+ * directly with 201 and its URI (computed in the chem pool, like all request-time chemistry, so
+ * the main thread stays free; one compound takes milliseconds for 2D descriptors).
  */
 async function compoundDescriptors(ctx: Context, deps: Deps, c: CompoundView): Promise<void> {
   const { store, vocab, uris } = deps;
