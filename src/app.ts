@@ -48,9 +48,11 @@ export async function createApp(config: Config): Promise<App> {
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
   const pool = new WorkerPool(config.workers);
+  // Request-time chemistry: one worker of its own, so that requests never wait behind task jobs.
+  const chem = new WorkerPool(1);
   const tasks = new TaskRunner(store, pool, uris, vocab, { maxPending: config.maxPendingTasks, timeLimitMs: config.taskTimeLimitMs });
   await tasks.recover();
-  const deps: Deps = { config, store, vocab, uris, tasks, pool };
+  const deps: Deps = { config, store, vocab, uris, tasks, pool, chem };
 
   const router = new Router();
   registerService(router, deps, replica);
@@ -94,6 +96,7 @@ export async function createApp(config: Config): Promise<App> {
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections();
       await pool.close();
+      await chem.close();
       await replica.close();
       await store.close();
     },

@@ -15,4 +15,9 @@ export interface Deps {
   readonly uris: Uris;
   readonly tasks: TaskRunner;
   readonly pool: WorkerPool;
+  /**
+   * Request-time chemistry (reading, drawing, writing one structure): a worker of its own, so that
+   * requests do not wait behind task jobs; each job with the budget REQUEST_CHEM_BUDGET_MS.
+   */
+  readonly chem: WorkerPool;
 }

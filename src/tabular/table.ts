@@ -233,7 +233,8 @@ export function assembleDataset(
     if (!result.ok) {
       const w: Warning = {
         kind: "unparseable-structure",
-        message: `Line ${row.line}: cannot use structure "${row.structure}": ${result.error}; row skipped`,
+        // A cell can be megabytes long (a structure refused for its size): the message quotes its start.
+        message: `Line ${row.line}: cannot use structure "${row.structure.length > 100 ? `${row.structure.slice(0, 99)}…` : row.structure}": ${result.error}; row skipped`,
         lines: [row.line],
         column: structureColumn,
       };

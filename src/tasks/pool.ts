@@ -6,11 +6,17 @@
  * queue per owner (a task), served round-robin, so that a small upload is not stuck behind the
  * hundred chunks of a large one.
  * Aborting a job's signal terminates the worker running it (the only way to stop synchronous
- * WASM code) and starts a fresh one in its place.
+ * WASM code) and starts a fresh one in its place; so does a job's time budget (`timeoutMs`,
+ * counted once a worker runs it; used by request-time chemistry, with `maxWaitMs` for the wait),
+ * which fails it with 503. Jobs go only to workers that said they are ready (started and
+ * warmed up), so that a budget does not run while a worker starts. A worker whose RDKit memory
+ * grew past the threshold (worker.ts) asks to be recycled: it is replaced once it has answered,
+ * so that its memory is returned to the system (WebAssembly memory never shrinks).
  */
 import type { Worker } from "node:worker_threads";
 import { spawnTsWorker } from "./spawn.ts";
-import { Cancelled, fromReport, InternalError, type ErrorReport } from "../errors.ts";
+import { RECYCLE_WASM_BYTES } from "../chem/limits.ts";
+import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
 import type { JobInput, JobKind, JobOutput } from "./jobs/index.ts";
 
 export interface RunOptions {
@@ -20,9 +26,18 @@ export interface RunOptions {
   readonly onStart?: () => void;
   /** Jobs of different owners share the workers round-robin (default: one shared owner). */
   readonly owner?: string;
+  /**
+   * Time budget of the job once a worker runs it, in ms: past it the worker is terminated and
+   * replaced, and the job fails with ServiceUnavailable.
+   */
+  readonly timeoutMs?: number;
+  /** Longest wait for a free worker, in ms: past it the job is dropped with ServiceUnavailable. */
+  readonly maxWaitMs?: number;
 }
 
 interface Pending {
+  /** The wait timer, then the run timer (RunOptions.maxWaitMs, timeoutMs). */
+  timer?: NodeJS.Timeout;
   readonly id: number;
   readonly owner: string;
   readonly kind: JobKind;
@@ -32,20 +47,28 @@ interface Pending {
   readonly reject: (err: unknown) => void;
 }
 
+/**
+ * `ready`: the worker has loaded its jobs and warmed RDKit up; jobs go only to ready workers, so
+ * that a job's budget does not run while a worker starts. `recycle`: the worker asks to be
+ * replaced after this answer (its RDKit memory grew, worker.ts).
+ */
 type FromWorker =
+  | { readonly id?: undefined; readonly type: "ready" }
   | { readonly id: number; readonly type: "progress"; readonly value: number }
-  | { readonly id: number; readonly type: "done"; readonly output: unknown }
-  | { readonly id: number; readonly type: "error"; readonly report: ErrorReport };
+  | { readonly id: number; readonly type: "done"; readonly output: unknown; readonly recycle?: boolean }
+  | { readonly id: number; readonly type: "error"; readonly report: ErrorReport; readonly recycle?: boolean };
 
 interface Slot {
   worker: Worker;
+  ready: boolean;
   job: Pending | null;
 }
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url);
 
-function spawn(): Worker {
-  return spawnTsWorker(WORKER_URL);
+export interface PoolOptions {
+  /** A worker whose RDKit memory passed this many bytes after a job is replaced (default RECYCLE_WASM_BYTES). */
+  readonly recycleWasmBytes?: number;
 }
 
 export class WorkerPool {
@@ -54,19 +77,29 @@ export class WorkerPool {
   private readonly queues = new Map<string, Pending[]>();
   private nextId = 1;
   private closed = false;
+  /** Workers replaced because their job grew their memory past the threshold. */
+  recycled = 0;
 
-  constructor(readonly size: number) {
+  constructor(
+    readonly size: number,
+    private readonly options: PoolOptions = {},
+  ) {
     for (let i = 0; i < size; i++) this.slots.push(this.newSlot());
   }
 
   private newSlot(): Slot {
-    const slot: Slot = { worker: spawn(), job: null };
+    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData: { recycleWasmBytes: this.options.recycleWasmBytes ?? RECYCLE_WASM_BYTES } }), ready: false, job: null };
     this.attach(slot);
     return slot;
   }
 
   private attach(slot: Slot): void {
     slot.worker.on("message", (msg: FromWorker) => {
+      if (msg.type === "ready") {
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
       const job = slot.job;
       if (!job || job.id !== msg.id) return;
       if (msg.type === "progress") {
@@ -76,7 +109,10 @@ export class WorkerPool {
       slot.job = null;
       if (msg.type === "done") job.resolve(msg.output);
       else job.reject(fromReport(msg.report));
-      this.dispatch();
+      if (msg.recycle) {
+        this.recycled++;
+        this.replace(slot, null);
+      } else this.dispatch();
     });
     slot.worker.on("error", (err) => {
       console.error("worker thread failed:", err);
@@ -87,7 +123,7 @@ export class WorkerPool {
     });
   }
 
-  /** Drop a slot's worker (terminating it) and fail its job with `err`. */
+  /** Drop a slot's worker (terminating it) and fail its job with `err` (if it has one). */
   private replace(slot: Slot, err: unknown): void {
     const idx = this.slots.indexOf(slot);
     if (idx < 0) return;
@@ -100,28 +136,39 @@ export class WorkerPool {
     this.dispatch();
   }
 
+  /** Take a job out: from its queue (rejected with `err`), or off its worker (terminated and replaced). */
+  private stop(job: Pending, err: unknown): void {
+    const q = this.queues.get(job.owner);
+    const at = q?.indexOf(job) ?? -1;
+    if (q && at >= 0) {
+      q.splice(at, 1);
+      if (q.length === 0) this.queues.delete(job.owner);
+      job.reject(err);
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot) this.replace(slot, err);
+  }
+
   run<K extends JobKind>(kind: K, input: JobInput<K>, options: RunOptions = {}): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new InternalError("worker pool is closed"));
     return new Promise<JobOutput<K>>((resolve, reject) => {
-      const job: Pending = { id: this.nextId++, owner: options.owner ?? "", kind, input, options, resolve: resolve as (o: unknown) => void, reject };
+      const job: Pending = {
+        id: this.nextId++,
+        owner: options.owner ?? "",
+        kind,
+        input,
+        options,
+        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<K>)),
+        reject: (err) => (clearTimeout(job.timer), reject(err)),
+      };
       const { signal } = options;
       if (signal?.aborted) return reject(new Cancelled("cancelled"));
-      signal?.addEventListener(
-        "abort",
-        () => {
-          const q = this.queues.get(job.owner);
-          const at = q?.indexOf(job) ?? -1;
-          if (q && at >= 0) {
-            q.splice(at, 1);
-            if (q.length === 0) this.queues.delete(job.owner);
-            reject(new Cancelled("cancelled"));
-            return;
-          }
-          const slot = this.slots.find((s) => s.job === job);
-          if (slot) this.replace(slot, new Cancelled("cancelled"));
-        },
-        { once: true },
-      );
+      signal?.addEventListener("abort", () => this.stop(job, new Cancelled("cancelled")), { once: true });
+      const wait = options.maxWaitMs;
+      if (wait !== undefined) {
+        job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`no worker was free for the job (${kind}) within ${wait} ms; try again later`)), wait);
+      }
       const q = this.queues.get(job.owner);
       if (q) q.push(job);
       else this.queues.set(job.owner, [job]);
@@ -142,10 +189,15 @@ export class WorkerPool {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.job) continue;
+      if (slot.job || !slot.ready) continue;
       const job = this.next();
       if (!job) return;
       slot.job = job;
+      clearTimeout(job.timer);
+      const budget = job.options.timeoutMs;
+      if (budget !== undefined) {
+        job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${job.kind}) did not finish within its time budget of ${budget} ms; it was stopped`)), budget);
+      }
       job.options.onStart?.();
       slot.worker.postMessage({ id: job.id, kind: job.kind, input: job.input });
     }

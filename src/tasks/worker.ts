@@ -1,11 +1,17 @@
 /**
  * Entry point of a pool worker thread: receives `{id, kind, input}`, runs the registered job and
  * answers with progress messages and one `done` or `error` message (see pool.ts).
+ *
+ * After every job the thread's RDKit is checked (a tiny parse; a broken instance is dropped, so
+ * the next job gets a fresh one), and when the job left RDKit's WebAssembly memory larger than
+ * the pool's threshold (`workerData.recycleWasmBytes`, default RECYCLE_WASM_BYTES in
+ * chem/limits.ts) the answer asks the pool to replace this worker: that memory never shrinks,
+ * and ending the thread is what returns it.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { toReport, toServiceError } from "../errors.ts";
 import { jobs, type JobContext, type JobKind } from "./jobs/index.ts";
-import { loadRDKit } from "../chem/rdkit.ts";
+import { checkRDKit, loadRDKit, wasmMemoryBytes } from "../chem/rdkit.ts";
 import { warmUp } from "../chem/warmup.ts";
 
 interface Incoming {
@@ -14,13 +20,17 @@ interface Incoming {
   readonly input: unknown;
 }
 
-// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts).
-void loadRDKit()
-  .then((rdkit) => warmUp(rdkit))
-  .catch(() => undefined);
+const recycleWasmBytes = (workerData as { recycleWasmBytes: number }).recycleWasmBytes;
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
+
+// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts); then
+// tell the pool that jobs may come (a job's time budget starts when it is handed over).
+void loadRDKit()
+  .then((rdkit) => warmUp(rdkit))
+  .catch(() => undefined)
+  .finally(() => port.postMessage({ type: "ready" }));
 
 port.on("message", (msg: Incoming) => {
   let last = -1;
@@ -37,13 +47,22 @@ port.on("message", (msg: Incoming) => {
   Promise.resolve()
     .then(() => job(msg.input, ctx))
     .then(
-      (output) => port.postMessage({ id: msg.id, type: "done", output }, transferables(output)),
+      (output) => port.postMessage({ id: msg.id, type: "done", output, ...afterJob(msg.kind) }, transferables(output)),
       (err: unknown) => {
         if (!(err instanceof Error && "status" in err)) console.error(`job ${msg.kind} failed:`, err);
-        port.postMessage({ id: msg.id, type: "error", report: toReport(toServiceError(err)) });
+        port.postMessage({ id: msg.id, type: "error", report: toReport(toServiceError(err)), ...afterJob(msg.kind) });
       },
     );
 });
+
+/** The toolkit check after a job; `recycle` when its memory grew past the threshold. */
+function afterJob(kind: JobKind): { recycle?: true } {
+  if (!checkRDKit()) console.error(`job ${kind} left RDKit unusable; it was replaced`);
+  const bytes = wasmMemoryBytes();
+  if (bytes <= recycleWasmBytes) return {};
+  console.error(`job ${kind} grew RDKit's memory to ${Math.round(bytes / 2 ** 20)} MiB; the worker is replaced to return it`);
+  return { recycle: true };
+}
 
 /** Large byte arrays of an output that own their whole buffer: moved to the main thread, not copied. */
 function transferables(value: unknown, depth = 0, out: ArrayBuffer[] = []): ArrayBuffer[] {

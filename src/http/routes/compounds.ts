@@ -2,11 +2,17 @@
  * /compound/{InChI} (the standard InChI unencoded in the path; percent-encoded forms are decoded)
  * and POST /compound (a SMILES, molfile or InChI body → the compound URI). Representations:
  * RDF (ot:Compound with SMILES, InChI, InChIKey), SMILES, InChI, molfile, SVG depiction, HTML.
+ *
+ * No structure is parsed on this (the main) thread: reading, drawing and writing a structure,
+ * and one compound's descriptors, are jobs in the chem pool (`deps.chem`, a worker of its own),
+ * each with the time budget REQUEST_CHEM_BUDGET_MS (and REQUEST_CHEM_WAIT_MS for a free worker).
+ * A structure past a limit (chem/limits.ts) is refused with 413 (POST, field `body`) or 422
+ * (GET, field `InChI`), naming the limit.
  */
 import type Router from "@koa/router";
 import type { Context, Next } from "koa";
-import { loadRDKit } from "../../chem/rdkit.ts";
-import { depictSvg, parseMolfile, parseStructure, type StructureResult } from "../../chem/structure.ts";
+import { REQUEST_CHEM_BUDGET_MS, REQUEST_CHEM_WAIT_MS } from "../../chem/limits.ts";
+import { depictionDetails, type StructureResult } from "../../chem/structure.ts";
 import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
 import { actingCreator, withCreator } from "../../resources/creator.ts";
 import { compoundQuads } from "../../resources/dataset.ts";
@@ -16,12 +22,13 @@ import type { Deps } from "../deps.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
 import { ot } from "../../store/vocab.ts";
-import { toMolfile } from "../../chem/structure.ts";
 import { readBytes } from "../body.ts";
 import { readParams } from "../params.ts";
 import { parseParams } from "../../resources/params.ts";
 import { newId } from "../../resources/uris.ts";
 import { compoundDescriptorRequest, describe, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
+import type { JobInput, JobOutput } from "../../tasks/jobs/index.ts";
+import { shorten } from "../../validate/svg.ts";
 
 const PREFIX = "/compound/";
 
@@ -55,13 +62,13 @@ export function registerCompounds(router: Router, deps: Deps): void {
     const raw = await readBody(ctx, 1024 * 1024);
     const body = raw.trim();
     if (!body) throw new BadRequest("empty body: POST a SMILES, a molfile or a standard InChI");
-    const rdkit = await loadRDKit();
     let r: StructureResult;
     // A molfile's header block is three lines that are often empty (the name line, e.g. in RDKit's
     // own output): only a BOM and trailing space may go, or the counts line would move up.
-    if (type === "chemical/x-mdl-molfile" || body.includes("M  END")) r = parseMolfile(rdkit, raw.replace(/^\uFEFF/, "").trimEnd());
-    else if (["text/plain", "chemical/x-daylight-smiles", "chemical/x-inchi", ""].includes(type)) r = parseStructure(rdkit, body);
+    if (type === "chemical/x-mdl-molfile" || body.includes("M  END")) r = await chemJob(deps, "chem.identify", { cell: raw.replace(/^\uFEFF/, "").trimEnd(), molfile: true });
+    else if (["text/plain", "chemical/x-daylight-smiles", "chemical/x-inchi", ""].includes(type)) r = await chemJob(deps, "chem.identify", { cell: body });
     else throw new UnsupportedMediaType(`POST /compound takes chemical/x-daylight-smiles, chemical/x-inchi, chemical/x-mdl-molfile or text/plain; got '${type}'`, { field: "Content-Type" });
+    if (!r.ok && r.limit !== undefined) throw new PayloadTooLarge(`the structure was not read: ${r.error}`, { field: "body" });
     if (!r.ok) throw new UnprocessableEntity(`the structure could not be read: ${r.error}`, { field: "body" });
     const uri = uris.compound(r.value.inchi);
     const created = !store.has(uri);
@@ -99,11 +106,12 @@ export function compoundMiddleware(deps: Deps) {
     if (c.smiles) {
       const smiles = c.smiles;
       reps.push(["chemical/x-daylight-smiles", () => `${smiles}\n`]);
-      reps.push(["chemical/x-mdl-molfile", async () => toMolfile(await loadRDKit(), smiles) ?? ""]);
+      reps.push(["chemical/x-mdl-molfile", async () => (await chemJob(deps, "chem.molfile", { smiles })) ?? ""]);
       reps.push(["image/svg+xml", async () => {
-        const w = Number(ctx.query.width ?? 300);
-        const h = Number(ctx.query.height ?? 200);
-        const svg = depictSvg(await loadRDKit(), smiles, w, h);
+        const width = Number(ctx.query.width ?? 300);
+        const height = Number(ctx.query.height ?? 200);
+        depictionDetails(width, height); // 400 for a bad size before any work
+        const svg = await chemJob(deps, "chem.depict", { smiles, width, height });
         if (!svg) throw new UnprocessableEntity("the structure could not be depicted");
         return svg;
       }]);
@@ -112,31 +120,37 @@ export function compoundMiddleware(deps: Deps) {
   };
 }
 
+/** A job of request-time chemistry: in the chem pool, within the request's wait and budget. */
+function chemJob<K extends "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk">(deps: Deps, kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>> {
+  return deps.chem.run(kind, input, { timeoutMs: REQUEST_CHEM_BUDGET_MS, maxWaitMs: REQUEST_CHEM_WAIT_MS, ...(onProgress ? { onProgress } : {}) });
+}
+
 /**
  * A compound the service has not stored: its InChI decoded to a structure (chem/inchi, in a
  * worker), accepted only when RDKit gives the same InChI back. Served, not stored.
  */
 async function decodeCompound(deps: Deps, uri: string, inchi: string): Promise<CompoundView> {
-  const r = await deps.pool.run("chem.identify", { cell: inchi });
-  if (!r.ok) throw new UnprocessableEntity(`${inchi} is not a compound this service can read: ${r.error}`, { field: "InChI" });
+  const r = await chemJob(deps, "chem.identify", { cell: inchi });
+  if (!r.ok && r.limit !== undefined) throw new UnprocessableEntity(`the InChI was not read: ${r.error}`, { field: "InChI" });
+  if (!r.ok) throw new UnprocessableEntity(`${shorten(inchi, 200)} is not a compound this service can read: ${r.error}`, { field: "InChI" });
   if (r.value.smiles === null) {
-    throw new UnprocessableEntity(`no structure was found whose standard InChI is ${inchi} (the InChI was decoded, but RDKit did not give it back for any candidate)`, { field: "InChI" });
+    throw new UnprocessableEntity(`no structure was found whose standard InChI is ${shorten(inchi, 200)} (the InChI was decoded, but RDKit did not give it back for any candidate)`, { field: "InChI" });
   }
   return { uri, inchi: r.value.inchi, inchikey: r.value.inchikey, smiles: r.value.smiles };
 }
 
 /**
  * POST /compound/{InChI}/pc (`pc_type`, `lib`): a one-compound feature dataset, answered
- * directly with 201 and its URI (computed in the worker pool, like any job, so the main thread
- * stays free; one compound takes milliseconds for 2D descriptors).
+ * directly with 201 and its URI (computed in the chem pool, like all request-time chemistry, so
+ * the main thread stays free; one compound takes milliseconds for 2D descriptors).
  */
 async function compoundDescriptors(ctx: Context, deps: Deps, c: CompoundView): Promise<void> {
-  const { store, vocab, uris, pool } = deps;
+  const { store, vocab, uris } = deps;
   const params = parseParams(PC_OF_RESOURCE, await readParams(ctx));
   if (!c.smiles) throw new UnprocessableEntity(`no structure is known for ${c.inchi} (it was given as an InChI), so its descriptors cannot be computed yet`, { field: "compound" });
   const request = compoundDescriptorRequest(c.uri, c.smiles, params, `${uris.algorithms()}/pc`);
   const datasetUri = uris.dataset(newId());
-  const body = await describe(request, datasetUri, vocab.base, (input, onProgress) => pool.run("descriptors.chunk", input, { onProgress }), () => undefined);
+  const body = await describe(request, datasetUri, vocab.base, (input, onProgress) => chemJob(deps, "descriptors.chunk", input, onProgress), () => undefined);
   await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), vocab, (g) => !store.has(g)));
   ctx.set("Location", datasetUri);
   await respond(ctx, [["text/uri-list", () => uriList([datasetUri])], ["text/plain", () => `${datasetUri}\n`]], 201);

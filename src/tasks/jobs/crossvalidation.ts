@@ -5,11 +5,11 @@
  * on them — the same steps as building a model and predicting over HTTP, without storing the
  * intermediate datasets.
  */
-import { loadRDKit } from "../../chem/rdkit.ts";
+import { readSmilesGuarded } from "../../chem/structure.ts";
 import { createLazarModel, FingerprintMatrix, type LazarPrediction, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
 import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
 import type { JobContext } from "./context.ts";
-import { mine, type Found, type MinerOptions } from "./mining.ts";
+import { mineGuarded, type Found, type MinerOptions } from "./mining.ts";
 import type { ModelData } from "../model-data.ts";
 import { lazarModelOf, rowDescriptors, rowFingerprint } from "./predict.ts";
 
@@ -50,9 +50,8 @@ function foldPrediction(key: string, p: LazarPrediction): FoldPrediction {
 }
 
 export async function crossValidationFold(input: FoldInput, ctx: JobContext): Promise<FoldOutput> {
-  const rdkit = await loadRDKit();
   const rows = input.train.map((r, i) => ({ id: i + 1, smiles: r.smiles, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), activity: r.activity }));
-  const run = mine(rdkit, { ...input.miner, rows, classes: input.classes });
+  const run = await mineGuarded({ ...input.miner, rows, classes: input.classes });
   ctx.progress(0.7);
   const found: Found[] = [];
   const seen = new Set<string>();
@@ -102,14 +101,18 @@ export async function crossValidationFold(input: FoldInput, ctx: JobContext): Pr
     minSim: input.minSim,
     minTrainPerformance: input.minTrainPerformance,
   });
-  const predictions = input.test.map((q): FoldPrediction => {
-    const mol = q.smiles === null ? null : moleculeFromSmiles(rdkit, q.smiles);
-    if (mol === null) return { key: q.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" };
+  const predictions: FoldPrediction[] = [];
+  for (const q of input.test) {
+    const mol = q.smiles === null ? null : await readSmilesGuarded(q.smiles, moleculeFromSmiles);
+    if (mol === null) {
+      predictions.push({ key: q.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" });
+      continue;
+    }
     const counts = set.countAll(mol, input.nrHits ? Number.MAX_SAFE_INTEGER : 1);
     const features: number[] = [];
     for (let j = 0; j < counts.length; j++) if (counts[j]! > 0) features.push(j);
-    return foldPrediction(q.key, model.predict({ fingerprint: fingerprint(features, counts) }));
-  });
+    predictions.push(foldPrediction(q.key, model.predict({ fingerprint: fingerprint(features, counts) })));
+  }
   return { predictions, features: found.length };
 }
 

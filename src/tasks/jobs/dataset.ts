@@ -108,19 +108,21 @@ export function datasetHeader(input: HeaderInput): { header: Uint8Array; feature
   return { header: headerNTriples(content, input.meta), features: content.features.map(({ name, column, numeric }) => ({ name, column, numeric })) };
 }
 
+/**
+ * Parse structure cells in order. RDKit is fetched for every cell: when a cell broke the
+ * instance (chem/structure.ts drops it), the cells after it are parsed by a fresh one. A cell
+ * on which RDKit failed is parsed once more on the fresh instance — the instance may have been
+ * broken before it, silently — and reported for its rows only when it fails there too.
+ */
 export async function parseStructures(input: { readonly cells: readonly string[] }, ctx: JobContext): Promise<StructureResult[]> {
-  const rdkit = await loadRDKit();
   const out: StructureResult[] = [];
-  input.cells.forEach((cell, i) => {
-    out.push(parseStructure(rdkit, cell));
+  for (let i = 0; i < input.cells.length; i++) {
+    const cell = input.cells[i]!;
+    const r = parseStructure(await loadRDKit(), cell);
+    out.push(r.ok || r.toolkit !== true ? r : parseStructure(await loadRDKit(), cell));
     if (i % 200 === 0) ctx.progress(i / input.cells.length);
-  });
+  }
   return out;
-}
-
-/** One structure cell (SMILES, standard InChI or molfile text) → its identity and structure. */
-export async function identifyStructure(input: { readonly cell: string }): Promise<StructureResult> {
-  return parseStructure(await loadRDKit(), input.cell);
 }
 
 export interface BuildInput {

@@ -4,8 +4,8 @@
  * are the value names the request selected, in registry order; a value that cannot be computed
  * has no value node).
  */
-import { loadRDKit } from "../../chem/rdkit.ts";
 import { computeDescriptors, featureName, type Lib, type PcType } from "../../chem/descriptors/index.ts";
+import { readSmilesGuarded } from "../../chem/structure.ts";
 import { EntryWriter, type EntryRow } from "../../resources/dataset.ts";
 import type { JobContext } from "./context.ts";
 
@@ -21,19 +21,19 @@ export interface DescriptorChunkInput {
 
 export interface DescriptorChunkOutput {
   readonly entries: Uint8Array;
-  /** Lines of rows whose structure RDKit could not read (no values). */
+  /** Lines of rows whose structure RDKit could not read, or that is past a limit (chem/limits.ts; no values). */
   readonly failed: readonly number[];
 }
 
 export async function descriptorChunk(input: DescriptorChunkInput, ctx: JobContext): Promise<DescriptorChunkOutput> {
-  const rdkit = await loadRDKit();
   const writer = new EntryWriter(input.datasetUri, input.base, input.values.map((v) => ({ name: featureName(v), numeric: true })));
   const index = new Map(input.values.map((v, j) => [v, j]));
   const rows: EntryRow[] = [];
   const failed: number[] = [];
-  input.rows.forEach((r, i) => {
+  for (let i = 0; i < input.rows.length; i++) {
+    const r = input.rows[i]!;
     const values = new Array<string | null>(input.values.length).fill(null);
-    const computed = computeDescriptors(rdkit, r.smiles, { pcTypes: input.pcTypes, lib: input.libs });
+    const computed = await readSmilesGuarded(r.smiles, (rdkit, smiles) => computeDescriptors(rdkit, smiles, { pcTypes: input.pcTypes, lib: input.libs }));
     if (computed === null) failed.push(r.line);
     for (const [name, x] of computed ?? []) {
       const j = index.get(name);
@@ -41,6 +41,6 @@ export async function descriptorChunk(input: DescriptorChunkInput, ctx: JobConte
     }
     rows.push({ line: r.line, compound: r.compound, values });
     if (i % 20 === 0) ctx.progress(i / input.rows.length);
-  });
+  }
   return { entries: writer.rows(rows), failed };
 }

@@ -2,7 +2,8 @@
  * The registry of worker jobs: kind → function (runs in a worker thread; plain input, plain
  * output). The types of inputs and outputs follow from the functions.
  */
-import { buildDatasetJob, datasetHeader, identifyStructure, parseChunk, prepareCsv } from "./dataset.ts";
+import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./dataset.ts";
+import { depictJob, identifyStructure, molfileJob } from "./chem.ts";
 import { mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
 import { predictJob } from "./predict.ts";
@@ -13,6 +14,8 @@ export type { JobContext } from "./context.ts";
 export const jobs = {
   "csv.prepare": prepareCsv,
   "chem.identify": identifyStructure,
+  "chem.depict": depictJob,
+  "chem.molfile": molfileJob,
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,

@@ -17,7 +17,9 @@
  *   Kuiper p in regression;
  * - one entry per compound (its first row), value 1 where the pattern occurs in that row.
  */
-import { loadRDKit, type RDKit } from "../../chem/rdkit.ts";
+import { measureSmiles } from "../../chem/limits.ts";
+import { loadRDKit, toolkitFailed, type RDKit } from "../../chem/rdkit.ts";
+import { InternalError } from "../../errors.ts";
 import { chiSquareCdf } from "../../mining/chisq.ts";
 import { mineBbrc, type BbrcOptions } from "../../mining/index.ts";
 import { mineLast, type LastOptions } from "../../mining/last/index.ts";
@@ -62,7 +64,7 @@ export type MiningInput = MinerOptions & {
 export interface MiningOutput {
   readonly ntriples: Uint8Array;
   readonly features: number;
-  /** Training rows the miner could not read (ids). */
+  /** Training rows the miner could not read, or past a limit (ids). */
   readonly dropped: readonly number[];
 }
 
@@ -140,10 +142,25 @@ export function mine(rdkit: RDKit, input: MinerOptions & Pick<MiningInput, "rows
   return { compounds: c, found };
 }
 
-export async function mineJob(input: MiningInput, ctx: JobContext): Promise<MiningOutput> {
+/**
+ * `mine` with this thread's RDKit, guarded: rows whose SMILES is past a limit (chem/limits.ts)
+ * are left out and listed in `refused`; an RDKit failure fails the job (the instance is replaced).
+ */
+export async function mineGuarded(input: MinerOptions & Pick<MiningInput, "rows" | "classes">): Promise<{ compounds: OrderedCompounds; found: Found[]; refused: number[] }> {
+  const refused = input.rows.filter((r) => measureSmiles(r.smiles).refusal !== null).map((r) => r.id);
+  const rows = refused.length === 0 ? input.rows : input.rows.filter((r) => !refused.includes(r.id));
   const rdkit = await loadRDKit();
+  try {
+    return { ...mine(rdkit, { ...input, rows }), refused };
+  } catch (e) {
+    if (toolkitFailed(rdkit, e)) throw new InternalError("RDKit failed while reading the training structures (it was restarted)");
+    throw e;
+  }
+}
+
+export async function mineJob(input: MiningInput, ctx: JobContext): Promise<MiningOutput> {
   ctx.progress(0.01);
-  const run = mine(rdkit, input);
+  const run = await mineGuarded(input);
   ctx.progress(0.9);
   const regression = input.classes.length === 0;
   const v = new Vocab(input.dataset.base);
@@ -197,5 +214,5 @@ export async function mineJob(input: MiningInput, ctx: JobContext): Promise<Mini
     return { line: e.line, compound: e.compound, values };
   });
   const ntriples = featureDatasetNTriples({ ...input.dataset, features, entries, compounds: input.entries.length });
-  return { ntriples, features: features.length, dropped: run.compounds.dropped };
+  return { ntriples, features: features.length, dropped: [...run.refused, ...run.compounds.dropped].sort((a, b) => a - b) };
 }

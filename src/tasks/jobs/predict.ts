@@ -17,7 +17,7 @@
 import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
 import { computeDescriptors } from "../../chem/descriptors/index.ts";
-import { loadRDKit } from "../../chem/rdkit.ts";
+import { readSmilesGuarded } from "../../chem/structure.ts";
 import { createLazarModel, DescriptorSpace, FingerprintMatrix, type LazarModel, type LazarPrediction, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
 import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
 import { predictedConfidenceUri, predictedValueUri } from "../../resources/model.ts";
@@ -100,7 +100,6 @@ function valueLiteral(d: ModelData, x: number): Quad["object"] {
 
 export async function predictJob(input: PredictInput, ctx: JobContext): Promise<PredictOutput> {
   const d = input.model;
-  const rdkit = await loadRDKit();
   const { model, queries } = await build(d);
   const v = new Vocab(input.base);
   const ds = iri(input.datasetUri);
@@ -108,7 +107,8 @@ export async function predictJob(input: PredictInput, ctx: JobContext): Promise<
   const confF = iri(predictedConfidenceUri(d.uri));
   const q: Quad[] = [];
   const summary: PredictSummary[] = [];
-  input.queries.forEach((query, i) => {
+  for (let i = 0; i < input.queries.length; i++) {
+    const query = input.queries[i]!;
     const e = iri(`${input.datasetUri}#e${query.line}`);
     q.push(quad(ds, ot.dataEntry, e), quad(e, ot.compound, iri(query.compound)), quad(e, v.qg.line, int(query.line)));
     let k = 0;
@@ -122,7 +122,7 @@ export async function predictJob(input: PredictInput, ctx: JobContext): Promise<
     let matched: number[] = [];
     let readable = query.smiles !== null;
     if (query.smiles !== null && d.kind === "substructure" && queries) {
-      const mol = moleculeFromSmiles(rdkit, query.smiles);
+      const mol = await readSmilesGuarded(query.smiles, moleculeFromSmiles);
       if (mol === null) readable = false;
       else {
         const counts = queries.countAll(mol, d.nrHits ? Number.MAX_SAFE_INTEGER : 1);
@@ -140,7 +140,7 @@ export async function predictJob(input: PredictInput, ctx: JobContext): Promise<
         fingerprint = { idx: Int32Array.from(idx), val: Float64Array.from(val) };
       }
     } else if (query.smiles !== null) {
-      const computed = computeDescriptors(rdkit, query.smiles, { pcTypes: d.pcTypes, lib: d.libs });
+      const computed = await readSmilesGuarded(query.smiles, (rdkit, smiles) => computeDescriptors(rdkit, smiles, { pcTypes: d.pcTypes, lib: d.libs }));
       if (computed === null) readable = false;
       else descriptors = Float64Array.from(d.columns, (c) => computed.get(c) ?? NaN);
     }
@@ -150,7 +150,7 @@ export async function predictJob(input: PredictInput, ctx: JobContext): Promise<
       q.push(quad(e, v.qg.reason, str(reason)));
       value(confF, dbl(0));
       summary.push({ compound: query.compound, status: "unreadable", neighbours: 0, reason });
-      return;
+      continue;
     }
     const p = model.predict({ key: query.compound, ...(fingerprint ? { fingerprint } : {}), ...(descriptors ? { descriptors } : {}) });
     if (p.status === "measured") {
@@ -184,6 +184,6 @@ export async function predictJob(input: PredictInput, ctx: JobContext): Promise<
     }
     if (i % 10 === 0) ctx.progress(i / input.queries.length);
     matched = [];
-  });
+  }
   return { entries: new TextEncoder().encode(toNTriples(q)), summary };
 }

@@ -10,16 +10,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { loadRDKit } from "../../../src/chem/rdkit.ts";
+import { loadRDKit, rdkitHealthy, rdkitReplacements, replaceRDKit, wasmMemoryBytes, type RDKit } from "../../../src/chem/rdkit.ts";
 import {
   NON_STANDARD_INCHI,
   depictSvg,
   parseMolfile,
   parseStructure,
+  readSmilesGuarded,
   toMolfile,
   type StructureResult,
 } from "../../../src/chem/structure.ts";
-import { BadRequest } from "../../../src/errors.ts";
+import { BadRequest, UnprocessableEntity } from "../../../src/errors.ts";
 
 const DATA = SHARED_DATA.replace(/\/$/, "");
 const LAZAR = `${DATA}/lazar/test/data`;
@@ -191,4 +192,89 @@ test("depictSvg returns a standalone SVG document", () => {
   assert.equal(depictSvg(rdkit, "Tost"), null);
   assert.throws(() => depictSvg(rdkit, "CCO", 0, 100), (e: unknown) => e instanceof BadRequest && e.details.field === "width");
   assert.throws(() => depictSvg(rdkit, "CCO", 100, Number.NaN), (e: unknown) => e instanceof BadRequest && e.details.field === "height");
+});
+
+// --- Isolation (issue 13): limits before RDKit, a broken RDKit replaced ----------------------
+
+const SMILES_OPTIONS = JSON.stringify({ sanitize: true, kekulize: true, removeHs: true, assignStereo: true });
+
+/** Break this thread's instance with the real trapping input (a 1020-carbon chain, the tester's). */
+async function breakRDKit(): Promise<RDKit> {
+  replaceRDKit(); // a fresh instance, so that the trap leaves it broken (rdkit.test.ts)
+  const broken = await loadRDKit();
+  assert.throws(() => broken.get_mol("C".repeat(1020), SMILES_OPTIONS), (e: unknown) => e instanceof WebAssembly.RuntimeError);
+  assert.equal(rdkitHealthy(broken), false);
+  return broken;
+}
+
+/** An alkane of `n` carbons written with atom maps, exactly `length` characters long (7- or 8-digit maps). */
+function mappedAlkane(n: number, length: number): string {
+  const extra = length - n * 13; // "[CHk:" + 7 digits + "]" = 13 characters per atom
+  assert.ok(extra >= 0 && extra <= n);
+  return Array.from({ length: n }, (_, i) => `[CH${i === 0 || i === n - 1 ? 3 : 2}:${(i < extra ? 10_000_000 : 1_000_000) + i}]`).join("");
+}
+
+test("a structure past a limit is refused before RDKit sees it, naming the limit; the edges of each limit", async () => {
+  const rdkit = await loadRDKit();
+  const before = rdkitReplacements();
+  const memory = wasmMemoryBytes();
+  // The tester's SMILES (1020 carbons), and the edges of the atom limit. Alkanes are CnH2n+2.
+  const big = parseStructure(rdkit, "C".repeat(1020));
+  assert.deepEqual(big, { ok: false, error: "structure too large: the SMILES has 1020 atoms (the limit is 300 atoms other than hydrogen)", limit: "atoms" });
+  assert.match(ok(parseStructure(rdkit, "C".repeat(300))).inchi, /^InChI=1S\/C300H602\//);
+  assert.equal((parseStructure(rdkit, "C".repeat(301)) as { limit?: string }).limit, "atoms");
+  // smilesChars: 4000 characters (300 atom-mapped carbons; the InChI ignores atom maps) / 4001.
+  assert.equal(mappedAlkane(300, 4000).length, 4000);
+  assert.match(ok(parseStructure(rdkit, mappedAlkane(300, 4000))).inchi, /^InChI=1S\/C300H602\//);
+  assert.equal((parseStructure(rdkit, mappedAlkane(300, 4001)) as { limit?: string }).limit, "smilesChars");
+  // The InChI of a 1,500-carbon alkane (the tester's GET): refused on its formula.
+  const chain = Array.from({ length: 1500 }, (_, i) => i + 1).join("-");
+  assert.equal((parseStructure(rdkit, `InChI=1S/C1500H3002/c${chain}/h1-1500H2`) as { limit?: string }).limit, "atoms");
+  // The issue's V3000 molfile with COUNTS 99999999: refused, RDKit allocated nothing.
+  const attack = "\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
+  assert.equal((parseMolfile(rdkit, attack) as { limit?: string }).limit, "molfileAtoms");
+  assert.equal(rdkitReplacements(), before);
+  assert.equal(wasmMemoryBytes(), memory);
+  assert.equal(await loadRDKit(), rdkit);
+});
+
+test("RDKit failing on a structure fails that structure only; the instance is replaced", async () => {
+  const broken = await breakRDKit();
+  const before = rdkitReplacements();
+  const r = parseStructure(broken, "CCO");
+  assert.equal(r.ok, false);
+  assert.equal((r as { toolkit?: true }).toolkit, true);
+  assert.match((r as { error: string }).error, /^RDKit failed on this structure \(WebAssembly trap: memory access out of bounds; it was restarted\)$/);
+  assert.equal(rdkitReplacements(), before + 1);
+  const fresh = await loadRDKit();
+  assert.notEqual(fresh, broken);
+  assert.equal(ok(parseStructure(fresh, "CCO")).inchi, ETHANOL.inchi);
+});
+
+test("drawing or writing a structure past a limit, or on a broken RDKit, is a 422 for field smiles", async () => {
+  const unprocessable = (e: unknown): boolean => e instanceof UnprocessableEntity && e.details.field === "smiles";
+  assert.throws(() => depictSvg(rdkit, "C".repeat(301)), unprocessable);
+  assert.throws(() => toMolfile(rdkit, "C".repeat(301)), unprocessable);
+  const broken = await breakRDKit();
+  assert.throws(() => depictSvg(broken, "CCO"), (e: unknown) => unprocessable(e) && /RDKit failed/.test((e as Error).message));
+  assert.match(depictSvg(await loadRDKit(), "CCO") ?? "", /<\/svg>/);
+});
+
+test("readSmilesGuarded: null past a limit or when RDKit fails (then replaced), the value otherwise", async () => {
+  const atoms = (r: RDKit, s: string): number | null => {
+    const mol = r.get_mol(s);
+    if (mol === null) return null;
+    try {
+      return mol.get_num_atoms();
+    } finally {
+      mol.delete();
+    }
+  };
+  assert.equal(await readSmilesGuarded("C".repeat(301), atoms), null);
+  assert.equal(await readSmilesGuarded("CCO", atoms), 3);
+  await breakRDKit();
+  const before = rdkitReplacements();
+  assert.equal(await readSmilesGuarded("CCO", atoms), null);
+  assert.equal(rdkitReplacements(), before + 1);
+  assert.equal(await readSmilesGuarded("CCO", atoms), 3);
 });
