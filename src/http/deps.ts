@@ -17,7 +17,8 @@ export interface Deps {
   readonly pool: WorkerPool;
   /**
    * Request-time chemistry (reading, drawing, writing one structure): a worker of its own, so that
-   * requests do not wait behind task jobs; each job with the budget REQUEST_CHEM_BUDGET_MS.
+   * requests do not wait behind task jobs; each job with the budget REQUEST_CHEM_BUDGET_MS
+   * (http/request-job.ts): structures, depictions, one compound's descriptors and predictions.
    */
   readonly chem: WorkerPool;
 }

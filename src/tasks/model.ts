@@ -23,7 +23,7 @@ import { BBRC, LAST, endpoint, miningRequest, type MiningRequest } from "./mine.
 import { loadModelData } from "./model-data.ts";
 import type { PredictInput, PredictOutput, PredictSummary } from "./jobs/predict.ts";
 import type { Operation, OperationContext } from "./runner.ts";
-import type { WorkerPool } from "./pool.ts";
+import type { JobInput, JobOutput } from "./jobs/index.ts";
 import { requireDataset } from "./checks.ts";
 
 const { quad } = DataFactory;
@@ -306,10 +306,18 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
   };
 }
 
-/** One compound, answered directly: predicted in the pool, committed, its summary returned. */
-export async function predictCompound(store: GraphStore, pool: WorkerPool, m: ModelRecord, compound: string, smiles: string | null, datasetUri: string, v: Vocab): Promise<PredictSummary> {
+/** One compound, answered directly: predicted by `run` (the request-time pool), committed, its summary returned. */
+export async function predictCompound(
+  store: GraphStore,
+  run: (input: JobInput<"model.predict">) => Promise<JobOutput<"model.predict">>,
+  m: ModelRecord,
+  compound: string,
+  smiles: string | null,
+  datasetUri: string,
+  v: Vocab,
+): Promise<PredictSummary> {
   const q: Queries = { rows: [{ line: 1, compound, smiles }], parameter: ["compound_uri", compound] };
-  const { body, summary } = await predict(store, m, q, datasetUri, v, true, (input, onProgress) => pool.run("model.predict", input, { onProgress }), () => undefined);
+  const { body, summary } = await predict(store, m, q, datasetUri, v, true, (input) => run(input), () => undefined);
   await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), v, (g) => !store.has(g)));
   return summary[0]!;
 }

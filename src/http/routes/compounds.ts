@@ -11,7 +11,6 @@
  */
 import type Router from "@koa/router";
 import type { Context, Next } from "koa";
-import { REQUEST_CHEM_BUDGET_MS, REQUEST_CHEM_WAIT_MS } from "../../chem/limits.ts";
 import { depictionDetails, type StructureResult } from "../../chem/structure.ts";
 import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
 import { actingCreator, withCreator } from "../../resources/creator.ts";
@@ -19,6 +18,7 @@ import { compoundQuads } from "../../resources/dataset.ts";
 import { readCompound, type CompoundView } from "../../resources/dataset-read.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import type { Deps } from "../deps.ts";
+import { requestJob } from "../request-job.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
 import { ot } from "../../store/vocab.ts";
@@ -27,7 +27,6 @@ import { readParams } from "../params.ts";
 import { parseParams } from "../../resources/params.ts";
 import { newId } from "../../resources/uris.ts";
 import { compoundDescriptorRequest, describe, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
-import type { JobInput, JobOutput } from "../../tasks/jobs/index.ts";
 import { shorten } from "../../validate/svg.ts";
 
 const PREFIX = "/compound/";
@@ -65,8 +64,8 @@ export function registerCompounds(router: Router, deps: Deps): void {
     let r: StructureResult;
     // A molfile's header block is three lines that are often empty (the name line, e.g. in RDKit's
     // own output): only a BOM and trailing space may go, or the counts line would move up.
-    if (type === "chemical/x-mdl-molfile" || body.includes("M  END")) r = await chemJob(deps, "chem.identify", { cell: raw.replace(/^\uFEFF/, "").trimEnd(), molfile: true });
-    else if (["text/plain", "chemical/x-daylight-smiles", "chemical/x-inchi", ""].includes(type)) r = await chemJob(deps, "chem.identify", { cell: body });
+    if (type === "chemical/x-mdl-molfile" || body.includes("M  END")) r = await requestJob(deps, "chem.identify", { cell: raw.replace(/^\uFEFF/, "").trimEnd(), molfile: true });
+    else if (["text/plain", "chemical/x-daylight-smiles", "chemical/x-inchi", ""].includes(type)) r = await requestJob(deps, "chem.identify", { cell: body });
     else throw new UnsupportedMediaType(`POST /compound takes chemical/x-daylight-smiles, chemical/x-inchi, chemical/x-mdl-molfile or text/plain; got '${type}'`, { field: "Content-Type" });
     if (!r.ok && r.limit !== undefined) throw new PayloadTooLarge(`the structure was not read: ${r.error}`, { field: "body" });
     if (!r.ok) throw new UnprocessableEntity(`the structure could not be read: ${r.error}`, { field: "body" });
@@ -106,12 +105,12 @@ export function compoundMiddleware(deps: Deps) {
     if (c.smiles) {
       const smiles = c.smiles;
       reps.push(["chemical/x-daylight-smiles", () => `${smiles}\n`]);
-      reps.push(["chemical/x-mdl-molfile", async () => (await chemJob(deps, "chem.molfile", { smiles })) ?? ""]);
+      reps.push(["chemical/x-mdl-molfile", async () => (await requestJob(deps, "chem.molfile", { smiles })) ?? ""]);
       reps.push(["image/svg+xml", async () => {
         const width = Number(ctx.query.width ?? 300);
         const height = Number(ctx.query.height ?? 200);
         depictionDetails(width, height); // 400 for a bad size before any work
-        const svg = await chemJob(deps, "chem.depict", { smiles, width, height });
+        const svg = await requestJob(deps, "chem.depict", { smiles, width, height });
         if (!svg) throw new UnprocessableEntity("the structure could not be depicted");
         return svg;
       }]);
@@ -120,17 +119,12 @@ export function compoundMiddleware(deps: Deps) {
   };
 }
 
-/** A job of request-time chemistry: in the chem pool, within the request's wait and budget. */
-function chemJob<K extends "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk">(deps: Deps, kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>> {
-  return deps.chem.run(kind, input, { timeoutMs: REQUEST_CHEM_BUDGET_MS, maxWaitMs: REQUEST_CHEM_WAIT_MS, ...(onProgress ? { onProgress } : {}) });
-}
-
 /**
  * A compound the service has not stored: its InChI decoded to a structure (chem/inchi, in a
  * worker), accepted only when RDKit gives the same InChI back. Served, not stored.
  */
 async function decodeCompound(deps: Deps, uri: string, inchi: string): Promise<CompoundView> {
-  const r = await chemJob(deps, "chem.identify", { cell: inchi });
+  const r = await requestJob(deps, "chem.identify", { cell: inchi });
   if (!r.ok && r.limit !== undefined) throw new UnprocessableEntity(`the InChI was not read: ${r.error}`, { field: "InChI" });
   if (!r.ok) throw new UnprocessableEntity(`${shorten(inchi, 200)} is not a compound this service can read: ${r.error}`, { field: "InChI" });
   if (r.value.smiles === null) {
@@ -150,7 +144,7 @@ async function compoundDescriptors(ctx: Context, deps: Deps, c: CompoundView): P
   if (!c.smiles) throw new UnprocessableEntity(`no structure is known for ${c.inchi} (it was given as an InChI), so its descriptors cannot be computed yet`, { field: "compound" });
   const request = compoundDescriptorRequest(c.uri, c.smiles, params, `${uris.algorithms()}/pc`);
   const datasetUri = uris.dataset(newId());
-  const body = await describe(request, datasetUri, vocab.base, (input, onProgress) => chemJob(deps, "descriptors.chunk", input, onProgress), () => undefined);
+  const body = await describe(request, datasetUri, vocab.base, (input, onProgress) => requestJob(deps, "descriptors.chunk", input, onProgress), () => undefined);
   await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), vocab, (g) => !store.has(g)));
   ctx.set("Location", datasetUri);
   await respond(ctx, [["text/uri-list", () => uriList([datasetUri])], ["text/plain", () => `${datasetUri}\n`]], 201);

@@ -19,6 +19,7 @@ import { requireDataset } from "../../tasks/checks.ts";
 import { ot } from "../../store/vocab.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
+import { requestJob } from "../request-job.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
@@ -59,7 +60,7 @@ function modelHtml(m: ModelRecord, base: string): string {
 }
 
 export function registerModels(router: Router, deps: Deps): void {
-  const { store, vocab, uris, tasks, pool } = deps;
+  const { store, vocab, uris, tasks } = deps;
 
   const modelOf = (ctx: Context): ModelRecord => {
     const id = String(ctx.params.id);
@@ -121,11 +122,11 @@ export function registerModels(router: Router, deps: Deps): void {
     const uri = uris.compound(inchi);
     let smiles = store.has(uri) ? (readCompound(store.ox, uri, vocab)?.smiles ?? null) : null;
     if (!store.has(uri)) {
-      const r = await pool.run("chem.identify", { cell: inchi });
+      const r = await requestJob(deps, "chem.identify", { cell: inchi });
       if (!r.ok) throw new UnprocessableEntity(`parameter 'compound_uri': ${inchi} is not a compound this service can read: ${r.error}`, { field: "compound_uri" });
       smiles = r.value.smiles;
     }
-    await predictCompound(store, pool, m, uri, smiles, result, vocab);
+    await predictCompound(store, (input) => requestJob(deps, "model.predict", input), m, uri, smiles, result, vocab);
     ctx.set("Location", result);
     await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], 201);
   });
