@@ -118,6 +118,16 @@ describe("defaults that finish on a 1,000-compound regression set", () => {
     assert.match(cv.body, /\(field feature_type\)/);
   });
 
+  test("max_visited: described with its default; a value out of range is refused at once, naming it", async () => {
+    const nt = await (await get(`${srv.base}/algorithm/miner/bbrc`, "application/n-triples")).text();
+    assert.match(nt, /#max_visited> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "500000"/);
+    const before = await (await get(`${srv.base}/model`, "text/uri-list")).text();
+    const r = await postForm(`${srv.base}/algorithm/qsar`, { dataset_uri: ds, prediction_feature: endpoint, max_visited: "0" }, "text/plain");
+    assert.equal(r.status, 400);
+    assert.match(await r.text(), /max_visited.*at least 1.*\(field max_visited\)/);
+    assert.equal(await (await get(`${srv.base}/model`, "text/uri-list")).text(), before);
+  });
+
   test("afterwards the service serves normally", async () => {
     await assertServesNormally(srv.base);
   });
