@@ -17,7 +17,7 @@
  * where the search stands in that partition (monotone: the partition is walked in order). A
  * pattern whose subtree is much larger than its support suggests keeps the progress still
  * while it is searched, so the reported fraction is the larger of that share and the fraction of
- * the budget used (`visited / maxVisited`), which is a true bound on the work still to come.
+ * the budget used (`visited / maxVisited`): at most `maxVisited − visited` visits are still to come.
  */
 
 import type { Database } from "./database.ts";
@@ -49,7 +49,7 @@ export interface MiningProgress {
 export interface SearchBudget {
   /** The most patterns the search may visit (default: no limit). */
   maxVisited?: number;
-  /** Called as the miner progresses (a few hundred times per search at most per 256 visits). */
+  /** Called while reading (every 64 compounds), at each root label and one-edge pattern, every 256 visits and at the end. */
   onProgress?: (p: MiningProgress) => void;
 }
 
