@@ -14,13 +14,14 @@
  * pattern of a class is the maximum).
  */
 
+import { SearchMeter, type SearchBudget } from "./budget.ts";
 import type { Database } from "./database.ts";
 import { LegCounter, type Level } from "./legs.ts";
 import { Pattern, DEFAULT_TREE_ORDER, type TreeOrderOptions } from "./pattern.ts";
 import { writeSmarts, type SmartsGraph } from "./smarts.ts";
 import { fminerChisq, fminerUpperBound, fminerKuiper, defaultChisqThreshold, chisqQuantile1 } from "./stats.ts";
 
-export interface BbrcOptions {
+export interface BbrcOptions extends SearchBudget {
   /** Absolute minimum support (default 2). */
   minfreq?: number;
   /** 1 = paths only, 2 = paths and trees (default). */
@@ -78,7 +79,7 @@ interface Best {
 
 export class BbrcMiner {
   private readonly db: Database;
-  private readonly opt: Required<Omit<BbrcOptions, "chisqSig">> & { chisqSig: number | undefined };
+  private readonly opt: Required<Omit<BbrcOptions, "chisqSig" | keyof SearchBudget>> & { chisqSig: number | undefined };
   private readonly nClasses: number;
   private readonly tidClass: Int32Array;
   private readonly classSizes: Float64Array;
@@ -93,6 +94,8 @@ export class BbrcMiner {
   visited = 0;
   /** Embedding buffers and leg counting (./legs.ts). */
   private readonly legs: LegCounter;
+  /** Visit limit and progress (./budget.ts). */
+  private readonly meter: SearchMeter;
 
   constructor(db: Database, activities: readonly number[], options: BbrcOptions = {}) {
     this.db = db;
@@ -135,11 +138,19 @@ export class BbrcMiner {
       this.sig = o.chisqSig === undefined ? defaultChisqThreshold(values.length) : chisqQuantile1(o.chisqSig);
     }
     this.legs = new LegCounter(db, this.pattern, o.minfreq, this.tidClass, this.nClasses);
+    this.meter = new SearchMeter(options);
   }
 
   /** Mine every root label in label order (fminer's MineRoot loop). */
   mineAll(): MinedPattern[] {
-    for (let r = 0; r < this.db.nodeLabels.length; r++) this.mineRoot(r);
+    const m = this.meter;
+    m.openRoots(this.db, this.opt.minfreq);
+    for (let r = 0; r < this.db.nodeLabels.length; r++) {
+      m.next(m.rootWeight(this.db, this.opt.minfreq, r));
+      this.mineRoot(r);
+    }
+    m.close();
+    m.done(this.results.length);
     return this.results;
   }
 
@@ -148,7 +159,10 @@ export class BbrcMiner {
     if (root === null) return;
     const p = this.pattern;
     // (one node: the legs come by ascending edge label)
-    for (const leg of this.countedLegs()) {
+    const legs = this.countedLegs();
+    this.meter.openLegs(legs);
+    for (const leg of legs) {
+      this.meter.next(leg.support);
       this.updated = true;
       const child = this.descend(root, leg);
       const text = this.significant(leg.score) ? this.line(leg, child) : null;
@@ -163,6 +177,7 @@ export class BbrcMiner {
       this.visitPath(child, rootBest);
       p.removeLast();
     }
+    this.meter.close();
     p.removeLast();
   }
 
@@ -197,6 +212,7 @@ export class BbrcMiner {
 
   /** Build the embeddings of pattern + leg (./legs.ts `extend`) and add the node to the pattern. */
   private descend(lv: Level, leg: Leg): Level {
+    this.meter.visit(this.results.length);
     const child = this.legs.extend(lv, leg.node, leg.edge, leg.tids);
     this.pattern.addNode(leg.label, leg.node, leg.edge);
     this.visited++;
@@ -285,7 +301,10 @@ export class BbrcMiner {
     }
     const savedPath = p.path;
     const savedEdges = p.pathEdges;
+    const m = this.meter;
+    m.openLegs([...backLegs, ...frontLegs, ...tlegs]);
     for (const leg of backLegs) {
+      m.next(leg.support);
       this.consider(
         lv,
         leg,
@@ -302,6 +321,7 @@ export class BbrcMiner {
       );
     }
     for (const leg of frontLegs) {
+      m.next(leg.support);
       this.consider(
         lv,
         leg,
@@ -320,8 +340,12 @@ export class BbrcMiner {
     // Tree legs in path order, front to back (hamster tmp2 lines 96–98), leave `updated` as
     // the path legs left it.
     const saved = this.updated;
-    for (const leg of tlegs) this.consider(lv, leg, best, true, () => {}, () => {});
+    for (const leg of tlegs) {
+      m.next(leg.support);
+      this.consider(lv, leg, best, true, () => {}, () => {});
+    }
     this.updated = saved;
+    m.close();
   }
 
   private visitTree(lv: Level, best: Best): void {
@@ -333,7 +357,12 @@ export class BbrcMiner {
       this.emit(best);
       this.updated = false;
     }
-    for (const leg of legs) this.consider(lv, leg, best, true, () => {}, () => {});
+    this.meter.openLegs(legs);
+    for (const leg of legs) {
+      this.meter.next(leg.support);
+      this.consider(lv, leg, best, true, () => {}, () => {});
+    }
+    this.meter.close();
   }
 }
 

@@ -8,8 +8,10 @@ import { BbrcMiner, type BbrcOptions, type MinedPattern } from "./bbrc.ts";
 import { Database } from "./database.ts";
 import { canonicalOrder, type InputCompound, type OrderedCompounds } from "./order.ts";
 import { formatFixed } from "./stats.ts";
+import { orderProgress } from "./budget.ts";
 
 export type { BbrcOptions, MinedPattern } from "./bbrc.ts";
+export { SearchLimitError, type MiningProgress, type SearchBudget } from "./budget.ts";
 export type { InputCompound } from "./order.ts";
 export { parseSmiFile, parseActivityFile } from "./order.ts";
 
@@ -26,7 +28,7 @@ export function mineBbrc(
   activity: ReadonlyMap<number, number>,
   options: BbrcOptions = {},
 ): BbrcRun {
-  const ordered = canonicalOrder(rdkit, compounds, activity, options.aromatic ?? true);
+  const ordered = canonicalOrder(rdkit, compounds, activity, options.aromatic ?? true, orderProgress(options));
   const minfreq = options.refineSingles ? 1 : (options.minfreq ?? 2);
   const db = new Database(ordered.graphs, minfreq);
   const miner = new BbrcMiner(db, ordered.activities, options);

@@ -41,10 +41,13 @@ export function canonicalOrder(
   compounds: readonly InputCompound[],
   activity: ReadonlyMap<number, number>,
   aromatic = true,
+  /** Called every 64 compounds read with the fraction read (the reading takes the time). */
+  onProgress?: (fraction: number) => void,
 ): OrderedCompounds {
   const rows: { key: string; id: number; graph: MolGraph; act: number }[] = [];
   const dropped: number[] = [];
   compounds.forEach((c, counter) => {
+    if (onProgress && counter % 64 === 0) onProgress(counter / compounds.length);
     const act = activity.get(c.id);
     const enc = act === undefined ? null : c.inchi !== undefined ? { graph: encodeGraph(rdkit, c.smiles, aromatic), inchi: c.inchi } : encodeSmiles(rdkit, c.smiles, aromatic);
     if (enc === null || enc.graph === null || act === undefined) {

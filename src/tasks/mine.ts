@@ -43,6 +43,23 @@ function minFrequency(defaultValue: string): ParamSpec {
   };
 }
 
+/**
+ * The most patterns a search may visit (mining/budget.ts). The heaviest run the reference
+ * documents, every significant tree of Kazius (4,069 compounds) at minimum support 20 with
+ * backbone=false (spec miners.md §8.3: 214,143 patterns), visits 235,244 patterns here; the
+ * default leaves it twice that. Regression trees of ~1,000 compounds pass it (LOAEL at support
+ * 4: over a million) and stop with a 400 instead of running for hours.
+ */
+export const DEFAULT_MAX_VISITED = 500_000;
+
+const MAX_VISITED: ParamSpec = {
+  name: "max_visited",
+  description: `the most patterns the search may visit (frequent candidates, significant or not); a search that would visit more stops with an error saying which parameter to change`,
+  required: false,
+  default: String(DEFAULT_MAX_VISITED),
+  kind: { type: "integer", min: 1, max: 100_000_000 },
+};
+
 export const BBRC: AlgorithmSpec = {
   path: "miner/bbrc",
   aliases: ["fminer/bbrc", "fminer"],
@@ -53,6 +70,7 @@ export const BBRC: AlgorithmSpec = {
   parameters: [
     ...COMMON,
     minFrequency("5pm"),
+    MAX_VISITED,
     { name: "feature_type", description: "trees (paths and trees) or paths only", required: false, default: "trees", kind: { type: "enum", values: ["trees", "paths"] } },
     { name: "backbone", description: "true: one representative per backbone refinement class; false: every significant pattern", required: false, default: "true", kind: { type: "boolean" } },
     {
@@ -74,6 +92,7 @@ export const LAST: AlgorithmSpec = {
   parameters: [
     ...COMMON,
     minFrequency("80pm"),
+    MAX_VISITED,
   ],
 };
 
@@ -147,13 +166,15 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
   }
   const minfreq = absoluteFrequency(params.frequency("min_frequency")!, rows.length);
   const sig = params.number("min_chisq_significance");
+  const maxVisited = params.number("max_visited")!;
   const miner: MinerOptions =
     spec === LAST
-      ? { miner: "last", options: { minfreq, regression: !nominal } }
+      ? { miner: "last", options: { minfreq, maxVisited, regression: !nominal } }
       : {
           miner: "bbrc",
           options: {
             minfreq,
+            maxVisited,
             type: params.string("feature_type") === "paths" ? 1 : 2,
             backbone: params.boolean("backbone") ?? true,
             regression: !nominal,

@@ -85,7 +85,7 @@ const MINER_PATHS = new Map<string, AlgorithmSpec>([
   ["miner/last", LAST],
   ["fminer/last", LAST],
 ]);
-const MINER_ONLY = ["min_frequency", "feature_type", "backbone", "min_chisq_significance"];
+const MINER_ONLY = ["min_frequency", "max_visited", "feature_type", "backbone", "min_chisq_significance"];
 const PC_ONLY = ["pc_type", "lib"];
 
 function lazarError<T>(f: () => T): T {
@@ -112,6 +112,8 @@ export function modelRequest(params: Params, raw: ReadonlyMap<string, readonly s
   const fdUri = params.string("feature_dataset_uri");
   const genUri = params.string("feature_generation_uri");
   let generator: Generator;
+  /** Generator parameters the model records although the request did not give them. */
+  const defaulted: [string, string][] = [];
   if (fdUri !== undefined) {
     if (genUri !== undefined) throw new BadRequest("give either feature_dataset_uri or feature_generation_uri, not both", { field: "feature_generation_uri" });
     const extra = given([...MINER_ONLY, ...PC_ONLY]);
@@ -144,6 +146,13 @@ export function modelRequest(params: Params, raw: ReadonlyMap<string, readonly s
       const bad = given(MINER_ONLY).filter((n) => !miner.parameters.some((p) => p.name === n));
       if (bad.length > 0) throw new BadRequest(`parameter '${bad[0]}' does not apply to the feature generator ${gen}`, { field: bad[0]! });
       forward.set("nr_hits", [String(hits)]);
+      // lazar sent feature_type=paths to BBRC for a numeric endpoint unless given (spec lazar.md
+      // §3.1): regression mining cannot prune (the Kuiper test has no upper bound), and the
+      // frequent trees of ~1,000 compounds can be millions (mining/budget.ts). Recorded.
+      if (miner === BBRC && !nominal && !raw.has("feature_type")) {
+        forward.set("feature_type", ["paths"]);
+        defaulted.push(["feature_type", "paths"]);
+      }
       const request = miningRequest(miner, parseParams(miner, forward), store, uris, v);
       generator = { kind: "miner", request };
     } else {
@@ -179,6 +188,7 @@ export function modelRequest(params: Params, raw: ReadonlyMap<string, readonly s
         ["min_sim", String(minSim)],
         ["nr_hits", String(featureKind === "substructure" && hits)],
         ...(fdUri === undefined ? [["feature_generation_uri", genUri ?? `${uris.algorithms()}/miner/bbrc`] as const] : []),
+        ...defaulted,
       ],
     },
   };

@@ -6,6 +6,7 @@
  */
 
 import type { RDKit } from "../../chem/rdkit.ts";
+import { orderProgress } from "../budget.ts";
 import { Database } from "../database.ts";
 import { canonicalOrder, type InputCompound, type OrderedCompounds } from "../order.ts";
 import { LastSearch, type LastSearchOptions } from "./search.ts";
@@ -56,7 +57,7 @@ export function mineLast(
   activity: ReadonlyMap<number, number>,
   options: LastOptions = {},
 ): LastRun {
-  const ordered = canonicalOrder(rdkit, compounds, activity, options.aromatic ?? true);
+  const ordered = canonicalOrder(rdkit, compounds, activity, options.aromatic ?? true, orderProgress(options));
   const minfreq = options.minfreq ?? 2;
   const db = new Database(ordered.graphs, minfreq);
   const search = new LastSearch(db, ordered.activities, { ...options, minfreq });

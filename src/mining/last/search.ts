@@ -13,6 +13,7 @@
  * ground features (§5.4).
  */
 
+import { SearchMeter, type SearchBudget } from "../budget.ts";
 import type { Database } from "../database.ts";
 import { LegCounter, grown, level, type Level } from "../legs.ts";
 import { Pattern, DEFAULT_TREE_ORDER } from "../pattern.ts";
@@ -21,7 +22,7 @@ import { Walk } from "./walk.ts";
 import { mergeWalk } from "./stack.ts";
 import { svdFilter } from "./svd.ts";
 
-export interface LastSearchOptions {
+export interface LastSearchOptions extends SearchBudget {
   /** Absolute minimum support (default 2). */
   minfreq?: number;
   /** Stop merging into an accumulator holding more than this many ground features (default 25). */
@@ -77,6 +78,8 @@ export class LastSearch {
   trace: ((e: TraceEvent) => void) | null = null;
   /** Embedding buffers and leg counting (../legs.ts, shared with ../bbrc.ts). */
   private readonly legs: LegCounter;
+  /** Visit limit and progress (../budget.ts). */
+  private readonly meter: SearchMeter;
   // Scratch buffers of descendAll, reused across calls (no per-embedding allocations).
   private legSlot = new Int32Array(0);
   private xLeg = new Int32Array(1024);
@@ -110,10 +113,18 @@ export class LastSearch {
       this.sig = defaultChisqThreshold(values.length);
     }
     this.legs = new LegCounter(db, this.pattern, this.minfreq, this.tidClass, this.nClasses);
+    this.meter = new SearchMeter(options);
   }
 
   mineAll(): Walk[] {
-    for (let r = 0; r < this.db.nodeLabels.length; r++) this.mineRoot(r);
+    const m = this.meter;
+    m.openRoots(this.db, this.minfreq);
+    for (let r = 0; r < this.db.nodeLabels.length; r++) {
+      m.next(m.rootWeight(this.db, this.minfreq, r));
+      this.mineRoot(r);
+    }
+    m.close();
+    m.done(this.results.length);
     return this.results;
   }
 
@@ -123,13 +134,17 @@ export class LastSearch {
     const p = this.pattern;
     let sibling = new Walk();
     // (one node: the legs come by ascending edge label)
-    for (const leg of this.countedLegs(root)) {
+    const legs = this.countedLegs(root);
+    this.meter.openLegs(legs);
+    for (const leg of legs) {
+      this.meter.next(leg.support);
       sibling = this.step(root, leg, sibling, 1, (child) => {
         p.path = [0, 1];
         p.pathEdges = [leg.edge];
         return this.visitPath(child);
       });
     }
+    this.meter.close();
     // liblast deletes the root-level accumulator without printing it (§5.4).
     if (this.trace && sibling.hops > 0) this.trace({ kind: "drop", depth: 0, walk: sibling });
     p.removeLast();
@@ -368,6 +383,7 @@ export class LastSearch {
    */
   private step(lv: Level, leg: Leg, sibling: Walk, core: number, recurse: (child: Level) => Walk): Walk {
     const p = this.pattern;
+    this.meter.visit(this.results.length);
     p.addNode(leg.label, leg.node, leg.edge);
     this.visited++;
     const g = this.walkOfPattern(leg.activating);
@@ -403,7 +419,10 @@ export class LastSearch {
     let sibling = new Walk();
     const savedPath = p.path;
     const savedEdges = p.pathEdges;
+    const m = this.meter;
+    m.openLegs([...backLegs, ...frontLegs, ...tlegs]);
     for (const leg of backLegs) {
+      m.next(leg.support);
       sibling = this.step(lv, leg, sibling, core, (child) => {
         p.path = [...savedPath, p.size - 1];
         p.pathEdges = [...savedEdges, leg.edge];
@@ -414,6 +433,7 @@ export class LastSearch {
       });
     }
     for (const leg of frontLegs) {
+      m.next(leg.support);
       sibling = this.step(lv, leg, sibling, core, (child) => {
         p.path = [p.size - 1, ...savedPath];
         p.pathEdges = [leg.edge, ...savedEdges];
@@ -424,7 +444,11 @@ export class LastSearch {
       });
     }
     // tree legs in path order, front to back
-    for (const leg of tlegs) sibling = this.step(lv, leg, sibling, core, (child) => this.visitTree(child));
+    for (const leg of tlegs) {
+      m.next(leg.support);
+      sibling = this.step(lv, leg, sibling, core, (child) => this.visitTree(child));
+    }
+    m.close();
     return sibling;
   }
 
@@ -463,7 +487,12 @@ export class LastSearch {
     legs.sort((a, b) => a.node - b.node || (deep[a.node] ? b.edge - a.edge : a.edge - b.edge));
     const core = p.size;
     let sibling = new Walk();
-    for (const leg of legs) sibling = this.step(lv, leg, sibling, core, (child) => this.visitTree(child));
+    this.meter.openLegs(legs);
+    for (const leg of legs) {
+      this.meter.next(leg.support);
+      sibling = this.step(lv, leg, sibling, core, (child) => this.visitTree(child));
+    }
+    this.meter.close();
     return sibling;
   }
 }

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { DATA } from "../../helpers/data.ts";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
-import { mineBbrc, yamlLine, lazarLine, parseSmiFile, parseActivityFile, type BbrcOptions } from "../../../src/mining/index.ts";
+import { mineBbrc, yamlLine, lazarLine, parseSmiFile, parseActivityFile, SearchLimitError, type BbrcOptions } from "../../../src/mining/index.ts";
 
 const F2 = `${DATA}fminer2/`;
 const SPEC = new URL("../../../../shared/spec/miners.md", import.meta.url).pathname;
@@ -158,12 +158,17 @@ function parseTreeSmarts(s: string): { atoms: number[]; adj: [number, number][][
   return { atoms, adj };
 }
 
-test("-d -b -p0 (all frequent trees) on hamster: as many as fminer2 (spec §8.3), each tree once", async () => {
+test("-d -b -p0 (all frequent trees) on hamster: as many as fminer2 (spec §8.3), each tree once; a visit limit of one less stops the search", async () => {
   const reference = Number(/`-d -b -p0` → (\d+) frequent trees/.exec(readFileSync(SPEC, "utf8"))![1]);
   assert.equal(reference, 66455);
-  const run = await hamster("hamster_carcinogenicity.class", { backbone: false, dynamicUpperBound: false, chisqSig: 0 });
+  // Without pruning every frequent tree is visited once, so a limit of exactly that many
+  // visits (src/mining/budget.ts) lets the search finish, and one less stops it.
+  const options = { backbone: false, dynamicUpperBound: false, chisqSig: 0 } as const;
+  const run = await hamster("hamster_carcinogenicity.class", { ...options, maxVisited: reference });
   assert.equal(run.patterns.length, reference);
+  assert.equal(run.visited, reference);
   assert.equal(new Set(run.patterns.map((p) => treeKey(p.smarts))).size, reference, "no tree is generated twice");
+  await assert.rejects(hamster("hamster_carcinogenicity.class", { ...options, maxVisited: reference - 1 }), (e: unknown) => e instanceof SearchLimitError && e.limit === reference - 1 && e.found === reference - 1);
 });
 
 /** Embeddings of a tree pattern in a molecule: injective, label- and bond-preserving (counted by brute force). */
