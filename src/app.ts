@@ -24,6 +24,9 @@ import { Vocab } from "./store/vocab.ts";
 import { WorkerPool } from "./tasks/pool.ts";
 import { TaskRunner } from "./tasks/runner.ts";
 
+/** Render workers (http/render-rdf.ts): two, so that one long render does not hold up the next. */
+const RENDER_WORKERS = 2;
+
 export interface App {
   readonly koa: Koa;
   readonly deps: Deps;
@@ -39,9 +42,11 @@ export async function createApp(config: Config): Promise<App> {
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
   const pool = new WorkerPool(config.workers);
+  // Renders get workers of their own: the task pool may be busy with long jobs for minutes.
+  const renderPool = new WorkerPool(RENDER_WORKERS, { rdkit: false });
   const tasks = new TaskRunner(store, pool, uris, vocab);
   await tasks.recover();
-  const deps: Deps = { config, store, vocab, uris, tasks, pool };
+  const deps: Deps = { config, store, vocab, uris, tasks, pool, renderPool };
 
   const router = new Router();
   registerService(router, deps);
@@ -82,6 +87,7 @@ export async function createApp(config: Config): Promise<App> {
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections();
       await pool.close();
+      await renderPool.close();
       await replica.close();
       await store.close();
     },

@@ -15,4 +15,6 @@ export interface Deps {
   readonly uris: Uris;
   readonly tasks: TaskRunner;
   readonly pool: WorkerPool;
+  /** Worker threads that serialise large RDF representations (http/render-rdf.ts), apart from the task pool. */
+  readonly renderPool: WorkerPool;
 }

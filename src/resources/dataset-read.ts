@@ -73,27 +73,39 @@ function props(store: ox.Store, subject: string, graph: string): Props {
 }
 
 export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): DatasetSummary {
-  const p = props(store, uri, uri);
-  const one = (k: { value: string }): string => p.get(k.value)?.[0] ?? "";
   const g = ox.namedNode(uri);
   const features = store
     .match(null, ox.namedNode(rdf.type.value), ox.namedNode(ot.Feature.value), g)
-    .map((q) => {
-      const fp = props(store, q.subject.value, uri);
-      const types = fp.get(rdf.type.value) ?? [];
-      return {
-        uri: q.subject.value,
-        title: fp.get(dc.title.value)?.[0] ?? "",
-        types: types.filter((t) => t !== ot.Feature.value).map((t) => t.replace(/^.*#/, "")).sort(),
-        // the graph holds a set of values: show them in the order typing.ts documents
-        acceptValues: sortAcceptValues(fp.get(ot.acceptValue.value) ?? [], types.includes(ot.NumericFeature.value)),
-        description: fp.get(dc.description.value)?.[0] ?? "",
-        source: fp.get(ot.hasSource.value)?.[0] ?? "",
-        index: Number(fp.get(v.qg.index.value)?.[0] ?? 0),
-        properties: featureProperties(fp, v),
-      };
-    })
+    .map((q) => readFeature(store, q.subject.value, uri, v))
     .sort((a, b) => a.index - b.index);
+  return { ...readDatasetInfo(store, uri, v), features };
+}
+
+function readFeature(store: ox.Store, feature: string, graph: string, v: Vocab): FeatureView {
+  const fp = props(store, feature, graph);
+  const types = fp.get(rdf.type.value) ?? [];
+  return {
+    uri: feature,
+    title: fp.get(dc.title.value)?.[0] ?? "",
+    types: types.filter((t) => t !== ot.Feature.value).map((t) => t.replace(/^.*#/, "")).sort(),
+    // the graph holds a set of values: show them in the order typing.ts documents
+    acceptValues: sortAcceptValues(fp.get(ot.acceptValue.value) ?? [], types.includes(ot.NumericFeature.value)),
+    description: fp.get(dc.description.value)?.[0] ?? "",
+    source: fp.get(ot.hasSource.value)?.[0] ?? "",
+    index: Number(fp.get(v.qg.index.value)?.[0] ?? 0),
+    properties: featureProperties(fp, v),
+  };
+}
+
+/** A dataset's title (the dataset lists show only that). */
+export function readDatasetTitle(store: ox.Store, uri: string): string {
+  return store.match(ox.namedNode(uri), ox.namedNode(dc.title.value), null, ox.namedNode(uri))[0]?.object.value ?? "";
+}
+
+/** Everything the dataset says of itself but its features, and how many features it has. */
+export function readDatasetInfo(store: ox.Store, uri: string, v: Vocab): Omit<DatasetSummary, "features"> & { readonly featureCount: number } {
+  const p = props(store, uri, uri);
+  const one = (k: { value: string }): string => p.get(k.value)?.[0] ?? "";
   const warnings = (p.get(v.qg.warning.value) ?? [])
     .map((w) => {
       const wp = props(store, w, uri);
@@ -125,11 +137,41 @@ export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): Data
     created: one(dc.date),
     compounds: Number(one(v.qg.numberOfCompounds) || 0),
     entries: Number(one(v.qg.numberOfEntries) || 0),
-    features,
+    // Counted: a prediction dataset also types its endpoint as a feature (qg:numberOfFeatures says 2).
+    featureCount: countFeatures(store, uri),
     warnings,
     ...(source !== undefined && algorithm !== undefined ? { source, algorithm } : {}),
     parameters,
   };
+}
+
+function countFeatures(store: ox.Store, uri: string): number {
+  const csv = store.query(`SELECT (COUNT(?f) AS ?n) WHERE { GRAPH <${uri}> { ?f a <${ot.Feature.value}> } }`, { results_format: "text/csv" }) as unknown as string;
+  return Number(sparqlCsvRows(csv)[0]?.[0] ?? 0);
+}
+
+/** One feature of a dataset, or null when the dataset has no such feature. */
+export function readFeatureOf(store: ox.Store, uri: string, feature: string, v: Vocab): FeatureView | null {
+  if (!store.has(ox.quad(ox.namedNode(feature), ox.namedNode(rdf.type.value), ox.namedNode(ot.Feature.value), ox.namedNode(uri)))) return null;
+  return readFeature(store, feature, uri, v);
+}
+
+/** Every feature of a dataset in order, as URI and title only (one query; for lists and the CSV header). */
+export function readFeatureList(store: ox.Store, uri: string, v: Vocab): { uri: string; title: string }[] {
+  const csv = store.query(
+    `SELECT ?f ?t WHERE { GRAPH <${uri}> { ?f a <${ot.Feature.value}> OPTIONAL { ?f <${v.qg.index.value}> ?i } OPTIONAL { ?f <${dc.title.value}> ?t } } } ORDER BY ?i ?f`,
+    { results_format: "text/csv" },
+  ) as unknown as string;
+  return sparqlCsvRows(csv).map(([f, t]) => ({ uri: f!, title: t ?? "" }));
+}
+
+/** Features `limit` from `offset` in their order (qg:index; those without one first), with what each says of itself. */
+export function readFeaturePage(store: ox.Store, uri: string, v: Vocab, offset: number, limit: number): FeatureView[] {
+  const csv = store.query(
+    `SELECT ?f WHERE { GRAPH <${uri}> { ?f a <${ot.Feature.value}> OPTIONAL { ?f <${v.qg.index.value}> ?i } } } ORDER BY ?i ?f LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
+    { results_format: "text/csv" },
+  ) as unknown as string;
+  return sparqlCsvRows(csv).map(([f]) => readFeature(store, f!, uri, v));
 }
 
 /** The properties computed features carry, in a fixed order, with short labels. */
@@ -171,23 +213,45 @@ export function readEntryRefs(store: ox.Store, uri: string, v: Vocab, offset = 0
   });
 }
 
-/** The values of some entries of a dataset (feature URI → values), in the entries' order. */
-export function readEntryValues(store: ox.Store, uri: string, refs: readonly EntryRef[]): EntryView[] {
+/**
+ * Some of a dataset's columns, for reading a block of its table (entries × these features): the
+ * features, and the dataset's number of entries and values per entry, which decide from which
+ * side the values are looked up.
+ */
+export interface Columns {
+  readonly features: readonly string[];
+  readonly totalEntries: number;
+  /** Values per entry, on average (the graph's triples / 3 / entries). */
+  readonly valuesPerEntry: number;
+}
+
+/**
+ * The values of some entries of a dataset (feature URI → values), in the entries' order: all of
+ * their values, or those of `columns` only. One query, its result as SPARQL CSV text (one lookup
+ * per value took minutes for a 10,000-compound descriptor dataset, and result objects cost 3–4×
+ * the text: 250 entries × 263 values, 1.4 s against 0.38 s). It starts from the entries (visiting
+ * all their values) or, for a few columns of a wide dataset, from the features (visiting their
+ * values in every entry), whichever visits fewer: 3 entries × 50,000 features took 5.8 s from
+ * the entries and 0.08 s from 100 features, on a busy machine.
+ */
+export function readEntryValues(store: ox.Store, uri: string, refs: readonly EntryRef[], columns?: Columns): EntryView[] {
   if (refs.length === 0) return [];
-  // One query for all the entries' values, as SPARQL CSV text: one lookup per value took minutes
-  // for a 10,000-compound descriptor dataset, and result objects cost 3–4× the text (250
-  // entries × 263 values: 1.4 s against 0.38 s).
   const values = new Map<string, Map<string, string[]>>(refs.map((r) => [r.entry, new Map()]));
-  const csv = store.query(
-    `SELECT ?e ?f ?val WHERE { GRAPH <${uri}> { VALUES ?e { ${refs.map((r) => `<${r.entry}>`).join(" ")} } ?e <${ot.values.value}> ?x . ?x <${ot.feature.value}> ?f ; <${ot.value.value}> ?val } }`,
-    { results_format: "text/csv" },
-  ) as unknown as string;
+  const wanted = columns ? new Set(columns.features) : undefined;
+  const entries = refs.map((r) => `<${r.entry}>`);
+  const pattern = `?e <${ot.values.value}> ?x . ?x <${ot.feature.value}> ?f ; <${ot.value.value}> ?val`;
+  // (Two VALUES blocks, or VALUES ?e with a FILTER on ?f, made Oxigraph visit far more: measured.)
+  const byFeature = columns !== undefined && columns.features.length * columns.totalEntries < refs.length * columns.valuesPerEntry;
+  const query = byFeature
+    ? `SELECT ?e ?f ?val WHERE { GRAPH <${uri}> { VALUES ?f { ${columns.features.map((f) => `<${f}>`).join(" ")} } ${pattern} FILTER(?e IN (${entries.join(", ")})) } }`
+    : `SELECT ?e ?f ?val WHERE { GRAPH <${uri}> { VALUES ?e { ${entries.join(" ")} } ${pattern} } }`;
+  const csv = store.query(query, { results_format: "text/csv" }) as unknown as string;
   for (const [e, f, val] of sparqlCsvRows(csv)) {
-    const byFeature = values.get(e!);
-    if (byFeature === undefined || f === undefined || val === undefined) continue;
-    const l = byFeature.get(f);
+    const byF = values.get(e!);
+    if (byF === undefined || f === undefined || val === undefined || (wanted && !wanted.has(f))) continue;
+    const l = byF.get(f);
     if (l) l.push(val);
-    else byFeature.set(f, [val]);
+    else byF.set(f, [val]);
   }
   return refs.map(({ entry, ...r }) => ({ ...r, values: values.get(entry)! }));
 }

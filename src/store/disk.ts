@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { bodyOf, encodeRecord, graphsOf, isTornTail, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
+import { bodyOf, bodyRanges, encodeRecord, graphsOf, isTornTail, scanRecords, type BodyLocation, type DecodedRecord, type GraphOp } from "./journal.ts";
 
 const SNAP = /^snapshot-(\d{12})\.qgs$/;
 const JOUR = /^journal-(\d{12})\.qgj$/;
@@ -65,23 +65,32 @@ export interface RecoveryResult {
  * its content here need not be loaded (apply.ts `currentOps`) — Oxigraph's memory store never
  * frees what a replaced or dropped graph held, so loading it would make a restart take the
  * memory of everything stored since the snapshot instead of what is stored now.
- * Every record is read and checked before the first is applied.
+ * Every record is read and checked before the first is applied. `locate(op)` says where the
+ * body of one of the record's puts lies in its file (GraphStore serves large graphs from there).
  */
-export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: number, graph: string) => boolean) => void, readOnly = false): RecoveryResult {
+export function recover(
+  dir: string,
+  apply: (rec: DecodedRecord, last: (op: number, graph: string) => boolean, locate: (op: GraphOp) => BodyLocation | undefined) => void,
+  readOnly = false,
+): RecoveryResult {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const { snapshots, journals } = listDataDir(dir);
   if (!readOnly) for (const name of readdirSync(dir)) if (name.endsWith(".qgs.tmp")) unlinkSync(join(dir, name));
   let snapshotSeq = 0;
   const all: DecodedRecord[] = [];
+  /** The file each record was read from (its bodies are views of `buf`). */
+  const files = new Map<DecodedRecord, { path: string; buf: Buffer }>();
   const snap = snapshots[0];
   if (snap) {
     // Snapshots are written under a temporary name and renamed when complete, and pruning
     // removes what they cover: a damaged snapshot is lost data, never something to skip.
-    const { records, tornReason } = scanRecords(readFileSync(snap.path));
+    const buf = readFileSync(snap.path);
+    const { records, tornReason } = scanRecords(buf);
     if (tornReason || !records[records.length - 1]?.end) {
       throw new Error(`snapshot ${snap.path} is damaged (${tornReason ?? "no end record"}); restore it from a backup`);
     }
     all.push(...records);
+    for (const r of records) files.set(r, { path: snap.path, buf });
     snapshotSeq = snap.seq;
   }
   let lastSeq = snapshotSeq;
@@ -100,6 +109,7 @@ export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: numb
       if (r.seq <= lastSeq) continue;
       if (r.seq !== lastSeq + 1) throw new Error(`journal ${j.path}: commit ${r.seq} follows ${lastSeq}; commits are missing`);
       all.push(r);
+      files.set(r, { path: j.path, buf });
       lastSeq = r.seq;
     }
     journalBytes += validBytes;
@@ -121,7 +131,12 @@ export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: numb
   k = 0;
   for (const r of all) {
     const first = k;
-    apply(r, (i, g) => lastWrite.get(g) === first + i);
+    const file = files.get(r)!;
+    const locate = (op: GraphOp): BodyLocation | undefined => {
+      const b = bodyOf(op);
+      return "delete" in op || typeof b === "string" ? undefined : { path: file.path, offset: b.byteOffset - file.buf.byteOffset, length: b.length };
+    };
+    apply(r, (i, g) => lastWrite.get(g) === first + i, locate);
     k += r.ops.length;
   }
   return { lastSeq, snapshotSeq, journalBytes, ...(active ? { activeJournal: active } : {}), ...(tornTail ? { tornTail } : {}) };
@@ -152,17 +167,22 @@ const SNAPSHOT_RECORD_BYTES = 8 * 1024 * 1024;
 /**
  * Write a complete snapshot as of commit `seq` from graph operations (puts), atomically: it is
  * written under a temporary name, fsynced, then renamed. Older snapshots and the journal segments
- * it covers are removed afterwards by `pruneCovered`.
+ * it covers are removed afterwards by `pruneCovered`. `onBody(op, at)` learns where each put's
+ * body lies in the snapshot.
  */
-export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>): string {
+export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>, onBody?: (op: GraphOp, at: BodyLocation) => void): string {
   const final = join(dir, `snapshot-${pad(seq)}.qgs`);
   const tmp = `${final}.tmp`;
   const fd = openSync(tmp, "w");
   try {
     let batch: GraphOp[] = [];
     let bytes = 0;
+    let written = 0;
     const flush = (end: boolean): void => {
-      writeSync(fd, encodeRecord(seq, batch, end));
+      const record = encodeRecord(seq, batch, end);
+      writeSync(fd, record);
+      bodyRanges(batch, record.length).forEach((r, i) => r && onBody?.(batch[i]!, { path: final, offset: written + r[0], length: r[1] }));
+      written += record.length;
       batch = [];
       bytes = 0;
     };

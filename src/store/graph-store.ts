@@ -36,7 +36,7 @@ import { promisify } from "node:util";
 import { InsufficientStorage, NotAcceptable } from "../errors.ts";
 import { applyOp, applyOpsSync, clearGraphs, currentOps, fills, statementsPerGraph, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, writeSnapshot } from "./disk.ts";
-import { bodyOf, encodeRecordAsync, graphsOf, type Body, type GraphOp } from "./journal.ts";
+import { bodyOf, bodyRanges, encodeRecordAsync, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
 import { spawnTsWorker } from "../tasks/spawn.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
 
@@ -58,13 +58,17 @@ export interface StoreOptions {
   readonly compactAboveBytes?: number;
   /** Most triples the in-memory store may load before a restart (see the capacity note above). */
   readonly maxQuads?: number;
-  /** Largest graph `dump` writes (default 1,000,000). */
+  /** Largest graph `dump` writes on the main thread (default 20,000). */
   readonly maxDumpTriples?: number;
 }
 
 export const DEFAULT_MAX_QUADS = 9_000_000;
-/** Largest graph written as RDF in one piece (`dump`), by default. */
-const MAX_DUMP_TRIPLES = 1_000_000;
+/**
+ * Largest graph `dump` writes, by default: Oxigraph's writer runs synchronously (≈ 500k
+ * triples per CPU second measured, so ≈ 40 ms here); larger graphs are read from disk
+ * (`storedBody`).
+ */
+const MAX_DUMP_TRIPLES = 20_000;
 /** A commit of at most this many triples may use the reserve above `maxQuads`. */
 const SMALL_COMMIT = 1000;
 /** The reserve for small commits, as a share of `maxQuads`. */
@@ -199,6 +203,11 @@ export class GraphStore {
   readonly maxQuads: number;
   private readonly maxDumpTriples: number;
   private applyChain: Promise<void> = Promise.resolve();
+  /**
+   * Where each graph's current content lies on disk as N-Triples: the body of its last one-graph
+   * put, in a journal segment or the snapshot (graphs of several-graph puts have none).
+   */
+  private readonly bodies = new Map<string, BodyLocation>();
   openInfo!: OpenInfo;
 
   private constructor(
@@ -214,7 +223,8 @@ export class GraphStore {
     const s = new GraphStore(dir, options);
     const t0 = performance.now();
     const current: GraphOp[] = [];
-    const rec = recover(dir, (r, last) => {
+    const rec = recover(dir, (r, last, locate) => {
+      s.noteBodies(r.ops, locate);
       const load = currentOps(r.ops, last);
       applyOpsSync(s.ox, s.graphSet, load);
       // Each body's lines are counted once: an operation loaded whole has the count `account` uses.
@@ -242,6 +252,17 @@ export class GraphStore {
       ...(rec.tornTail ? { tornTail: rec.tornTail } : {}),
     };
     return s;
+  }
+
+  /** Record where the bodies of committed operations lie on disk (`locate`), in commit order. */
+  private noteBodies(ops: readonly GraphOp[], locate: (op: GraphOp, i: number) => BodyLocation | undefined): void {
+    ops.forEach((op, i) => {
+      const at = "ntriples" in op && op.ntriples.length > 0 ? locate(op, i) : undefined;
+      for (const g of graphsOf(op)) {
+        if (at) this.bodies.set(g, at);
+        else this.bodies.delete(g);
+      }
+    });
   }
 
   /**
@@ -500,9 +521,13 @@ export class GraphStore {
       }
       this.fileOffset += length;
       for (const l of this.listeners) l(seq, at);
+      return bodyRanges(ops, length).map((r) => (r ? { path: at.path, offset: at.offset + r[0], length: r[1] } : undefined));
     });
-    this.writeChain = written.catch(() => undefined);
-    const synced = options.durable === false ? written : written.then(() => fdatasyncAsync(this.fd));
+    this.writeChain = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    const synced: Promise<unknown> = options.durable === false ? written : written.then(() => fdatasyncAsync(this.fd));
     synced.catch(() => undefined); // handled where the apply chain awaits it
     const exists = (g: string): boolean => this.graphSet.has(g);
     // Load into memory while the record is being written and synced; the graphs stay pending
@@ -516,6 +541,8 @@ export class GraphStore {
         this.account(op, statements[i]);
       }
       await synced;
+      const located = await written;
+      this.noteBodies(ops, (_, i) => located[i]);
       for (const st of options.preloaded ?? []) st.committed();
       for (const g of touched) {
         const n = (this.pending.get(g) ?? 1) - 1;
@@ -540,9 +567,20 @@ export class GraphStore {
   }
 
   /**
-   * Serialise one graph with Oxigraph's writer. The writer builds the whole text inside the
-   * store's WebAssembly memory, so a graph over `maxDumpTriples` is refused (406) rather than
-   * risk a trap that would leave the store unusable (a 7.8M-triple dataset did that).
+   * Where the graph's current content lies on disk as N-Triples (the body of the put that wrote
+   * it; the file only grows, so the range stays valid), or undefined for a graph written by a
+   * several-graph put (a compound of an upload) or not stored. Reading it costs the main thread
+   * nothing: representations of large graphs are rendered from there in a worker (http/render-pool.ts).
+   */
+  storedBody(graph: string): BodyLocation | undefined {
+    return this.bodies.get(graph);
+  }
+
+  /**
+   * Serialise one graph with Oxigraph's writer, synchronously on this thread: only for graphs of
+   * at most `maxDumpTriples` (≈ 40 ms); larger ones are refused (406) — they are read from disk
+   * (`storedBody`) instead. (The writer also builds the whole text inside the store's
+   * WebAssembly memory: a 7.8M-triple dataset trapped it once, leaving the store unusable.)
    */
   dump(graph: string, format: DumpFormat): string {
     const n = this.graphSize(graph);
@@ -550,7 +588,7 @@ export class GraphStore {
       throw new NotAcceptable(
         ["text/csv", "text/html", "text/uri-list"],
         format,
-        `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} in one response (the store writes it in memory): ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`,
+        `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} from memory: ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`,
       );
     }
     return this.ox.dump({ format, from_graph_name: ox.namedNode(graph) });
@@ -585,7 +623,9 @@ export class GraphStore {
       ops = read;
     }
     if (this.fd >= 0) closeSync(this.fd);
-    writeSnapshot(this.dir, this.seq, ops.filter(fills));
+    // Every current body now lies in the snapshot; the journal segments it covers are removed.
+    this.bodies.clear();
+    writeSnapshot(this.dir, this.seq, ops.filter(fills), (op, at) => this.noteBodies([op], () => at));
     this.openJournal(journalPath(this.dir, this.seq + 1), 0);
     pruneCovered(this.dir, this.seq);
     this.garbage = 0;

@@ -44,8 +44,9 @@ interface Slot {
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url);
 
-function spawn(): Worker {
-  return spawnTsWorker(WORKER_URL);
+export interface PoolOptions {
+  /** Load and warm up RDKit when a worker starts (default true; the render pool needs no RDKit). */
+  readonly rdkit?: boolean;
 }
 
 export class WorkerPool {
@@ -55,12 +56,15 @@ export class WorkerPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(readonly size: number) {
+  constructor(
+    readonly size: number,
+    private readonly options: PoolOptions = {},
+  ) {
     for (let i = 0; i < size; i++) this.slots.push(this.newSlot());
   }
 
   private newSlot(): Slot {
-    const slot: Slot = { worker: spawn(), job: null };
+    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData: { rdkit: this.options.rdkit !== false } }), job: null };
     this.attach(slot);
     return slot;
   }

@@ -2,7 +2,7 @@
  * Entry point of a pool worker thread: receives `{id, kind, input}`, runs the registered job and
  * answers with progress messages and one `done` or `error` message (see pool.ts).
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { toReport, toServiceError } from "../errors.ts";
 import { jobs, type JobContext, type JobKind } from "./jobs/index.ts";
 import { loadRDKit } from "../chem/rdkit.ts";
@@ -14,10 +14,13 @@ interface Incoming {
   readonly input: unknown;
 }
 
-// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts).
-void loadRDKit()
-  .then((rdkit) => warmUp(rdkit))
-  .catch(() => undefined);
+// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts), unless
+// the pool runs no chemistry (the render pool).
+if ((workerData as { rdkit?: boolean } | undefined)?.rdkit !== false) {
+  void loadRDKit()
+    .then((rdkit) => warmUp(rdkit))
+    .catch(() => undefined);
+}
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");

@@ -14,6 +14,8 @@ import { toNTriples } from "../../store/ntriples.ts";
 import type { Deps } from "../deps.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
+import { storedSource, textSource } from "../render-rdf.ts";
+import { pageNav, readPage, ROWS } from "../paging.ts";
 import { ot } from "../../store/vocab.ts";
 import { toMolfile } from "../../chem/structure.ts";
 import { readBytes } from "../body.ts";
@@ -43,10 +45,13 @@ export function registerCompounds(router: Router, deps: Deps): void {
 
   router.get("/compound", async (ctx) => {
     const list = store.graphsWithPrefix(uris.compounds() + "/").sort();
-    await respond(ctx, [
-      ...collectionReps(uris.compounds(), list, ot.Compound, vocab),
-      ["text/html", () => page("Compounds", `<p>${list.length} compounds.</p><ul>${list.slice(0, 1000).map((u) => `<li>${link(u, decodeURIComponent(u.slice(uris.compounds().length + 1)))}</li>`).join("")}</ul>${list.length > 1000 ? "<p>(first 1000 shown; the uri-list has all)</p>" : ""}`, { base: vocab.base, self: uris.compounds(), formats: ["uri", "ttl"] })],
-    ]);
+    const html = (): string => {
+      const p = readPage(ctx.query, { ...ROWS, items: "compounds" }, list.length);
+      const nav = pageNav(p, { ...ROWS, items: "compounds" });
+      const items = list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u, decodeURIComponent(u.slice(uris.compounds().length + 1)))}</li>`);
+      return page("Compounds", `<p>${list.length} compounds.</p>${nav}<ul>${items.join("")}</ul>${nav}`, { base: vocab.base, self: uris.compounds(), formats: ["uri", "ttl"] });
+    };
+    await respond(ctx, [...collectionReps(uris.compounds(), list, ot.Compound, deps), ["text/html", html]]);
   });
 
   router.post("/compound", async (ctx) => {
@@ -90,7 +95,7 @@ export function compoundMiddleware(deps: Deps) {
     if (pc) return compoundDescriptors(ctx, deps, c);
     const stored = store.has(uri);
     const reps: (Representations[number])[] = [
-      ...rdfReps(() => (stored ? store.dump(uri, "application/n-triples") : toNTriples(compoundQuads(uri, { inchi: c.inchi, inchikey: c.inchikey, smiles: c.smiles ?? null }, vocab))), vocab),
+      ...rdfReps(() => (stored ? storedSource(store, uri) : textSource(toNTriples(compoundQuads(uri, { inchi: c.inchi, inchikey: c.inchikey, smiles: c.smiles ?? null }, vocab)))), deps),
       ["text/html", () => compoundHtml(c, vocab.base)],
       ["chemical/x-inchi", () => `${c.inchi}\n`],
       ["text/uri-list", () => uriList([uri])],

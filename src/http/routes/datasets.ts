@@ -10,12 +10,14 @@ import { readFile, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import { BadRequest, Conflict, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
-import { compoundsInOrder, readCompound, readDatasetSummary, readEntries, readEntryRefs, readEntryValues, describeInGraph } from "../../resources/dataset-read.ts";
+import { compoundsInOrder, describeInGraph, readCompound, readDatasetInfo, readDatasetTitle, readEntryRefs, readEntryValues, readFeatureList, readFeatureOf, readFeaturePage, type EntryView } from "../../resources/dataset-read.ts";
 import { encodeSegment, isId, newId } from "../../resources/uris.ts";
 import { uploadOperation } from "../../tasks/upload.ts";
 import type { Deps } from "../deps.ts";
-import { datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
+import { COLUMNS, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
+import { readPage, ROWS } from "../paging.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { storedSource, textSource } from "../render-rdf.ts";
 import { ot } from "../../store/vocab.ts";
 import { respondTask } from "./tasks.ts";
 import { readBytes } from "../body.ts";
@@ -64,8 +66,12 @@ async function readUpload(ctx: Context, deps: Deps): Promise<UploadFile> {
   throw new UnsupportedMediaType(`POST /dataset takes multipart/form-data with a field 'file', or a text/csv body; got '${type || "no Content-Type"}'`, { field: "Content-Type" });
 }
 
+/** Cells (rows × columns) one HTML page of a dataset shows at most. */
+const MAX_CELLS = 50_000;
+
 export function registerDatasets(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
+  const valuesPerEntry = (uri: string, entries: number): number => store.graphSize(uri) / 3 / Math.max(1, entries);
 
   const datasetUri = (ctx: Context): string => {
     const id = String(ctx.params.id);
@@ -76,8 +82,12 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.get("/dataset", async (ctx) => {
     const list = store.graphsWithPrefix(`${uris.datasets()}/`).filter((g) => isId(g.slice(uris.datasets().length + 1))).sort();
-    const titled = (): { uri: string; title: string }[] => list.map((uri) => ({ uri, title: readDatasetSummary(store.ox, uri, vocab).title }));
-    await respond(ctx, [...collectionReps(uris.datasets(), list, ot.Dataset, vocab), ["text/html", () => datasetListHtml(titled(), vocab.base)]]);
+    const html = (): string => {
+      const p = readPage(ctx.query, { ...ROWS, items: "datasets" }, list.length);
+      const titled = list.slice(p.offset, p.offset + p.count).map((uri) => ({ uri, title: readDatasetTitle(store.ox, uri) }));
+      return datasetListHtml(titled, p, vocab.base);
+    };
+    await respond(ctx, [...collectionReps(uris.datasets(), list, ot.Dataset, deps), ["text/html", html]]);
   });
 
   router.post("/dataset", async (ctx) => {
@@ -92,14 +102,19 @@ export function registerDatasets(router: Router, deps: Deps): void {
   router.get("/dataset/:id", async (ctx) => {
     const uri = datasetUri(ctx);
     await respond(ctx, [
-      ...rdfReps(() => store.dump(uri, "application/n-triples"), vocab),
+      ...rdfReps(() => storedSource(store, uri), deps),
       ["text/html", () => {
-        const pageSize = Math.min(500, Math.max(1, Number(ctx.query.page_size) || 50));
-        const pageNo = Math.max(1, Number(ctx.query.page) || 1);
-        const summary = readDatasetSummary(store.ox, uri, vocab);
-        const entries = readEntries(store.ox, uri, vocab, (pageNo - 1) * pageSize, pageSize);
+        const summary = readDatasetInfo(store.ox, uri, vocab);
+        const rows = readPage(ctx.query, ROWS, summary.entries);
+        const columns = readPage(ctx.query, COLUMNS, summary.featureCount);
+        if (rows.size * columns.size > MAX_CELLS) {
+          throw new BadRequest(`a page shows at most ${MAX_CELLS} cells: page_size × column_page_size is ${rows.size} × ${columns.size}; make one of them smaller`, { field: "page_size" });
+        }
+        const features = readFeaturePage(store.ox, uri, vocab, columns.offset, columns.size);
+        const refs = readEntryRefs(store.ox, uri, vocab, rows.offset, rows.size);
+        const entries = readEntryValues(store.ox, uri, refs, { features: features.map((f) => f.uri), totalEntries: summary.entries, valuesPerEntry: valuesPerEntry(uri, summary.entries) });
         const compounds = new Map(entries.map((e) => [e.compound, readCompound(store.ox, e.compound, vocab)]));
-        return datasetHtml(summary, entries, compounds, { page: pageNo, pageSize }, vocab.base);
+        return datasetHtml({ summary, features, entries, compounds, rows, columns }, vocab.base);
       }],
       ["text/csv", () => datasetCsv(deps, uri)],
       ["text/uri-list", () => uriList(compoundsInOrder(store.ox, uri, vocab))],
@@ -113,15 +128,15 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.get("/dataset/:id/features", async (ctx) => {
     const uri = datasetUri(ctx);
-    await respond(ctx, [["text/uri-list", () => uriList(readDatasetSummary(store.ox, uri, vocab).features.map((f) => f.uri))]]);
+    await respond(ctx, [["text/uri-list", () => uriList(readFeatureList(store.ox, uri, vocab).map((f) => f.uri))]]);
   });
 
   router.get("/dataset/:id/feature/:name", async (ctx) => {
     const uri = datasetUri(ctx);
     const fUri = `${uri}/feature/${encodeSegment(String(ctx.params.name))}`;
-    const feature = readDatasetSummary(store.ox, uri, vocab).features.find((f) => f.uri === fUri);
+    const feature = readFeatureOf(store.ox, uri, fUri, vocab);
     if (!feature) throw new NotFound(`no feature ${fUri}`);
-    await respond(ctx, [...rdfReps(() => describeInGraph(store.ox, fUri, uri), vocab), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([fUri])]]);
+    await respond(ctx, [...rdfReps(() => textSource(describeInGraph(store.ox, fUri, uri)), deps), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([fUri])]]);
   });
 
   router.post("/dataset/:id/pc", async (ctx) => {
@@ -147,37 +162,59 @@ export function registerDatasets(router: Router, deps: Deps): void {
   });
 }
 
-/** Entries read per step of the CSV export; the event loop is served between steps. */
-const CSV_PAGE = 100;
+/**
+ * Values read per step of the CSV export (≈ 30 ms); the event loop is served between steps.
+ * A step is a block of entries, and for very wide datasets a block of one entry's columns.
+ */
+const CSV_STEP_VALUES = 5000;
 
 /**
  * CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known),
- * then one column per feature. Streamed: the entry list is read once, then the values 100
- * entries at a time, each step written as it is ready, so the first rows go out at once and the
- * server holds one step in memory. A dataset deleted during the export ends the stream with an
- * error (the client sees the transfer cut off, not a short file).
+ * then one column per feature. Streamed: the entry list is read once, then the values in steps
+ * of about CSV_STEP_VALUES, each step written as it is ready, so the first rows go out at once
+ * and the server holds one step in memory. A dataset deleted during the export ends the stream
+ * with an error (the client sees the transfer cut off, not a short file).
  */
 function datasetCsv(deps: Deps, uri: string): Readable {
   const { store, vocab } = deps;
-  const summary = readDatasetSummary(store.ox, uri, vocab);
+  const features = readFeatureList(store.ox, uri, vocab);
   const refs = readEntryRefs(store.ox, uri, vocab);
+  const perEntry = Math.max(1, store.graphSize(uri) / 3 / Math.max(1, refs.length));
+  const entriesPerStep = Math.max(1, Math.floor(CSV_STEP_VALUES / perEntry));
+  // Columns in blocks only when one entry has more values than a step takes.
+  const blocks: string[][] = [];
+  const blockSize = perEntry > CSV_STEP_VALUES ? CSV_STEP_VALUES : features.length;
+  for (let j = 0; j < features.length; j += blockSize) blocks.push(features.slice(j, j + blockSize).map((f) => f.uri));
+  const pause = async (): Promise<void> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!store.has(uri)) throw new Error(`${uri} was deleted during the CSV export`);
+  };
+  /** The values of some entries, in column blocks when the dataset is very wide. */
+  async function values(block: typeof refs): Promise<EntryView[]> {
+    if (blocks.length <= 1) return readEntryValues(store.ox, uri, block);
+    const merged = block.map(({ entry: _e, ...r }) => ({ ...r, values: new Map<string, readonly string[]>() }));
+    for (const [k, columns] of blocks.entries()) {
+      if (k > 0) await pause();
+      readEntryValues(store.ox, uri, block, { features: columns, totalEntries: refs.length, valuesPerEntry: perEntry }).forEach((e, i) => {
+        for (const [f, vs] of e.values) merged[i]!.values.set(f, vs);
+      });
+    }
+    return merged;
+  }
   async function* rows(): AsyncGenerator<string> {
-    yield stringify([["SMILES", ...summary.features.map((f) => f.title)]]);
+    yield stringify([["SMILES", ...features.map((f) => f.title)]]);
     const cache = new Map<string, string>();
-    for (let offset = 0; offset < refs.length; offset += CSV_PAGE) {
-      if (offset > 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (!store.has(uri)) throw new Error(`${uri} was deleted during the CSV export`);
-      }
+    for (let offset = 0; offset < refs.length; offset += entriesPerStep) {
+      if (offset > 0) await pause();
       const out: string[][] = [];
-      for (const e of readEntryValues(store.ox, uri, refs.slice(offset, offset + CSV_PAGE))) {
+      for (const e of await values(refs.slice(offset, offset + entriesPerStep))) {
         let s = cache.get(e.compound);
         if (s === undefined) {
           const c = readCompound(store.ox, e.compound, vocab);
           s = c?.smiles ?? c?.inchi ?? e.compound;
           cache.set(e.compound, s);
         }
-        out.push([e.smiles ?? s, ...summary.features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
+        out.push([e.smiles ?? s, ...features.map((f) => (e.values.get(f.uri) ?? []).join(" "))]);
       }
       yield stringify(out);
     }

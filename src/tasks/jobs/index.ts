@@ -7,6 +7,7 @@ import { mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
 import { predictJob } from "./predict.ts";
 import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation.ts";
+import { renderJob } from "./render.ts";
 
 export type { JobContext } from "./context.ts";
 
@@ -21,6 +22,7 @@ export const jobs = {
   "model.predict": predictJob,
   "cv.fold": crossValidationFold,
   "cv.fold.stored": crossValidationFoldStored,
+  "rdf.render": renderJob,
 } as const;
 
 export type JobKind = keyof typeof jobs;
