@@ -83,7 +83,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
       spec,
       async submit(params) {
         const request = miningRequest(spec, params, store, uris, vocab);
-        return tasks.submit(request.title, `${spec.title} mining`, mineOperation(request, uris.dataset(newId())));
+        return tasks.submit(request.title, `${spec.title} mining`, mineOperation(store, request, uris.dataset(newId())));
       },
     })),
     {

@@ -3,7 +3,7 @@
  * output). The types of inputs and outputs follow from the functions.
  */
 import { buildDatasetJob, datasetHeader, identifyStructure, parseChunk, prepareCsv } from "./dataset.ts";
-import { mineJob } from "./mining.ts";
+import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
 import { predictJob } from "./predict.ts";
 import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation.ts";
@@ -18,6 +18,8 @@ export const jobs = {
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,
   "mine": mineJob,
+  "mine.features": mineFeaturesJob,
+  "mine.entries": mineEntriesJob,
   "descriptors.chunk": descriptorChunk,
   "model.predict": predictJob,
   "cv.fold": crossValidationFold,
