@@ -6,7 +6,7 @@
  * N-Triples of a stored graph are streamed straight from that file.
  *
  * Budgets. Each format has a size limit (RENDER_LIMITS, from the throughput measured in
- * bench/render.ts; a render stays within ≈ 15 CPU seconds): a larger graph is refused at once
+ * bench/render.ts; a render stays within ≈ 10 CPU seconds): a larger graph is refused at once
  * with 406, naming its size and what to ask for instead. A render also has a time limit
  * (waiting for a worker included): past it the worker is stopped and the answer is 503. When
  * MAX_WAITING renders already wait for a worker, a new one is refused with 503. A client that
@@ -40,9 +40,10 @@ export interface RenderDeps {
 export const INLINE_TRIPLES = 1000;
 
 /**
- * Largest graph rendered per format, in triples. Measured (bench/render.ts, per CPU second):
- * Turtle ≈ 80k (n3 parse + write), RDF/XML ≈ 70k (Oxigraph load + dump), JSON-LD ≈ 40k
- * (n3 parse, jsonld.js fromRDF + compact). N-Triples of a stored graph are not rendered at all.
+ * Largest graph rendered per format, in triples. Measured (bench/render.ts, triples per CPU
+ * second on the shared 2-core machine): Turtle ≈ 120k (n3 parse + write), RDF/XML ≈ 110k
+ * (Oxigraph load + dump), JSON-LD ≈ 50k (n3 parse, jsonld.js fromRDF + compact); so a render
+ * at the limit takes ≈ 5–9 CPU s. N-Triples of a stored graph are not rendered at all.
  */
 export const RENDER_LIMITS: Readonly<Record<Exclude<RdfType, "application/n-triples">, number>> = {
   "text/turtle": 1_000_000,

@@ -13,7 +13,8 @@
  *
  * Pacing. With a pause between steps (the writer, stage loads, renewal) the slices adapt to the
  * time they take: each next slice is sized to take about SLICE_TARGET_MS at the rate the last one
- * was loaded (between 32 KB and 2 MB). A fixed 512 KB slice took 100–550 ms on a busy machine
+ * was loaded (between 32 KB and 2 MB; the rate carries over from one operation to the next, as
+ * all of them load into this thread's store). A fixed 512 KB slice took 100–550 ms on a busy machine
  * (a Kazius BBRC result, 800k triples: 233 slices, the slowest 1.26 s), each a stall of the
  * event loop; recovery and the replica load without pauses, in SLICE_BYTES.
  */
@@ -83,16 +84,18 @@ export async function applyOp(store: ox.Store, op: GraphOp, exists: (g: string) 
     for (const s of slices(bodyOf(op))) loadBytes(store, op, s);
     return;
   }
-  let size = SLICE_BYTES;
   let first = true;
-  for (const s of slices(bodyOf(op), () => size)) {
+  for (const s of slices(bodyOf(op), () => pacedSliceBytes)) {
     if (!first) await pause();
     first = false;
     const t0 = performance.now();
     loadBytes(store, op, s);
-    size = nextSliceBytes(s.length, performance.now() - t0);
+    pacedSliceBytes = nextSliceBytes(s.length, performance.now() - t0);
   }
 }
+
+/** The size of the next paced slice (see "Pacing" above). */
+let pacedSliceBytes = SLICE_BYTES / 4;
 
 /** The size of the next paced slice, after one of `bytes` took `ms`. */
 export function nextSliceBytes(bytes: number, ms: number): number {

@@ -6,11 +6,11 @@
  * whole lines, so that a large graph is never parsed into one array of quads. Pure: runs on the
  * main thread for small graphs and in the render workers for large ones (http/render-rdf.ts).
  *
- * Measured (bench/render.ts, triples per CPU second on a shared 2-core machine): n3 parse
- * ≈ 200k, n3 Turtle writer ≈ 130k, Oxigraph load ≈ 110k and RDF/XML dump ≈ 210k, jsonld.js
- * fromRDF ≈ 200k and compact (input already expanded) ≈ 66k. jsonld.js's own N-Quads parser is
- * not used: it checks every quad against all earlier ones of its graph (quadratic: 20,000
- * triples took 17 s), so the quads come from n3's parser.
+ * Measured (bench/render.ts, triples per CPU second on a shared 2-core machine): Turtle
+ * ≈ 120k, RDF/XML ≈ 110k, JSON-LD ≈ 50k (jsonld.js's compaction is most of it, halved by
+ * `skipExpansion`: its input is expanded already). jsonld.js's own N-Quads parser is not used:
+ * it checks every quad against all earlier ones of its graph (quadratic: 10,000 triples took
+ * 3.6 CPU s, 20,000 took 13.4), so the quads come from n3's parser.
  */
 import { Parser, Writer, type Quad } from "n3";
 import * as ox from "oxigraph";
