@@ -81,13 +81,11 @@ export interface MinedEntry {
  * its features, and the entries (compact; `mine.entries` jobs write them in chunks, so that
  * writing uses every worker and the store loads each chunk as it comes: tasks/mine.ts).
  */
-export interface MinedDataset {
+export interface MinedDataset extends Omit<MiningOutput, "ntriples"> {
   readonly header: Uint8Array;
   /** Feature names in position order (`<fd>/feature/{name}`). */
   readonly columns: readonly string[];
   readonly entries: readonly MinedEntry[];
-  readonly features: number;
-  readonly dropped: readonly number[];
 }
 
 export interface EntriesInput {
