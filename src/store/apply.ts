@@ -13,7 +13,7 @@
  *
  * Pacing. With a pause between steps (the writer, stage loads, renewal) the slices adapt to the
  * time they take: each next slice is sized to take about SLICE_TARGET_MS at the rate the last one
- * was loaded (between 32 KB and 2 MB; the rate carries over from one operation to the next, as
+ * was loaded (between 32 KB and 512 KB; the rate carries over from one operation to the next, as
  * all of them load into this thread's store). A fixed 512 KB slice took 100–550 ms on a busy machine
  * (a Kazius BBRC result, 800k triples: 233 slices, the slowest 1.26 s), each a stall of the
  * event loop; recovery and the replica load without pauses, in SLICE_BYTES.
@@ -25,7 +25,8 @@ const SLICE_BYTES = 512 * 1024;
 /** Time one paced slice should take, and the bounds of its size. */
 const SLICE_TARGET_MS = 20;
 const MIN_SLICE_BYTES = 32 * 1024;
-const MAX_SLICE_BYTES = 2 * 1024 * 1024;
+/** No larger than the fixed slices were: N-Quads of many small graphs load far slower per byte than N-Triples. */
+const MAX_SLICE_BYTES = SLICE_BYTES;
 /** Graphs dropped per SPARQL update (and per pause when yielding). */
 const DROP_BATCH = 500;
 

@@ -12,7 +12,8 @@
  *   last columns with their values), its CSV holds all 50,000 columns, its JSON-LD (over
  *   250,000 triples) is refused at once with 406 naming its size and what to ask for, and its
  *   N-Triples (streamed from disk) hold as many triples as SPARQL counts;
- * - page parameters out of range, zero, not numbers or empty → 400 naming the parameter.
+ * - page parameters out of range, zero, not numbers or empty → 400 naming the parameter (and a
+ *   depiction's width likewise).
  *
  * Every part ends with assertServesNormally. The upload limits are raised for the wide CSV (it
  * passes the default MAX_UPLOAD_COLUMNS on purpose).
@@ -135,6 +136,10 @@ describe("large representations leave the event loop free", () => {
     const size = await get(`${descriptors}?page_size=100000`, PROBLEM_OR_HTML);
     assert.equal(size.status, 400);
     assert.equal(((await size.json()) as { field?: string }).field, "page_size");
+    // Acetaldehyde (row 1 of hamster_carcinogenicity.csv; InChI from PubChem CID 177).
+    const depiction = await get(`${base}/compound/InChI=1S/C2H4O/c1-2-3/h2H,1H3?width=abc`, "application/problem+json, image/svg+xml;q=0.9");
+    assert.equal(depiction.status, 400);
+    assert.equal(((await depiction.json()) as { field?: string }).field, "width");
     for (const list of ["/dataset", "/compound", "/task", "/model", "/validation"]) {
       const res = await get(`${base}${list}?page=1000000000`, "text/html");
       assert.equal(res.status, 400, list);

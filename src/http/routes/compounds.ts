@@ -15,7 +15,7 @@ import type { Deps } from "../deps.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
-import { pageNav, readPage, ROWS } from "../paging.ts";
+import { intParam, pageNav, readPage, ROWS } from "../paging.ts";
 import { ot } from "../../store/vocab.ts";
 import { toMolfile } from "../../chem/structure.ts";
 import { readBytes } from "../body.ts";
@@ -105,8 +105,8 @@ export function compoundMiddleware(deps: Deps) {
       reps.push(["chemical/x-daylight-smiles", () => `${smiles}\n`]);
       reps.push(["chemical/x-mdl-molfile", async () => toMolfile(await loadRDKit(), smiles) ?? ""]);
       reps.push(["image/svg+xml", async () => {
-        const w = Number(ctx.query.width ?? 300);
-        const h = Number(ctx.query.height ?? 200);
+        const w = intParam(ctx.query, "width", 16, 2000, 300, " (pixels)");
+        const h = intParam(ctx.query, "height", 16, 2000, 200, " (pixels)");
         const svg = depictSvg(await loadRDKit(), smiles, w, h);
         if (!svg) throw new UnprocessableEntity("the structure could not be depicted");
         return svg;

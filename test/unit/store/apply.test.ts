@@ -42,11 +42,11 @@ test("statementsPerGraph and currentOps read the graph IRI at the end of each N-
   assert.deepEqual(ops[1], { graph: "http://e/g3", ntriples: "<http://e/s> <http://e/p> \"3\" .\n" });
 });
 
-test("nextSliceBytes: the next slice takes about 20 ms at the last slice's rate, between 32 KB and 2 MB", () => {
+test("nextSliceBytes: the next slice takes about 20 ms at the last slice's rate, between 32 KB and 512 KB", () => {
   // 512 KiB in 100 ms = 5242.88 bytes/ms; × 20 ms = 104,858 bytes.
   assert.equal(nextSliceBytes(512 * 1024, 100), 104_858);
   assert.equal(nextSliceBytes(512 * 1024, 10_000), 32 * 1024, "a very slow slice: the smallest size");
-  assert.equal(nextSliceBytes(512 * 1024, 0), 2 * 1024 * 1024, "an instant slice: the largest size");
+  assert.equal(nextSliceBytes(512 * 1024, 0), 512 * 1024, "an instant slice: the largest size");
 });
 
 test("slices asks for the size before each slice and cuts at line ends; a paced applyOp loads every line, pausing between slices", async () => {
@@ -62,5 +62,5 @@ test("slices asks for the size before each slice and cuts at line ends; a paced 
   await applyOp(store, { graph: "http://e/g", ntriples: body }, () => false, async () => void pauses++);
   assert.equal(store.size, 2000);
   const slicesTaken = pauses + 1;
-  assert.ok(slicesTaken >= Math.ceil(Buffer.byteLength(body) / (2 * 1024 * 1024)), `${slicesTaken} slices`);
+  assert.ok(slicesTaken >= Math.ceil(Buffer.byteLength(body) / (512 * 1024)), `${slicesTaken} slices`);
 });
