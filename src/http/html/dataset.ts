@@ -8,7 +8,7 @@ import { pageNav, pageParams, ROWS, type Page, type PageSpec } from "../paging.t
 import { dl, esc, link, page } from "./layout.ts";
 
 /** Columns (features) of a dataset's table. */
-export const COLUMNS: PageSpec = { pageParam: "column_page", sizeParam: "column_page_size", defaultSize: 100, maxSize: 1000, items: "features" };
+export const COLUMNS: PageSpec = { pageParam: "column_page", sizeParam: "column_page_size", defaultSize: 100, maxSize: 500, items: "features" };
 
 export function datasetListHtml(list: readonly { uri: string; title: string }[], p: Page, base: string): string {
   const rows = list.map((d) => `<tr><td>${link(d.uri, d.title || d.uri)}</td><td class="mono">${esc(d.uri)}</td></tr>`).join("");

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse as parseCsv } from "csv-parse/sync";
 import * as ox from "oxigraph";
-import { readEntryRefs, readEntryValues, readFeaturePage, sparqlCsvRows } from "../../../src/resources/dataset-read.ts";
+import { readDatasetInfo, readEntryRefs, readEntryValues, readFeaturePage, sparqlCsvRows } from "../../../src/resources/dataset-read.ts";
 import { EntryWriter } from "../../../src/resources/dataset.ts";
 import { featureDatasetHeader } from "../../../src/resources/feature-dataset.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
@@ -74,6 +74,14 @@ describe("a block of a dataset's table", () => {
     s2.add(ox.quad(ox.namedNode(`${BASE}/feature/endpoint`), rdfType, feature, ox.namedNode(small)));
     assert.deepEqual(readFeaturePage(s2, small, v, 0, 2, 3).map((f) => f.uri), [`${BASE}/feature/endpoint`, `${BASE}/model/m/predicted/value`]);
     assert.deepEqual(readFeaturePage(s2, small, v, 2, 2, 3).map((f) => f.uri), [`${BASE}/model/m/predicted/confidence`]);
+  });
+
+  test("readDatasetInfo: the number of features as stated by a dataset of over 1,000 numbered 0…n−1, else counted", () => {
+    assert.equal(readDatasetInfo(store, DS, v).featureCount, F);
+    // Without the statement the features are counted (here with one more, without a number).
+    const s3 = new ox.Store([...store.match(null, null, null, ox.namedNode(DS))].filter((q) => q.predicate.value !== v.qg.numberOfFeatures.value));
+    s3.add(ox.quad(ox.namedNode(`${BASE}/feature/endpoint`), ox.namedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), ox.namedNode("http://www.opentox.org/api/1.1#Feature"), ox.namedNode(DS)));
+    assert.equal(readDatasetInfo(s3, DS, v).featureCount, F + 1, "counted");
   });
 
   test("readEntryValues of three features: the same values from the entries' side and from the features' side", () => {
