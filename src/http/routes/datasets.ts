@@ -10,7 +10,8 @@ import { readFile, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import { BadRequest, Conflict, NotFound, PayloadTooLarge, UnsupportedMediaType } from "../../errors.ts";
-import { compoundsInOrder, describeInGraph, readCompound, readDatasetInfo, readDatasetTitle, readEntryRefs, readEntryValues, readFeatureOf, readFeaturePage, readFeatureTitles, type EntryView, type FeatureTitle } from "../../resources/dataset-read.ts";
+import { describeInGraph, readCompound, readDatasetInfo, readDatasetTitle, readEntryValues, readFeatureOf, readFeaturePage, readFeatureTitles, type EntryRef, type EntryView, type FeatureTitle } from "../../resources/dataset-read.ts";
+import { EntryOrder } from "../../resources/entry-order.ts";
 import { encodeSegment, isId, newId } from "../../resources/uris.ts";
 import { uploadOperation } from "../../tasks/upload.ts";
 import type { Deps } from "../deps.ts";
@@ -72,6 +73,14 @@ const MAX_CELLS = 25_000;
 export function registerDatasets(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
   const valuesPerEntry = (uri: string, entries: number): number => store.graphSize(uri) / 3 / Math.max(1, entries);
+  const order = new EntryOrder(store, vocab);
+  /** A dataset's compounds in the order of their first line, one URI a line, streamed. */
+  const compoundList = (uri: string): Readable =>
+    Readable.from(
+      (async function* () {
+        for await (const c of order.compounds(uri)) yield `${c}\r\n`;
+      })(),
+    );
 
   const datasetUri = (ctx: Context): string => {
     const id = String(ctx.params.id);
@@ -103,27 +112,28 @@ export function registerDatasets(router: Router, deps: Deps): void {
     const uri = datasetUri(ctx);
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, uri), deps),
-      ["text/html", () => {
+      ["text/html", async () => {
         const summary = readDatasetInfo(store.ox, uri, vocab);
-        const rows = readPage(ctx.query, ROWS, summary.entries);
+        const lines = await order.lines(uri);
+        const rows = readPage(ctx.query, ROWS, lines.length);
         const columns = readPage(ctx.query, COLUMNS, summary.featureCount);
         if (rows.size * columns.size > MAX_CELLS) {
           throw new BadRequest(`a page shows at most ${MAX_CELLS} cells: page_size × column_page_size is ${rows.size} × ${columns.size}; make one of them smaller`, { field: "page_size" });
         }
         const features = readFeaturePage(store.ox, uri, vocab, columns.offset, columns.size, summary.featureCount);
-        const refs = readEntryRefs(store.ox, uri, vocab, rows.offset, rows.size);
+        const refs = order.refsOn(uri, lines.subarray(rows.offset, rows.offset + rows.size));
         const entries = readEntryValues(store.ox, uri, refs, { features: features.map((f) => f.uri), totalEntries: summary.entries, valuesPerEntry: valuesPerEntry(uri, summary.entries) });
         const compounds = new Map(entries.map((e) => [e.compound, readCompound(store.ox, e.compound, vocab)]));
         return datasetHtml({ summary, features, entries, compounds, rows, columns }, vocab.base);
       }],
-      ["text/csv", () => datasetCsv(deps, uri)],
-      ["text/uri-list", () => uriList(compoundsInOrder(store.ox, uri, vocab))],
+      ["text/csv", () => datasetCsv(deps, order, uri)],
+      ["text/uri-list", () => compoundList(uri)],
     ]);
   });
 
   router.get("/dataset/:id/compounds", async (ctx) => {
     const uri = datasetUri(ctx);
-    await respond(ctx, [["text/uri-list", () => uriList(compoundsInOrder(store.ox, uri, vocab))]]);
+    await respond(ctx, [["text/uri-list", () => compoundList(uri)]]);
   });
 
   router.get("/dataset/:id/features", async (ctx) => {
@@ -190,28 +200,29 @@ const CSV_STEP_VALUES = 2000;
  * and the server holds one step in memory. A dataset deleted during the export ends the stream
  * with an error (the client sees the transfer cut off, not a short file).
  */
-async function datasetCsv(deps: Deps, uri: string): Promise<Readable> {
+async function datasetCsv(deps: Deps, order: EntryOrder, uri: string): Promise<Readable> {
   const { store, vocab } = deps;
   const features = await featureList(deps, uri);
-  const refs = readEntryRefs(store.ox, uri, vocab);
-  const perEntry = Math.max(1, store.graphSize(uri) / 3 / Math.max(1, refs.length));
+  const lines = await order.lines(uri);
+  const entries = lines.length;
+  const perEntry = Math.max(1, store.graphSize(uri) / 3 / Math.max(1, entries));
   const entriesPerStep = Math.max(1, Math.floor(CSV_STEP_VALUES / perEntry));
   // Columns in blocks only when one entry has more values than a step takes; a block's values
   // are then looked up from its features, in every entry (readEntryValues).
   const blocks: string[][] = [];
-  const blockSize = perEntry > CSV_STEP_VALUES ? Math.max(1, Math.floor(CSV_STEP_VALUES / Math.max(1, refs.length))) : features.length;
+  const blockSize = perEntry > CSV_STEP_VALUES ? Math.max(1, Math.floor(CSV_STEP_VALUES / Math.max(1, entries))) : features.length;
   for (let j = 0; j < features.length; j += blockSize) blocks.push(features.slice(j, j + blockSize).map((f) => f.uri));
   const pause = async (): Promise<void> => {
     await new Promise((resolve) => setImmediate(resolve));
     if (!store.has(uri)) throw new Error(`${uri} was deleted during the CSV export`);
   };
   /** The values of some entries, in column blocks when the dataset is very wide. */
-  async function values(block: typeof refs): Promise<EntryView[]> {
+  async function values(block: readonly EntryRef[]): Promise<EntryView[]> {
     if (blocks.length <= 1) return readEntryValues(store.ox, uri, block);
     const merged = block.map(({ entry: _e, ...r }) => ({ ...r, values: new Map<string, readonly string[]>() }));
     for (const [k, columns] of blocks.entries()) {
       if (k > 0) await pause();
-      readEntryValues(store.ox, uri, block, { features: columns, totalEntries: refs.length, valuesPerEntry: perEntry }).forEach((e, i) => {
+      readEntryValues(store.ox, uri, block, { features: columns, totalEntries: entries, valuesPerEntry: perEntry }).forEach((e, i) => {
         for (const [f, vs] of e.values) merged[i]!.values.set(f, vs);
       });
     }
@@ -220,10 +231,10 @@ async function datasetCsv(deps: Deps, uri: string): Promise<Readable> {
   async function* rows(): AsyncGenerator<string> {
     yield stringify([["SMILES", ...features.map((f) => f.title)]]);
     const cache = new Map<string, string>();
-    for (let offset = 0; offset < refs.length; offset += entriesPerStep) {
+    for (let offset = 0; offset < entries; offset += entriesPerStep) {
       if (offset > 0) await pause();
       const out: string[][] = [];
-      for (const e of await values(refs.slice(offset, offset + entriesPerStep))) {
+      for (const e of await values(order.refsOn(uri, lines.subarray(offset, offset + entriesPerStep)))) {
         let s = cache.get(e.compound);
         if (s === undefined) {
           const c = readCompound(store.ox, e.compound, vocab);

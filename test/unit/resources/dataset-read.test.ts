@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse as parseCsv } from "csv-parse/sync";
 import * as ox from "oxigraph";
-import { readDatasetInfo, readEntryRefs, readEntryValues, readFeaturePage, sparqlCsvRows } from "../../../src/resources/dataset-read.ts";
+import { readDatasetInfo, readEntryValues, readFeaturePage, sparqlCsvRows } from "../../../src/resources/dataset-read.ts";
 import { EntryWriter } from "../../../src/resources/dataset.ts";
 import { featureDatasetHeader } from "../../../src/resources/feature-dataset.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
@@ -85,8 +85,8 @@ describe("a block of a dataset's table", () => {
   });
 
   test("readEntryValues of three features: the same values from the entries' side and from the features' side", () => {
-    const refs = readEntryRefs(store, DS, v, 1, 2); // entries 2 and 3
-    assert.deepEqual(refs.map((r) => r.line), [3, 4]);
+    // Entries 2 and 3 (lines 3 and 4; EntryWriter names an entry <ds#e{line}>).
+    const refs = [2, 3].map((r) => ({ entry: `${DS}#e${r + 1}`, line: r + 1, compound: `${BASE}/compound/C${r}` }));
     const wanted = [fUri(5), fUri(6), fUri(1199)];
     const expected = [
       new Map([[fUri(6), ["206"]], [fUri(1199), ["1399"]]]),
