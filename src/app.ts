@@ -27,6 +27,9 @@ import { Vocab } from "./store/vocab.ts";
 import { WorkerPool } from "./tasks/pool.ts";
 import { TaskRunner } from "./tasks/runner.ts";
 
+/** Render workers (http/render-rdf.ts): two, so that one long render does not hold up the next. */
+const RENDER_WORKERS = 2;
+
 export interface App {
   readonly koa: Koa;
   readonly deps: Deps;
@@ -50,9 +53,11 @@ export async function createApp(config: Config): Promise<App> {
   const pool = new WorkerPool(config.workers);
   // Request-time chemistry: one worker of its own, so that requests never wait behind task jobs.
   const chem = new WorkerPool(1);
+  // Renders get workers of their own: the task pool may be busy with long jobs for minutes.
+  const renderPool = new WorkerPool(RENDER_WORKERS, { rdkit: false });
   const tasks = new TaskRunner(store, pool, uris, vocab, { maxPending: config.maxPendingTasks, timeLimitMs: config.taskTimeLimitMs });
   await tasks.recover();
-  const deps: Deps = { config, store, vocab, uris, tasks, pool, chem };
+  const deps: Deps = { config, store, vocab, uris, tasks, pool, chem, renderPool };
 
   const router = new Router();
   registerService(router, deps, replica);
@@ -97,6 +102,7 @@ export async function createApp(config: Config): Promise<App> {
       server?.closeAllConnections();
       await pool.close();
       await chem.close();
+      await renderPool.close();
       await replica.close();
       await store.close();
     },

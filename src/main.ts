@@ -2,6 +2,7 @@
  * Start qsargraph from the command line: flags / env → config → createApp → listen.
  * `npm start` (= `tsx src/main.ts`); see src/config.ts for the options.
  */
+import { readFileSync } from "node:fs";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 
@@ -29,17 +30,40 @@ async function main(): Promise<void> {
 
 /**
  * With QSARGRAPH_TIMING=1, log every stall of the event loop over 100 ms: a timer due every 10 ms
- * that fires late by more than that means one piece of work held the main thread (a bug).
+ * that fires late by more than that means one piece of work held the main thread (a bug) — or,
+ * on a machine with more busy threads than cores, that the thread waited for a core. The line
+ * gives the CPU time the main thread used meanwhile (Linux: /proc/thread-self/stat, 10 ms
+ * resolution) to tell the two apart.
  */
 function watchEventLoop(): void {
   const TICK = 10;
+  /** The thread's CPU time is read every CPU_EVERY ticks (a read costs a system call) and after a stall. */
+  const CPU_EVERY = 5;
   let last = performance.now();
+  let ticks = 0;
+  let lastCpu = threadCpuMs();
   setInterval(() => {
     const now = performance.now();
     const stall = now - last - TICK;
-    if (stall > 100) console.log(`event loop stalled ${Math.round(stall)} ms (until ${new Date().toISOString()})`);
     last = now;
+    if (stall <= 100 && ++ticks % CPU_EVERY !== 0) return;
+    const cpu = threadCpuMs();
+    // (The CPU time covers the stall and up to CPU_EVERY ticks before it.)
+    if (stall > 100) console.log(`event loop stalled ${Math.round(stall)} ms (until ${new Date().toISOString()}${cpu !== undefined && lastCpu !== undefined ? `; main thread CPU ${cpu - lastCpu} ms` : ""})`);
+    lastCpu = cpu;
   }, TICK).unref();
+}
+
+/** CPU time (user + system) of the calling thread in ms, where Linux's /proc tells it. */
+function threadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/thread-self/stat", "latin1");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of proc(5) (utime, stime), counted from field 3 here, in clock ticks of 10 ms.
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 main().catch((err: unknown) => {

@@ -251,9 +251,12 @@ export function parseMolfile(rdkit: RDKit, molblock: string): StructureResult {
   }, failedResult);
 }
 
+/** The sizes (pixels) a depiction may have. */
+export const DEPICTION_SIZE = { min: 16, max: 4096 } as const;
+
 function checkSize(value: number, field: string): number {
-  if (!Number.isInteger(value) || value < 16 || value > 4096) {
-    throw new BadRequest(`${field} must be an integer between 16 and 4096 (got ${value})`, { field });
+  if (!Number.isInteger(value) || value < DEPICTION_SIZE.min || value > DEPICTION_SIZE.max) {
+    throw new BadRequest(`${field} must be an integer between ${DEPICTION_SIZE.min} and ${DEPICTION_SIZE.max} (got ${value})`, { field });
   }
   return value;
 }

@@ -21,4 +21,6 @@ export interface Deps {
    * (http/request-job.ts): structures, depictions, one compound's descriptors and predictions.
    */
   readonly chem: WorkerPool;
+  /** Worker threads that serialise large RDF representations (http/render-rdf.ts), apart from the task pool. */
+  readonly renderPool: WorkerPool;
 }

@@ -12,7 +12,8 @@ import { toNTriples } from "../store/ntriples.ts";
 import type { Vocab } from "../store/vocab.ts";
 import { esc, page } from "./html/layout.ts";
 import { negotiateLenient } from "./negotiate.ts";
-import { isRdfType, renderRdf, RDF_TYPES } from "./render-rdf.ts";
+import { isRdfType, RDF_TYPES } from "./render-rdf.ts";
+import { serialiseRdf } from "../store/rdf-formats.ts";
 
 const OFFERS = ["text/plain", "application/problem+json", "text/html", ...RDF_TYPES, "text/uri-list"];
 
@@ -96,7 +97,8 @@ export async function renderError(ctx: Context, r: ErrorReport, vocab: Vocab): P
     errorReportNode(`${instance}#error`, r, instance, vocab, DataFactory.defaultGraph() as never, q);
     const triples = q.map((x) => DataFactory.quad(x.subject, x.predicate, x.object));
     ctx.type = type;
-    ctx.body = await renderRdf(toNTriples(triples), type, vocab);
+    // A few triples: serialised here.
+    ctx.body = await serialiseRdf([toNTriples(triples)], type, vocab);
   } else {
     ctx.type = "text/plain";
     ctx.body = reportText(r);

@@ -1,65 +1,140 @@
 /**
- * RDF serialisations of a graph (DESIGN §6), all through libraries: Turtle with prefixes by n3's
- * writer, N-Triples and RDF/XML by Oxigraph's serialisers, JSON-LD by jsonld.js (`application/json`
- * = compacted against the published context `/ontology/context.jsonld`; `application/ld+json` =
- * compacted with the context inlined). Input is N-Triples text, as the store holds it.
+ * RDF representations over HTTP (DESIGN §6), without holding the event loop: a graph of at most
+ * INLINE_TRIPLES is serialised on the main thread (a few ms); a larger one in the render pool
+ * (worker threads of their own, so that renders never wait behind long tasks), from the range of
+ * the journal file that holds it (GraphStore.storedBody), which the worker reads itself.
+ * N-Triples of a stored graph are streamed straight from that file.
+ *
+ * Budgets. Each format has a size limit (RENDER_LIMITS, from the throughput measured in
+ * bench/render.ts; a render stays within ≈ 10 CPU seconds): a larger graph is refused at once
+ * with 406, naming its size and what to ask for instead. A render also has a time limit
+ * (waiting for a worker included): past it the worker is stopped and the answer is 503. When
+ * MAX_WAITING renders already wait for a worker, a new one is refused with 503. A client that
+ * goes away stops its render.
  */
-import { Parser, Writer } from "n3";
-import * as ox from "oxigraph";
-import jsonld from "jsonld";
-import { NotAcceptable } from "../errors.ts";
-import { withTemporaryStore } from "../store/apply.ts";
+import { createReadStream } from "node:fs";
+import type { Readable } from "node:stream";
+import { Cancelled, NotAcceptable, ServiceUnavailable } from "../errors.ts";
 import { countStatements } from "../store/graph-store.ts";
+import type { GraphStore } from "../store/graph-store.ts";
+import { serialiseRdf, type RdfType } from "../store/rdf-formats.ts";
 import type { Vocab } from "../store/vocab.ts";
+import { sourceSlices, type CollectionSource, type GraphSource } from "../tasks/jobs/render.ts";
+import type { WorkerPool } from "../tasks/pool.ts";
 
-/** Largest RDF/XML rendering (its temporary store shares the main store's WebAssembly memory). */
-const MAX_RDFXML_TRIPLES = 1_000_000;
+export { contextUrl, isRdfType, jsonldContext, RDF_TYPES, type RdfType } from "../store/rdf-formats.ts";
 
-export const RDF_TYPES = ["text/turtle", "application/n-triples", "application/ld+json", "application/json", "application/rdf+xml"] as const;
-export type RdfType = (typeof RDF_TYPES)[number];
-
-export function isRdfType(t: string): t is RdfType {
-  return (RDF_TYPES as readonly string[]).includes(t);
+/** A graph to render and its size in triples. */
+export interface RdfSource {
+  readonly triples: number;
+  readonly source: GraphSource;
 }
 
-export function jsonldContext(v: Vocab): Record<string, unknown> {
-  return { "@context": { ...v.prefixes() } };
+/** What rendering needs from the composition root. */
+export interface RenderDeps {
+  readonly vocab: Vocab;
+  readonly renderPool: WorkerPool;
 }
 
-export function contextUrl(v: Vocab): string {
-  return `${v.base}/ontology/context.jsonld`;
+/** Largest graph serialised on the main thread: ≈ 25 ms as JSON-LD, the slowest format. */
+export const INLINE_TRIPLES = 1000;
+
+/**
+ * Largest graph rendered per format, in triples. Measured (bench/render.ts, triples per CPU
+ * second on the shared 2-core machine): Turtle ≈ 120k (n3 parse + write), RDF/XML ≈ 110k
+ * (Oxigraph load + dump), JSON-LD ≈ 50k (n3 parse, jsonld.js fromRDF + compact); so a render
+ * at the limit takes ≈ 5–9 CPU s. N-Triples of a stored graph are not rendered at all.
+ */
+export const RENDER_LIMITS: Readonly<Record<Exclude<RdfType, "application/n-triples">, number>> = {
+  "text/turtle": 1_000_000,
+  "application/rdf+xml": 1_000_000,
+  "application/ld+json": 250_000,
+  "application/json": 250_000,
+};
+
+/** Time limit of one render in the pool, waiting included. */
+export const RENDER_TIME_LIMIT_MS = 60_000;
+/** Renders that may wait for a render worker; more are refused with 503. */
+export const MAX_WAITING = 16;
+
+const NAMES: Readonly<Record<RdfType, string>> = {
+  "text/turtle": "Turtle",
+  "application/n-triples": "N-Triples",
+  "application/ld+json": "JSON-LD",
+  "application/json": "JSON-LD",
+  "application/rdf+xml": "RDF/XML",
+};
+
+/**
+ * A representation over its format's size limit (406). `respond` completes the list of what is
+ * available with the resource's other representations.
+ */
+export class OverBudget extends NotAcceptable {
+  /** Why, without the list of what is available. */
+  readonly why: string;
+
+  constructor(
+    readonly type: RdfType,
+    readonly triples: number,
+    readonly limit: number,
+  ) {
+    super(fitting(triples), type, overBudgetWhy(type, triples, limit));
+    this.why = overBudgetWhy(type, triples, limit);
+  }
 }
 
-export async function renderRdf(ntriples: string, type: RdfType, v: Vocab): Promise<string> {
-  switch (type) {
-    case "application/n-triples":
-      return ntriples;
-    case "text/turtle": {
-      const quads = new Parser({ format: "N-Triples" }).parse(ntriples);
-      return new Promise<string>((resolve, reject) => {
-        const w = new Writer({ format: "Turtle", prefixes: v.prefixes() });
-        w.addQuads(quads);
-        w.end((err, out: string) => (err ? reject(err) : resolve(out)));
-      });
+/** The RDF types within their size limit for a graph of `triples`. */
+export function fitting(triples: number): RdfType[] {
+  return (Object.keys(NAMES) as RdfType[]).filter((t) => t === "application/n-triples" || triples <= RENDER_LIMITS[t]);
+}
+
+function overBudgetWhy(type: RdfType, triples: number, limit: number): string {
+  return `this resource has ${triples.toLocaleString("en")} triples; ${NAMES[type]} is rendered for at most ${limit.toLocaleString("en")}: ask for a format that fits (N-Triples always does), or for the resource's pages or CSV where it has them, or query it with SPARQL and LIMIT`;
+}
+
+/** N-Triples text held in memory (a small graph, or one built for the response). */
+export function textSource(ntriples: string): RdfSource {
+  return { triples: countStatements(ntriples), source: { ntriples } };
+}
+
+/**
+ * A stored graph: a small one dumped from memory (fast, and rendered inline), a larger one read
+ * from its body on disk by the worker that renders it.
+ */
+export function storedSource(store: GraphStore, graph: string): RdfSource {
+  const triples = store.graphSize(graph);
+  const file = store.storedBody(graph);
+  if (file && triples > INLINE_TRIPLES) return { triples, source: { file } };
+  return { triples, source: { ntriples: store.dump(graph, "application/n-triples") } };
+}
+
+export function collectionSource(collection: CollectionSource): RdfSource {
+  return { triples: 1 + 2 * collection.members.length, source: { collection } };
+}
+
+/** Render `src` as `type`: inline, streamed from disk, or in the render pool (see the module comment). */
+export async function renderRdf(src: RdfSource, type: RdfType, deps: RenderDeps, signal?: AbortSignal): Promise<string | Buffer | Readable> {
+  const { source, triples } = src;
+  if (type === "application/n-triples") {
+    if ("ntriples" in source) return source.ntriples;
+    if ("file" in source) return createReadStream(source.file.path, { start: source.file.offset, end: source.file.offset + source.file.length - 1 });
+  } else if (triples > RENDER_LIMITS[type]) {
+    throw new OverBudget(type, triples, RENDER_LIMITS[type]);
+  }
+  if (triples <= INLINE_TRIPLES && !("file" in source)) return serialiseRdf(sourceSlices(source, deps.vocab), type, deps.vocab);
+  if (deps.renderPool.queued >= MAX_WAITING) {
+    throw new ServiceUnavailable(`${MAX_WAITING} large representations are waiting to be rendered; try again shortly, or ask for N-Triples (streamed, no rendering)`);
+  }
+  const timeout = AbortSignal.timeout(RENDER_TIME_LIMIT_MS);
+  try {
+    const out = await deps.renderPool.run("rdf.render", { source, type, base: deps.vocab.base }, { signal: signal ? AbortSignal.any([timeout, signal]) : timeout, owner: "render" });
+    return Buffer.from(out.body.buffer, out.body.byteOffset, out.body.byteLength);
+  } catch (err) {
+    if (err instanceof Cancelled && timeout.aborted) {
+      throw new ServiceUnavailable(
+        `rendering ${NAMES[type]} of ${triples.toLocaleString("en")} triples took longer than ${RENDER_TIME_LIMIT_MS / 1000} s and was stopped (the server is busy); try again later, or ask for N-Triples (streamed, no rendering)`,
+      );
     }
-    case "application/rdf+xml": {
-      // Oxigraph's writer needs the triples in a (temporary) store, in the main store's memory.
-      const n = countStatements(ntriples);
-      if (n > MAX_RDFXML_TRIPLES) {
-        throw new NotAcceptable(["application/n-triples", "text/turtle", "application/ld+json", "text/html"], type, `this resource has ${n} triples; RDF/XML is rendered for at most ${MAX_RDFXML_TRIPLES} (Oxigraph's writer holds them in memory)`);
-      }
-      return withTemporaryStore((s) => {
-        s.load(ntriples, { format: "application/n-triples" });
-        return s.dump({ format: "application/rdf+xml", from_graph_name: ox.defaultGraph() });
-      });
-    }
-    case "application/ld+json":
-    case "application/json": {
-      const expanded = await jsonld.fromRDF(ntriples, { format: "application/n-quads" });
-      const ctx = jsonldContext(v);
-      const compacted = (await jsonld.compact(expanded, ctx["@context"] as jsonld.ContextDefinition)) as Record<string, unknown>;
-      if (type === "application/json") compacted["@context"] = contextUrl(v);
-      return JSON.stringify(compacted, null, 1);
-    }
+    throw err;
   }
 }

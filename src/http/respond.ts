@@ -1,36 +1,50 @@
 /**
  * parse → operate → write: the "write" step. A route hands over the representations it can
- * produce (ordered, default first); the negotiated one is rendered and sent.
+ * produce (ordered, default first); the negotiated one is rendered and sent. A renderer gets a
+ * signal that aborts when the client goes away (a long render then stops).
  */
 import type { Readable } from "node:stream";
 import type { Context } from "koa";
-import { DataFactory } from "n3";
 import type { NamedNode } from "@rdfjs/types";
-import { toNTriples } from "../store/ntriples.ts";
-import { iri, rdf, rdfs, type Vocab } from "../store/vocab.ts";
+import { NotAcceptable } from "../errors.ts";
 import { negotiate } from "./negotiate.ts";
-import { RDF_TYPES, renderRdf } from "./render-rdf.ts";
+import { collectionSource, fitting, OverBudget, RDF_TYPES, renderRdf, type RdfSource, type RenderDeps } from "./render-rdf.ts";
 
 /** A representation's body; a stream is sent as it is produced (chunked), e.g. a large CSV export. */
 export type Body = string | Buffer | Readable;
-export type Renderer = () => Body | Promise<Body>;
+export type Renderer = (signal: AbortSignal) => Body | Promise<Body>;
 export type Representations = readonly (readonly [string, Renderer])[];
 
 export async function respond(ctx: Context, reps: Representations, status = 200): Promise<void> {
-  const type = negotiate(
-    ctx,
-    reps.map(([t]) => t),
-  );
+  const offers = reps.map(([t]) => t);
+  const type = negotiate(ctx, offers);
   const render = reps.find(([t]) => t === type)![1];
-  const body = await render();
+  // The response closes before it is written only when the client went away.
+  const gone = new AbortController();
+  const abort = (): void => gone.abort();
+  ctx.res.once("close", abort);
+  let body: Body;
+  try {
+    body = await render(gone.signal);
+  } catch (err) {
+    // Name every representation of this resource that can be had instead.
+    if (err instanceof OverBudget) {
+      const rdfFits = fitting(err.triples);
+      const available = offers.filter((t) => t !== type && (!(RDF_TYPES as readonly string[]).includes(t) || (rdfFits as string[]).includes(t)));
+      throw new NotAcceptable(available, type, err.why);
+    }
+    throw err;
+  } finally {
+    ctx.res.off("close", abort);
+  }
   ctx.status = status;
   ctx.type = type === "text/html" || type.startsWith("text/") ? `${type}; charset=utf-8` : type;
   ctx.body = body;
 }
 
-/** The RDF representations of an N-Triples graph, in the order DESIGN §6 gives. */
-export function rdfReps(ntriples: () => string, v: Vocab): Representations {
-  return RDF_TYPES.map((t) => [t, () => renderRdf(ntriples(), t, v)] as const);
+/** The RDF representations of a graph, in the order DESIGN §6 gives. */
+export function rdfReps(source: () => RdfSource, deps: RenderDeps): Representations {
+  return RDF_TYPES.map((t) => [t, (signal: AbortSignal) => renderRdf(source(), t, deps, signal)] as const);
 }
 
 export function uriList(uris: Iterable<string>): string {
@@ -43,12 +57,6 @@ export function uriList(uris: Iterable<string>): string {
  * The representations of a collection: its members as a uri-list (the default), and as RDF
  * (`<collection> rdfs:member <m>`, each member typed with `type`).
  */
-export function collectionReps(collection: string, members: readonly string[], type: NamedNode, v: Vocab): Representations {
-  const nt = (): string => {
-    const c = iri(collection);
-    const q = [DataFactory.quad(c, rdf.type, v.qg.Collection)];
-    for (const m of members) q.push(DataFactory.quad(c, rdfs.member, iri(m)), DataFactory.quad(iri(m), rdf.type, type));
-    return toNTriples(q);
-  };
-  return [["text/uri-list", () => uriList(members)], ...rdfReps(nt, v)];
+export function collectionReps(collection: string, members: readonly string[], type: NamedNode, deps: RenderDeps): Representations {
+  return [["text/uri-list", () => uriList(members)], ...rdfReps(() => collectionSource({ uri: collection, members, memberType: type.value }), deps)];
 }

@@ -10,11 +10,23 @@
  * it was written, hence `lenient` and `no_transaction`; visibility is controlled by the caller.
  * Graphs are cleared with SPARQL `DROP` (a 32k-quad graph: 9 ms, against ≈700 ms deleting quad
  * by quad).
+ *
+ * Pacing. With a pause between steps (the writer, stage loads, renewal) the slices adapt to the
+ * time they take: each next slice is sized to take about SLICE_TARGET_MS at the rate the last one
+ * was loaded (between 32 KB and 512 KB; the rate carries over from one operation to the next, as
+ * all of them load into this thread's store). A fixed 512 KB slice took 100–550 ms on a busy machine
+ * (a Kazius BBRC result, 800k triples: 233 slices, the slowest 1.26 s), each a stall of the
+ * event loop; recovery and the replica load without pauses, in SLICE_BYTES.
  */
 import * as ox from "oxigraph";
 import { bodyOf, bytesOf, graphsOf, type Body, type GraphOp } from "./journal.ts";
 
 const SLICE_BYTES = 512 * 1024;
+/** Time one paced slice should take, and the bounds of its size. */
+const SLICE_TARGET_MS = 20;
+const MIN_SLICE_BYTES = 32 * 1024;
+/** No larger than the fixed slices were: N-Quads of many small graphs load far slower per byte than N-Triples. */
+const MAX_SLICE_BYTES = SLICE_BYTES;
 /** Graphs dropped per SPARQL update (and per pause when yielding). */
 const DROP_BATCH = 500;
 
@@ -29,12 +41,15 @@ export function clearGraphs(store: ox.Store, graphs: readonly string[]): void {
   store.update(graphs.map((g) => `DROP SILENT GRAPH ${iriRef(g)}`).join(" ;\n"));
 }
 
-/** Cut a body into slices of whole lines of about SLICE_BYTES bytes (views, no copies). */
-export function* slices(body: Body): Generator<Uint8Array> {
+/**
+ * Cut a body into slices of whole lines (views, no copies) of about `size()` bytes each
+ * (SLICE_BYTES by default; asked again before each slice).
+ */
+export function* slices(body: Body, size: () => number = () => SLICE_BYTES): Generator<Uint8Array> {
   const bytes = bytesOf(body);
   let start = 0;
   while (start < bytes.length) {
-    let end = Math.min(bytes.length, start + SLICE_BYTES);
+    let end = Math.min(bytes.length, start + size());
     if (end < bytes.length) {
       const nl = bytes.indexOf(10, end);
       end = nl < 0 ? bytes.length : nl + 1;
@@ -62,12 +77,27 @@ function loadBytes(store: ox.Store, op: GraphOp, bytes: Uint8Array): void {
 export async function applyOp(store: ox.Store, op: GraphOp, exists: (g: string) => boolean, pause?: () => Promise<void>): Promise<void> {
   await dropGraphs(store, graphsOf(op).filter(exists), pause);
   if (!fills(op)) return;
-  let first = true;
-  for (const s of slices(bodyOf(op))) {
-    if (pause && !first) await pause();
-    loadBytes(store, op, s);
-    first = false;
+  if (!pause) {
+    for (const s of slices(bodyOf(op))) loadBytes(store, op, s);
+    return;
   }
+  let first = true;
+  for (const s of slices(bodyOf(op), () => pacedSliceBytes)) {
+    if (!first) await pause();
+    first = false;
+    const t0 = performance.now();
+    loadBytes(store, op, s);
+    pacedSliceBytes = nextSliceBytes(s.length, performance.now() - t0);
+  }
+}
+
+/** The size of the next paced slice (see "Pacing" above). */
+let pacedSliceBytes = SLICE_BYTES / 4;
+
+/** The size of the next paced slice, after one of `bytes` took `ms`. */
+export function nextSliceBytes(bytes: number, ms: number): number {
+  const rate = bytes / Math.max(ms, 0.1);
+  return Math.round(Math.min(MAX_SLICE_BYTES, Math.max(MIN_SLICE_BYTES, rate * SLICE_TARGET_MS)));
 }
 
 /** Clear graphs, DROP_BATCH per update, with `pause` between the updates. */

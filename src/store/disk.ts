@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { bodyOf, encodeRecord, graphsOf, isTornTail, scanRecords, type DecodedRecord, type GraphOp } from "./journal.ts";
+import { bodyOf, bodyRanges, encodeRecord, graphsOf, isTornTail, scanRecords, type BodyLocation, type DecodedRecord, type GraphOp } from "./journal.ts";
 
 const SNAP = /^snapshot-(\d{12})\.qgs$/;
 const JOUR = /^journal-(\d{12})\.qgj$/;
@@ -71,23 +71,32 @@ export interface RecoveryResult {
  * frees what a replaced or dropped graph held, so loading it would make a restart take the
  * memory of everything stored since the snapshot instead of what is stored now.
  * Every record is read and checked before the first is applied. With `readOnly` nothing on disk
- * is touched (the replica reads while the writer appends).
+ * is touched (the replica reads while the writer appends). `locate(op)` says where the body of
+ * one of the record's puts lies in its file (GraphStore serves large graphs from there).
  */
-export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: number, graph: string) => boolean) => void, readOnly = false): RecoveryResult {
+export function recover(
+  dir: string,
+  apply: (rec: DecodedRecord, last: (op: number, graph: string) => boolean, locate: (op: GraphOp) => BodyLocation | undefined) => void,
+  readOnly = false,
+): RecoveryResult {
   if (!readOnly) mkdirSync(dir, { recursive: true });
   const { snapshots, journals } = listDataDir(dir);
   if (!readOnly) removeTemporaries(dir);
   let snapshotSeq = 0;
   const all: DecodedRecord[] = [];
+  /** The file each record was read from (its bodies are views of `buf`). */
+  const files = new Map<DecodedRecord, { path: string; buf: Buffer }>();
   const snap = snapshots[0];
   if (snap) {
     // Snapshots are written under a temporary name and renamed when complete, and pruning
     // removes what they cover: a damaged snapshot is lost data, never something to skip.
-    const { records, tornReason } = scanRecords(readFileSync(snap.path));
+    const buf = readFileSync(snap.path);
+    const { records, tornReason } = scanRecords(buf);
     if (tornReason || !records[records.length - 1]?.end) {
       throw new Error(`snapshot ${snap.path} is damaged (${tornReason ?? "no end record"}); restore it from a backup`);
     }
     all.push(...records);
+    for (const r of records) files.set(r, { path: snap.path, buf });
     snapshotSeq = snap.seq;
   }
   let lastSeq = snapshotSeq;
@@ -107,6 +116,7 @@ export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: numb
       if (r.seq <= lastSeq) continue;
       if (r.seq !== lastSeq + 1) throw new Error(`journal ${j.path}: commit ${r.seq} follows ${lastSeq}; commits are missing`);
       all.push(r);
+      files.set(r, { path: j.path, buf });
       lastSeq = r.seq;
     }
     journalBytes += validBytes;
@@ -136,7 +146,12 @@ export function recover(dir: string, apply: (rec: DecodedRecord, last: (op: numb
   k = 0;
   for (const r of all) {
     const first = k;
-    apply(r, (i, g) => lastWrite.get(g) === first + i);
+    const file = files.get(r)!;
+    const locate = (op: GraphOp): BodyLocation | undefined => {
+      const b = bodyOf(op);
+      return "delete" in op || typeof b === "string" ? undefined : { path: file.path, offset: b.byteOffset - file.buf.byteOffset, length: b.length };
+    };
+    apply(r, (i, g) => lastWrite.get(g) === first + i, locate);
     k += r.ops.length;
   }
   return { lastSeq, snapshotSeq, journalBytes, ...(active ? { activeJournal: active } : {}), ...(tornTail ? { tornTail } : {}), ...(tornTailKept ? { tornTailKept } : {}) };
@@ -180,9 +195,10 @@ const SNAPSHOT_RECORD_BYTES = 8 * 1024 * 1024;
  * Write a complete snapshot as of commit `seq` from graph operations (puts), atomically: it is
  * written under a temporary name, fsynced, then renamed. Older snapshots and the journal segments
  * it covers are removed afterwards by `pruneCovered`. When it cannot be written (a full disk) the
- * temporary file is removed and the error thrown; nothing else is touched.
+ * temporary file is removed and the error thrown; nothing else is touched. `onBody(op, at)`
+ * learns where each put's body lies in the snapshot.
  */
-export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>): string {
+export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>, onBody?: (op: GraphOp, at: BodyLocation) => void): string {
   const final = snapshotPath(dir, seq);
   const tmp = `${final}.tmp`;
   let fd = -1;
@@ -190,8 +206,12 @@ export function writeSnapshot(dir: string, seq: number, ops: Iterable<GraphOp>):
     fd = openSync(tmp, "w");
     let batch: GraphOp[] = [];
     let bytes = 0;
+    let written = 0;
     const flush = (end: boolean): void => {
-      writeSync(fd, encodeRecord(seq, batch, end));
+      const record = encodeRecord(seq, batch, end);
+      writeSync(fd, record);
+      bodyRanges(batch, record.length).forEach((r, i) => r && onBody?.(batch[i]!, { path: final, offset: written + r[0], length: r[1] }));
+      written += record.length;
       batch = [];
       bytes = 0;
     };

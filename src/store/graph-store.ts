@@ -42,7 +42,7 @@ import { promisify } from "node:util";
 import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts";
 import { applyOp, applyOpsSync, clearGraphs, currentOps, dropGraphs, fills, statementsPerGraph, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, snapshotPath, writeSnapshot } from "./disk.ts";
-import { bodyOf, encodeRecordAsync, graphsOf, type Body, type GraphOp } from "./journal.ts";
+import { bodyOf, bodyRanges, encodeRecordAsync, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
 import { spawnTsWorker } from "../tasks/spawn.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
 
@@ -65,13 +65,17 @@ export interface StoreOptions {
   readonly compactAboveBytes?: number;
   /** Most triples the in-memory store may load before a restart (see the capacity note above). */
   readonly maxQuads?: number;
-  /** Largest graph `dump` writes (default 1,000,000). */
+  /** Largest graph `dump` writes on the main thread (default 20,000). */
   readonly maxDumpTriples?: number;
 }
 
 export const DEFAULT_MAX_QUADS = 9_000_000;
-/** Largest graph written as RDF in one piece (`dump`), by default. */
-const MAX_DUMP_TRIPLES = 1_000_000;
+/**
+ * Largest graph `dump` writes, by default: Oxigraph's writer runs synchronously (≈ 500k
+ * triples per CPU second measured, so ≈ 40 ms here); larger graphs are read from disk
+ * (`storedBody`).
+ */
+const MAX_DUMP_TRIPLES = 20_000;
 /** A commit of at most this many triples may use the reserve above `maxQuads`. */
 const SMALL_COMMIT = 1000;
 /** The reserve for small commits, as a share of `maxQuads`. */
@@ -240,6 +244,11 @@ export class GraphStore {
   readonly maxQuads: number;
   private readonly maxDumpTriples: number;
   private applyChain: Promise<void> = Promise.resolve();
+  /**
+   * Where each graph's current content lies on disk as N-Triples: the body of its last one-graph
+   * put, in a journal segment or the snapshot (graphs of several-graph puts have none).
+   */
+  private readonly bodies = new Map<string, BodyLocation>();
   openInfo!: OpenInfo;
 
   private constructor(
@@ -255,7 +264,8 @@ export class GraphStore {
     const s = new GraphStore(dir, options);
     const t0 = performance.now();
     const current: GraphOp[] = [];
-    const rec = recover(dir, (r, last) => {
+    const rec = recover(dir, (r, last, locate) => {
+      s.noteBodies(r.ops, locate);
       const load = currentOps(r.ops, last);
       applyOpsSync(s.ox, s.graphSet, load);
       // Each body's lines are counted once: an operation loaded whole has the count `account` uses.
@@ -297,6 +307,17 @@ export class GraphStore {
       ...(notWritable ? { notWritable } : {}),
     };
     return s;
+  }
+
+  /** Record where the bodies of committed operations lie on disk (`locate`), in commit order. */
+  private noteBodies(ops: readonly GraphOp[], locate: (op: GraphOp, i: number) => BodyLocation | undefined): void {
+    ops.forEach((op, i) => {
+      const at = "ntriples" in op && op.ntriples.length > 0 ? locate(op, i) : undefined;
+      for (const g of graphsOf(op)) {
+        if (at) this.bodies.set(g, at);
+        else this.bodies.delete(g);
+      }
+    });
   }
 
   /**
@@ -596,6 +617,13 @@ export class GraphStore {
         track(this.graphSet, op);
         this.account(op, statements[i]!);
       }
+      // Where the bodies lie in the journal, noted in commit order (this chain's order).
+      const { at } = await outcome;
+      const ranges = bodyRanges(ops, at.length);
+      this.noteBodies(ops, (_, i) => {
+        const r = ranges[i];
+        return r ? { path: at.path, offset: at.offset + r[0], length: r[1] } : undefined;
+      });
       for (const st of options.preloaded ?? []) st.committed();
       this.unpend(touched);
     });
@@ -668,9 +696,9 @@ export class GraphStore {
    * failed. Only then is it posted to the listeners (the read replica), so that they never see
    * a record that is cut back later.
    */
-  private decide(ticket: Ticket, written: Promise<Written>, durable: boolean): Promise<void> {
+  private decide(ticket: Ticket, written: Promise<Written>, durable: boolean): Promise<Written> {
     const before = this.outcomeChain;
-    const outcome = (async (): Promise<void> => {
+    const outcome = (async (): Promise<Written> => {
       let w: Written | undefined;
       try {
         w = await written;
@@ -698,8 +726,9 @@ export class GraphStore {
         this.failures = 0;
       }
       for (const l of this.listeners) l(ticket.seq, w.at);
+      return w;
     })();
-    this.outcomeChain = outcome.catch(() => undefined);
+    this.outcomeChain = outcome.then(() => undefined, () => undefined);
     return outcome;
   }
 
@@ -755,9 +784,20 @@ export class GraphStore {
   }
 
   /**
-   * Serialise one graph with Oxigraph's writer. The writer builds the whole text inside the
-   * store's WebAssembly memory, so a graph over `maxDumpTriples` is refused (406) rather than
-   * risk a trap that would leave the store unusable (a 7.8M-triple dataset did that).
+   * Where the graph's current content lies on disk as N-Triples (the body of the put that wrote
+   * it; the file only grows, so the range stays valid), or undefined for a graph written by a
+   * several-graph put (a compound of an upload) or not stored. Reading it costs the main thread
+   * nothing: representations of large graphs are rendered from there in a worker (http/render-pool.ts).
+   */
+  storedBody(graph: string): BodyLocation | undefined {
+    return this.bodies.get(graph);
+  }
+
+  /**
+   * Serialise one graph with Oxigraph's writer, synchronously on this thread: only for graphs of
+   * at most `maxDumpTriples` (≈ 40 ms); larger ones are refused (406) — they are read from disk
+   * (`storedBody`) instead. (The writer also builds the whole text inside the store's
+   * WebAssembly memory: a 7.8M-triple dataset trapped it once, leaving the store unusable.)
    */
   dump(graph: string, format: DumpFormat): string {
     const n = this.graphSize(graph);
@@ -765,7 +805,7 @@ export class GraphStore {
       throw new NotAcceptable(
         ["text/csv", "text/html", "text/uri-list"],
         format,
-        `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} in one response (the store writes it in memory): ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`,
+        `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} from memory: ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`,
       );
     }
     return this.ox.dump({ format, from_graph_name: ox.namedNode(graph) });
@@ -803,14 +843,19 @@ export class GraphStore {
       recover(this.dir, (r, last) => read.push(...currentOps(r.ops, last)), true);
       ops = read;
     }
+    /** Where each current body lies in the snapshot (applied once it is complete). */
+    const located: [GraphOp, BodyLocation][] = [];
     try {
-      writeSnapshot(this.dir, this.seq, ops.filter(fills));
+      writeSnapshot(this.dir, this.seq, ops.filter(fills), (op, at) => located.push([op, at]));
     } catch (err) {
       throw storageFailure(err, `a snapshot of commit ${this.seq}`, snapshotPath(this.dir, this.seq), this.dir);
     }
     // The snapshot holds every commit: new ones go to a new segment (opened now, or by the next
     // commit if it cannot be created now), and what the snapshot covers is removed.
     if (this.fd >= 0) closeSync(this.fd);
+    // Every current body now lies in the snapshot; the journal segments it covers are removed.
+    this.bodies.clear();
+    for (const [op, at] of located) this.noteBodies([op], () => at);
     this.fd = -1;
     this.journalFile = journalPath(this.dir, this.seq + 1);
     this.fileOffset = 0;

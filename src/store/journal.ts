@@ -46,6 +46,33 @@ export function bytesOf(b: Body): Uint8Array {
   return typeof b === "string" ? Buffer.from(b, "utf8") : b;
 }
 
+/** Where a put's body lies in a file of records (journal segment or snapshot): bytes [offset, offset + length). */
+export interface BodyLocation {
+  readonly path: string;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * Where each put's body lies in an encoded record, as [offset from the record's start, length]
+ * (undefined for a delete), from the record's total length: the bodies end the record, in the
+ * order of their operations (see the framing above).
+ */
+export function bodyRanges(ops: readonly GraphOp[], recordLength: number): ([number, number] | undefined)[] {
+  const lengths = ops.map((op) => {
+    if ("delete" in op) return undefined;
+    const b = bodyOf(op);
+    return typeof b === "string" ? Buffer.byteLength(b) : b.length;
+  });
+  let at = recordLength - lengths.reduce<number>((a, n) => a + (n ?? 0), 0);
+  return lengths.map((n) => {
+    if (n === undefined) return undefined;
+    const range: [number, number] = [at, n];
+    at += n;
+    return range;
+  });
+}
+
 export interface DecodedRecord {
   readonly seq: number;
   /** Put bodies are views into the decoded buffer (no copy). */

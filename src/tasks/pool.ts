@@ -69,6 +69,8 @@ const WORKER_URL = new URL("./worker.ts", import.meta.url);
 export interface PoolOptions {
   /** A worker whose RDKit memory passed this many bytes after a job is replaced (default RECYCLE_WASM_BYTES). */
   readonly recycleWasmBytes?: number;
+  /** Load and warm up RDKit when a worker starts (default true; the render pool needs no RDKit). */
+  readonly rdkit?: boolean;
 }
 
 export class WorkerPool {
@@ -88,7 +90,8 @@ export class WorkerPool {
   }
 
   private newSlot(): Slot {
-    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData: { recycleWasmBytes: this.options.recycleWasmBytes ?? RECYCLE_WASM_BYTES } }), ready: false, job: null };
+    const workerData = { recycleWasmBytes: this.options.recycleWasmBytes ?? RECYCLE_WASM_BYTES, rdkit: this.options.rdkit !== false };
+    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData }), ready: false, job: null };
     this.attach(slot);
     return slot;
   }

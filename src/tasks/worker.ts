@@ -20,17 +20,21 @@ interface Incoming {
   readonly input: unknown;
 }
 
-const recycleWasmBytes = (workerData as { recycleWasmBytes: number }).recycleWasmBytes;
+const options = workerData as { recycleWasmBytes: number; rdkit: boolean };
+const recycleWasmBytes = options.recycleWasmBytes;
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
 
-// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts); then
-// tell the pool that jobs may come (a job's time budget starts when it is handed over).
-void loadRDKit()
-  .then((rdkit) => warmUp(rdkit))
-  .catch(() => undefined)
-  .finally(() => port.postMessage({ type: "ready" }));
+// Start and warm up RDKit now, not in the first job that needs it (see chem/warmup.ts), unless
+// the pool runs no chemistry (the render pool); then tell the pool that jobs may come (a job's
+// time budget starts when it is handed over).
+if (options.rdkit) {
+  void loadRDKit()
+    .then((rdkit) => warmUp(rdkit))
+    .catch(() => undefined)
+    .finally(() => port.postMessage({ type: "ready" }));
+} else port.postMessage({ type: "ready" });
 
 port.on("message", (msg: Incoming) => {
   let last = -1;

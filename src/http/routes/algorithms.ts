@@ -24,6 +24,7 @@ import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
 
 function algorithmHtml(spec: AlgorithmSpec, uri: string, base: string): string {
@@ -82,7 +83,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
       spec,
       async submit(params) {
         const request = miningRequest(spec, params, store, uris, vocab);
-        return tasks.submit(request.title, `${spec.title} mining`, mineOperation(request, uris.dataset(newId())));
+        return tasks.submit(request.title, `${spec.title} mining`, mineOperation(store, request, uris.dataset(newId())));
       },
     })),
     {
@@ -114,14 +115,14 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
   router.get("/algorithm", async (ctx) => {
     const list = [...runnables.map((r) => uriOf(r.spec)), `${uris.algorithms()}/pc`];
     await respond(ctx, [
-      ...collectionReps(uris.algorithms(), list, ot.Algorithm, vocab),
+      ...collectionReps(uris.algorithms(), list, ot.Algorithm, deps),
       ["text/html", () => page("Algorithms", `<ul>${runnables.map((r) => `<li>${link(uriOf(r.spec), r.spec.title)}: ${esc(r.spec.description)}</li>`).join("")}<li>${link(`${uris.algorithms()}/pc`, "Physico-chemical descriptors")}: every descriptor with its pc_type, lib and value names</li></ul>`, { base: vocab.base })],
     ]);
   });
 
   router.get("/algorithm/pc", async (ctx) => {
     await respond(ctx, [
-      ...rdfReps(() => pcListNTriples(uris.algorithms(), vocab), vocab),
+      ...rdfReps(() => textSource(pcListNTriples(uris.algorithms(), vocab)), deps),
       ["text/html", () => pcListHtml(vocab.base)],
       ["text/uri-list", () => uriList([uriOf(ALL_DESCRIPTORS), ...DESCRIPTORS.map((d) => `${uris.algorithms()}/pc/${encodeURIComponent(d.id)}`)])],
     ]);
@@ -131,7 +132,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
     const uri = uriOf(r.spec);
     for (const path of [r.spec.path, ...r.spec.aliases]) {
       router.get(`/algorithm/${path}`, async (ctx) => {
-        await respond(ctx, [...rdfReps(() => algorithmNTriples(r.spec, uri, vocab), vocab), ["text/html", () => algorithmHtml(r.spec, uri, vocab.base)], ["text/uri-list", () => uriList([uri])]]);
+        await respond(ctx, [...rdfReps(() => textSource(algorithmNTriples(r.spec, uri, vocab)), deps), ["text/html", () => algorithmHtml(r.spec, uri, vocab.base)], ["text/uri-list", () => uriList([uri])]]);
       });
       router.post(`/algorithm/${path}`, async (ctx) => {
         const raw = await readParams(ctx);

@@ -11,7 +11,7 @@
  */
 import type Router from "@koa/router";
 import type { Context, Next } from "koa";
-import { depictionDetails, type StructureResult } from "../../chem/structure.ts";
+import { DEPICTION_SIZE, type StructureResult } from "../../chem/structure.ts";
 import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
 import { actingCreator, withCreator } from "../../resources/creator.ts";
 import { compoundQuads } from "../../resources/dataset.ts";
@@ -21,6 +21,8 @@ import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
+import { storedSource, textSource } from "../render-rdf.ts";
+import { intParam, pageNav, readPage, ROWS } from "../paging.ts";
 import { ot } from "../../store/vocab.ts";
 import { readBytes } from "../body.ts";
 import { readParams } from "../params.ts";
@@ -50,10 +52,13 @@ export function registerCompounds(router: Router, deps: Deps): void {
 
   router.get("/compound", async (ctx) => {
     const list = store.graphsWithPrefix(uris.compounds() + "/").sort();
-    await respond(ctx, [
-      ...collectionReps(uris.compounds(), list, ot.Compound, vocab),
-      ["text/html", () => page("Compounds", `<p>${list.length} compounds.</p><ul>${list.slice(0, 1000).map((u) => `<li>${link(u, decodeURIComponent(u.slice(uris.compounds().length + 1)))}</li>`).join("")}</ul>${list.length > 1000 ? "<p>(first 1000 shown; the uri-list has all)</p>" : ""}`, { base: vocab.base, self: uris.compounds(), formats: ["uri", "ttl"] })],
-    ]);
+    const html = (): string => {
+      const p = readPage(ctx.query, { ...ROWS, items: "compounds" }, list.length);
+      const nav = pageNav(p, { ...ROWS, items: "compounds" });
+      const items = list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u, decodeURIComponent(u.slice(uris.compounds().length + 1)))}</li>`);
+      return page("Compounds", `<p>${list.length} compounds.</p>${nav}<ul>${items.join("")}</ul>${nav}`, { base: vocab.base, self: uris.compounds(), formats: ["uri", "ttl"] });
+    };
+    await respond(ctx, [...collectionReps(uris.compounds(), list, ot.Compound, deps), ["text/html", html]]);
   });
 
   router.post("/compound", async (ctx) => {
@@ -97,7 +102,7 @@ export function compoundMiddleware(deps: Deps) {
     if (pc) return compoundDescriptors(ctx, deps, c);
     const stored = store.has(uri);
     const reps: (Representations[number])[] = [
-      ...rdfReps(() => (stored ? store.dump(uri, "application/n-triples") : toNTriples(compoundQuads(uri, { inchi: c.inchi, inchikey: c.inchikey, smiles: c.smiles ?? null }, vocab))), vocab),
+      ...rdfReps(() => (stored ? storedSource(store, uri) : textSource(toNTriples(compoundQuads(uri, { inchi: c.inchi, inchikey: c.inchikey, smiles: c.smiles ?? null }, vocab)))), deps),
       ["text/html", () => compoundHtml(c, vocab.base)],
       ["chemical/x-inchi", () => `${c.inchi}\n`],
       ["text/uri-list", () => uriList([uri])],
@@ -107,9 +112,9 @@ export function compoundMiddleware(deps: Deps) {
       reps.push(["chemical/x-daylight-smiles", () => `${smiles}\n`]);
       reps.push(["chemical/x-mdl-molfile", async () => (await requestJob(deps, "chem.molfile", { smiles })) ?? ""]);
       reps.push(["image/svg+xml", async () => {
-        const width = Number(ctx.query.width ?? 300);
-        const height = Number(ctx.query.height ?? 200);
-        depictionDetails(width, height); // 400 for a bad size before any work
+        // 400 for a bad size before any work
+        const width = intParam(ctx.query, "width", DEPICTION_SIZE.min, DEPICTION_SIZE.max, 300, " (pixels)");
+        const height = intParam(ctx.query, "height", DEPICTION_SIZE.min, DEPICTION_SIZE.max, 200, " (pixels)");
         const svg = await requestJob(deps, "chem.depict", { smiles, width, height });
         if (!svg) throw new UnprocessableEntity("the structure could not be depicted");
         return svg;

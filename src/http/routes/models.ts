@@ -23,6 +23,8 @@ import { requestJob } from "../request-job.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { pageNav, readPage, ROWS } from "../paging.ts";
+import { storedSource, textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
 
 const PREDICT: AlgorithmSpec = {
@@ -72,22 +74,26 @@ export function registerModels(router: Router, deps: Deps): void {
 
   router.get("/model", async (ctx) => {
     const list = store.graphsWithPrefix(`${uris.models()}/`).filter((g) => isId(g.slice(uris.models().length + 1))).sort();
-    await respond(ctx, [
-      ...collectionReps(uris.models(), list, ot.Model, vocab),
-      ["text/html", () => page("Models", `<ul>${list.map((u) => `<li>${link(u, readModel(store.ox, u, vocab)?.title ?? u)}</li>`).join("")}</ul><p>Build one with ${link(`${uris.algorithms()}/qsar`)}.</p>`, { base: vocab.base, self: uris.models(), formats: ["uri", "ttl"] })],
-    ]);
+    const html = (): string => {
+      const spec = { ...ROWS, items: "models" };
+      const p = readPage(ctx.query, spec, list.length);
+      const items = list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u, readModel(store.ox, u, vocab)?.title ?? u)}</li>`);
+      const nav = pageNav(p, spec);
+      return page("Models", `${nav}<ul>${items.join("")}</ul>${nav}<p>Build one with ${link(`${uris.algorithms()}/qsar`)}.</p>`, { base: vocab.base, self: uris.models(), formats: ["uri", "ttl"] });
+    };
+    await respond(ctx, [...collectionReps(uris.models(), list, ot.Model, deps), ["text/html", html]]);
   });
 
   router.get("/model/:id", async (ctx) => {
     const m = modelOf(ctx);
-    await respond(ctx, [...rdfReps(() => store.dump(m.uri, "application/n-triples"), vocab), ["text/html", () => modelHtml(m, vocab.base)], ["text/uri-list", () => uriList([m.uri])]]);
+    await respond(ctx, [...rdfReps(() => storedSource(store, m.uri), deps), ["text/html", () => modelHtml(m, vocab.base)], ["text/uri-list", () => uriList([m.uri])]]);
   });
 
   for (const which of ["value", "confidence"] as const) {
     router.get(`/model/:id/predicted/${which}`, async (ctx) => {
       const m = modelOf(ctx);
       const f = `${m.uri}/predicted/${which}`;
-      await respond(ctx, [...rdfReps(() => describeInGraph(store.ox, f, m.uri), vocab), ["text/uri-list", () => uriList([f])]]);
+      await respond(ctx, [...rdfReps(() => textSource(describeInGraph(store.ox, f, m.uri)), deps), ["text/uri-list", () => uriList([f])]]);
     });
   }
 

@@ -14,6 +14,7 @@ import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { jsonldContext } from "../render-rdf.ts";
 import { rdfReps, respond, uriList } from "../respond.ts";
+import { textSource } from "../render-rdf.ts";
 
 const ONTOLOGY_FILE = new URL("../../../ontology/qsargraph.ttl", import.meta.url);
 import { VERSION } from "../../version.ts";
@@ -44,7 +45,7 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
   };
   router.get("/", async (ctx) => {
     await respond(ctx, [
-      ...rdfReps(serviceNt, vocab),
+      ...rdfReps(() => textSource(serviceNt()), deps),
       [
         "text/html",
         () => {
@@ -65,7 +66,7 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
   };
   const cached = ontologyNt();
   router.get("/ontology", async (ctx) => {
-    await respond(ctx, [...rdfReps(() => cached, vocab), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
+    await respond(ctx, [...rdfReps(() => textSource(cached), deps), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
   });
   // browsers ask for it on every page; there is none
   router.get("/favicon.ico", (ctx) => {

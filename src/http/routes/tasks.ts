@@ -16,6 +16,8 @@ import { problem, reportText } from "../error-response.ts";
 import { dl, esc, link, page } from "../html/layout.ts";
 import { negotiate } from "../negotiate.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { pageNav, readPage, ROWS } from "../paging.ts";
+import { textSource } from "../render-rdf.ts";
 import { ot } from "../../store/vocab.ts";
 
 function taskJson(t: TaskState): Record<string, unknown> {
@@ -50,12 +52,16 @@ export function registerTasks(router: Router, deps: Deps): void {
 
   router.get("/task", async (ctx) => {
     const list = tasks.list();
-    await respond(ctx, [
-      ...collectionReps(uris.tasks(), list.map((t) => t.uri), ot.Task, vocab),
-      ["text/html", () => page("Tasks", `<table><tr><th>Task</th><th>Status</th><th>%</th><th>Created</th><th>Result</th></tr>${list
-        .map((t) => `<tr><td>${link(t.uri, t.title)}</td><td>${esc(t.status)}</td><td>${t.percentageCompleted.toFixed(0)}</td><td>${esc(t.createdAt.toISOString())}</td><td>${t.resultUri ? link(t.resultUri) : ""}</td></tr>`)
-        .join("")}</table>`, { base: vocab.base, self: uris.tasks(), formats: ["uri", "ttl", "json"] })],
-    ]);
+    const html = (): string => {
+      // Newest first: the tasks a person looks for are the recent ones.
+      const spec = { ...ROWS, items: "tasks" };
+      const p = readPage(ctx.query, spec, list.length);
+      const shown = list.slice().reverse().slice(p.offset, p.offset + p.count);
+      const rows = shown.map((t) => `<tr><td>${link(t.uri, t.title)}</td><td>${esc(t.status)}</td><td>${t.percentageCompleted.toFixed(0)}</td><td>${esc(t.createdAt.toISOString())}</td><td>${t.resultUri ? link(t.resultUri) : ""}</td></tr>`);
+      const nav = pageNav(p, spec);
+      return page("Tasks", `${nav}<table><tr><th>Task</th><th>Status</th><th>%</th><th>Created</th><th>Result</th></tr>${rows.join("")}</table>${nav}`, { base: vocab.base, self: uris.tasks(), formats: ["uri", "ttl", "json"] });
+    };
+    await respond(ctx, [...collectionReps(uris.tasks(), list.map((t) => t.uri), ot.Task, deps), ["text/html", html]]);
   });
 
   router.get("/task/:id", async (ctx) => {
@@ -71,7 +77,7 @@ export function registerTasks(router: Router, deps: Deps): void {
       ctx,
       [
         ["text/uri-list", () => failure ?? uriList([t.status === "Completed" && t.resultUri ? t.resultUri : t.uri])],
-        ...rdfReps(() => toNTriples(taskQuads(t, vocab)), vocab),
+        ...rdfReps(() => textSource(toNTriples(taskQuads(t, vocab))), deps),
         ["text/html", () => taskHtml(t, vocab.base)],
         ["text/plain", () => failure ?? `${t.status} ${t.percentageCompleted.toFixed(1)} %${t.resultUri ? ` ${t.resultUri}` : ""}\n`],
         ["application/problem+json", () => JSON.stringify(t.error ? problem(t.error, t.uri) : taskJson(t))],
@@ -88,7 +94,7 @@ export function registerTasks(router: Router, deps: Deps): void {
     await tasks.cancel(t.id);
     // The DELETE itself succeeded (or had nothing to do on a finished task): 200 with the task's
     // state, not the task's GET status (a 503 would tell clients the service is unavailable).
-    await respond(ctx, [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => toNTriples(taskQuads(t, vocab)), vocab)], 200);
+    await respond(ctx, [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => textSource(toNTriples(taskQuads(t, vocab))), deps)], 200);
   });
 }
 
@@ -117,7 +123,7 @@ export async function respondTask(ctx: Context, t: TaskState, deps: Deps): Promi
   ctx.set("Location", t.uri);
   await respond(
     ctx,
-    [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => toNTriples(taskQuads(t, deps.vocab)), deps.vocab), ["text/html", () => taskHtml(t, deps.vocab.base)]],
+    [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => textSource(toNTriples(taskQuads(t, deps.vocab))), deps), ["text/html", () => taskHtml(t, deps.vocab.base)]],
     202,
   );
 }

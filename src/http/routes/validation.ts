@@ -23,6 +23,8 @@ import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { pageNav, readPage, ROWS } from "../paging.ts";
+import { storedSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
 
 const { quad } = DataFactory;
@@ -42,20 +44,25 @@ export function registerValidation(router: Router, deps: Deps): void {
   const reportBase = `${uris.validations()}/report/crossvalidation`;
   const members = (prefix: string): string[] => store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1))).sort();
 
+  /** A paged HTML list of links. */
+  const listHtml = (ctx: Context, title: string, intro: string, list: readonly string[], self: string): string => {
+    const spec = { ...ROWS, items: "validations" };
+    const p = readPage(ctx.query, spec, list.length);
+    const nav = pageNav(p, spec);
+    return page(title, `${intro}${nav}<ul>${list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u)}</li>`).join("")}</ul>${nav}`, { base: vocab.base, self, formats: ["uri", "ttl"] });
+  };
+
   router.get("/validation", async (ctx) => {
     const list = [...members(cvBase), ...members(reportBase)];
     await respond(ctx, [
-      ...collectionReps(uris.validations(), list, vocab.qg.CrossValidation, vocab),
-      ["text/html", () => page("Validations", `<p>Run one with a POST to ${link(cvBase)}.</p><ul>${list.map((u) => `<li>${link(u)}</li>`).join("")}</ul>`, { base: vocab.base, self: uris.validations(), formats: ["uri", "ttl"] })],
+      ...collectionReps(uris.validations(), list, vocab.qg.CrossValidation, deps),
+      ["text/html", () => listHtml(ctx, "Validations", `<p>Run one with a POST to ${link(cvBase)}.</p>`, list, uris.validations())],
     ]);
   });
 
   router.get("/validation/crossvalidation", async (ctx) => {
     const list = members(cvBase);
-    await respond(ctx, [
-      ...collectionReps(cvBase, list, vocab.qg.CrossValidation, vocab),
-      ["text/html", () => page("Cross-validations", `<ul>${list.map((u) => `<li>${link(u)}</li>`).join("")}</ul>`, { base: vocab.base, self: cvBase, formats: ["uri", "ttl"] })],
-    ]);
+    await respond(ctx, [...collectionReps(cvBase, list, vocab.qg.CrossValidation, deps), ["text/html", () => listHtml(ctx, "Cross-validations", "", list, cvBase)]]);
   });
 
   router.post("/validation/crossvalidation", async (ctx) => {
@@ -77,7 +84,7 @@ export function registerValidation(router: Router, deps: Deps): void {
   router.get("/validation/crossvalidation/:id", async (ctx) => {
     const r = cvOf(ctx);
     await respond(ctx, [
-      ...rdfReps(() => store.dump(r.uri, "application/n-triples"), vocab),
+      ...rdfReps(() => storedSource(store, r.uri), deps),
       ["text/html", () => page("Cross-validation", crossValidationReportBody(r), { base: vocab.base, self: r.uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE })],
       ["text/uri-list", () => uriList([r.uri])],
     ]);
@@ -118,7 +125,7 @@ export function registerValidation(router: Router, deps: Deps): void {
     if (!isId(id) || !store.has(uri)) throw new NotFound(`no report ${uri}`);
     const cvs = readReportValidations(deps, uri);
     await respond(ctx, [
-      ...rdfReps(() => store.dump(uri, "application/n-triples"), vocab),
+      ...rdfReps(() => storedSource(store, uri), deps),
       [
         "text/html",
         () => {

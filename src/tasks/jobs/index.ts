@@ -4,10 +4,11 @@
  */
 import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./dataset.ts";
 import { depictJob, identifyStructure, molfileJob } from "./chem.ts";
-import { mineJob } from "./mining.ts";
+import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining.ts";
 import { descriptorChunk } from "./descriptors.ts";
 import { predictJob } from "./predict.ts";
 import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation.ts";
+import { renderJob } from "./render.ts";
 
 export type { JobContext } from "./context.ts";
 
@@ -20,10 +21,13 @@ export const jobs = {
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,
   "mine": mineJob,
+  "mine.features": mineFeaturesJob,
+  "mine.entries": mineEntriesJob,
   "descriptors.chunk": descriptorChunk,
   "model.predict": predictJob,
   "cv.fold": crossValidationFold,
   "cv.fold.stored": crossValidationFoldStored,
+  "rdf.render": renderJob,
 } as const;
 
 export type JobKind = keyof typeof jobs;

@@ -26,7 +26,8 @@ import { mineLast, type LastOptions } from "../../mining/last/index.ts";
 import { QuerySet } from "../../mining/match.ts";
 import type { OrderedCompounds } from "../../mining/order.ts";
 import { chisqCdf1, fminerChisq, fminerKuiper } from "../../mining/stats.ts";
-import { featureDatasetNTriples, type ComputedFeature } from "../../resources/feature-dataset.ts";
+import { EntryWriter, type EntryRow } from "../../resources/dataset.ts";
+import { featureDatasetHeader, type ComputedFeature } from "../../resources/feature-dataset.ts";
 import { dbl, int, NS, str, Vocab } from "../../store/vocab.ts";
 import type { JobContext } from "./context.ts";
 
@@ -66,6 +67,45 @@ export interface MiningOutput {
   readonly features: number;
   /** Training rows the miner could not read, or past a limit (ids). */
   readonly dropped: readonly number[];
+}
+
+/** A feature dataset entry as the miner found it: the features (positions) it has, and their values. */
+export interface MinedEntry {
+  readonly line: number;
+  readonly compound: string;
+  readonly features: readonly number[];
+  /** The values of `features` (hit counts), or absent when every value is 1. */
+  readonly values?: readonly string[];
+}
+
+/**
+ * The mined feature dataset before its entries are written: the N-Triples of the dataset node and
+ * its features, and the entries (compact; `mine.entries` jobs write them in chunks, so that
+ * writing uses every worker and the store loads each chunk as it comes: tasks/mine.ts).
+ */
+export interface MinedDataset extends Omit<MiningOutput, "ntriples"> {
+  readonly header: Uint8Array;
+  /** Feature names in position order (`<fd>/feature/{name}`). */
+  readonly columns: readonly string[];
+  readonly entries: readonly MinedEntry[];
+}
+
+export interface EntriesInput {
+  readonly datasetUri: string;
+  readonly base: string;
+  readonly columns: readonly string[];
+  readonly entries: readonly MinedEntry[];
+}
+
+/** N-Triples of some mined entries (the values of a feature dataset: numeric, 1 or the hit count). */
+export function mineEntriesJob(input: EntriesInput): { ntriples: Uint8Array } {
+  const writer = new EntryWriter(input.datasetUri, input.base, input.columns.map((name) => ({ name, numeric: true })));
+  const rows: EntryRow[] = input.entries.map((e) => {
+    const values = new Array<string | null>(input.columns.length).fill(null);
+    e.features.forEach((j, k) => (values[j] = e.values?.[k] ?? "1"));
+    return { line: e.line, compound: e.compound, values };
+  });
+  return { ntriples: writer.rows(rows) };
 }
 
 function median(values: readonly number[]): number {
@@ -199,7 +239,15 @@ export async function mineGuarded(input: MinerOptions & Pick<MiningInput, "rows"
   }
 }
 
+/** The mining job as one piece: mine, then write the whole feature dataset. */
 export async function mineJob(input: MiningInput, ctx: JobContext): Promise<MiningOutput> {
+  const mined = await mineFeaturesJob(input, ctx);
+  const { ntriples } = mineEntriesJob({ datasetUri: input.dataset.uri, base: input.dataset.base, columns: mined.columns, entries: mined.entries });
+  return { ntriples: Buffer.concat([mined.header, ntriples]), features: mined.features, dropped: mined.dropped };
+}
+
+/** Mine; the feature dataset's header written, its entries not yet (see MinedDataset). */
+export async function mineFeaturesJob(input: MiningInput, ctx: JobContext): Promise<MinedDataset> {
   ctx.progress(0.01);
   const run = await mineGuarded(input, (f) => ctx.progress(0.01 + 0.89 * f));
   ctx.progress(0.9);
@@ -246,14 +294,12 @@ export async function mineJob(input: MiningInput, ctx: JobContext): Promise<Mini
   // With nr_hits, count the embeddings in the row's graph (mining/match.ts counts as fminer does).
   const counter = input.nrHits ? new QuerySet(kept.map((p) => p.smarts)) : null;
   const tidOf = new Map(ids.map((id, t) => [id, t]));
-  const entries = input.entries.map((e) => {
-    const values: (string | null)[] = new Array<string | null>(features.length).fill(null);
+  const entries = input.entries.map((e): MinedEntry => {
     const present = occurs.get(e.id) ?? [];
     const t = tidOf.get(e.id);
     const counts = counter && present.length > 0 && t !== undefined ? counter.countAll(run.compounds.graphs[t]!) : null;
-    for (const j of present) values[j] = counts ? String(counts[j]) : "1";
-    return { line: e.line, compound: e.compound, values };
+    return { line: e.line, compound: e.compound, features: present, ...(counts ? { values: present.map((j) => String(counts[j])) } : {}) };
   });
-  const ntriples = featureDatasetNTriples({ ...input.dataset, features, entries, compounds: input.entries.length });
-  return { ntriples, features: features.length, dropped: [...run.refused, ...run.compounds.dropped].sort((a, b) => a - b) };
+  const header = featureDatasetHeader({ ...input.dataset, features, entryCount: input.entries.length, compounds: input.entries.length });
+  return { header, columns: features.map((f) => f.name), entries, features: features.length, dropped: [...run.refused, ...run.compounds.dropped].sort((a, b) => a - b) };
 }
