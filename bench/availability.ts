@@ -13,7 +13,10 @@
  *   sparql    an expensive SPARQL query (a join over every triple) that runs into the time limit
  *   all       the four at once
  *
- *   nice -n 19 npx tsx bench/availability.ts [--runs N] [scenario …]
+ *   nice -n 19 npx tsx bench/availability.ts [--runs N] [--verbose] [scenario …]
+ *
+ * --verbose prints every stall line the server logged (with the main thread's CPU time during it:
+ * close to the stall = work on the main thread; far below = the thread waited for a core).
  *
  * With several runs, each figure is printed per run and as the median over the runs.
  */
@@ -23,6 +26,8 @@ import { DATA, freshDir, removeDir, startServer, uploadDataset, type TestServer 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf("--runs");
 const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 1;
+/** --verbose: print every stall line the server logged. */
+const verbose = args.includes("--verbose");
 const SCENARIOS = ["bbrc", "jsonld", "pc1000", "sparql", "all"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const chosen = args.filter((a, i) => !a.startsWith("--") && !(runsAt >= 0 && i === runsAt + 1)) as Scenario[];
@@ -137,6 +142,8 @@ interface Figures {
   readonly task: number[];
   readonly failures: number;
   readonly stall: number;
+  /** The main thread's CPU time during the longest stall (NaN where /proc does not tell). */
+  readonly stallCpu: number;
 }
 
 async function scenario(srv: TestServer, s: Scenario, d: Setup): Promise<Figures> {
@@ -152,24 +159,31 @@ async function scenario(srv: TestServer, s: Scenario, d: Setup): Promise<Figures
   const outcome = (await work).join("; ");
   const seconds = (performance.now() - t0) / 1000;
   const [h, t] = await Promise.all([home.stop(), task.stop()]);
-  const stalls = srv
+  const lines = srv
     .output()
     .slice(logged)
     .split("\n")
-    .map((l) => /^event loop stalled (\d+) ms/.exec(l)?.[1])
-    .filter((x): x is string => x !== undefined)
-    .map(Number);
-  return { seconds, outcome, home: h.latencies, task: t.latencies, failures: h.failures + t.failures, stall: Math.max(0, ...stalls) };
+    .filter((l) => l.startsWith("event loop stalled"));
+  if (verbose) for (const l of lines) console.log(`    ${l}`);
+  const stalls = lines.map((l) => {
+    const m = /^event loop stalled (\d+) ms.*?(?:main thread CPU (\d+) ms)?\)$/.exec(l);
+    return { ms: Number(m?.[1] ?? 0), cpu: m?.[2] === undefined ? NaN : Number(m[2]) };
+  });
+  const longest = stalls.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, cpu: NaN });
+  return { seconds, outcome, home: h.latencies, task: t.latencies, failures: h.failures + t.failures, stall: longest.ms, stallCpu: longest.cpu };
 }
 
-function line(label: string, f: { seconds: number; p50: number; p99: number; max: number; failures: number; stall: number; polls: number; outcome?: string }): string {
-  return `${label.padEnd(16)} ${f.seconds.toFixed(1).padStart(6)} s  polls ${String(f.polls).padStart(4)}  p50 ${f.p50.toFixed(0).padStart(4)} ms  p99 ${f.p99.toFixed(0).padStart(5)} ms  max ${f.max.toFixed(0).padStart(5)} ms  failed ${f.failures}  longest stall ${f.stall.toFixed(0)} ms${f.outcome ? `  (${f.outcome})` : ""}`;
+type Summary = { seconds: number; p50: number; p99: number; max: number; failures: number; stall: number; stallCpu: number; polls: number; outcome?: string };
+
+function line(label: string, f: Summary): string {
+  const cpu = Number.isNaN(f.stallCpu) ? "" : ` (CPU ${f.stallCpu.toFixed(0)} ms)`;
+  return `${label.padEnd(16)} ${f.seconds.toFixed(1).padStart(6)} s  polls ${String(f.polls).padStart(4)}  p50 ${f.p50.toFixed(0).padStart(4)} ms  p99 ${f.p99.toFixed(0).padStart(5)} ms  max ${f.max.toFixed(0).padStart(5)} ms  failed ${f.failures}  longest stall ${f.stall.toFixed(0)} ms${cpu}${f.outcome ? `  (${f.outcome})` : ""}`;
 }
 
 const results = new Map<Scenario, ReturnType<typeof summary>[]>();
-function summary(f: Figures): { seconds: number; p50: number; p99: number; max: number; failures: number; stall: number; polls: number; outcome: string } {
+function summary(f: Figures): Summary & { outcome: string } {
   const all = [...f.home, ...f.task].sort((a, b) => a - b);
-  return { seconds: f.seconds, p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all.at(-1) ?? NaN, failures: f.failures, stall: f.stall, polls: all.length, outcome: f.outcome };
+  return { seconds: f.seconds, p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all.at(-1) ?? NaN, failures: f.failures, stall: f.stall, stallCpu: f.stallCpu, polls: all.length, outcome: f.outcome };
 }
 
 for (let run = 1; run <= runs; run++) {
@@ -190,8 +204,8 @@ for (let run = 1; run <= runs; run++) {
 if (runs > 1) {
   console.log(`medians over ${runs} runs:`);
   for (const [s, fs] of results) {
-    const m = (k: "seconds" | "p50" | "p99" | "max" | "failures" | "stall" | "polls"): number => median(fs.map((f) => f[k]));
-    console.log(line(`  ${s}`, { seconds: m("seconds"), p50: m("p50"), p99: m("p99"), max: m("max"), failures: m("failures"), stall: m("stall"), polls: m("polls") }));
+    const m = (k: Exclude<keyof Summary, "outcome">): number => median(fs.map((f) => f[k]));
+    console.log(line(`  ${s}`, { seconds: m("seconds"), p50: m("p50"), p99: m("p99"), max: m("max"), failures: m("failures"), stall: m("stall"), stallCpu: m("stallCpu"), polls: m("polls") }));
   }
 }
 removeDir(dir);

@@ -25,6 +25,7 @@ import { GraphStore } from "./store/graph-store.ts";
 import { SparqlReplica } from "./store/replica.ts";
 import { Vocab } from "./store/vocab.ts";
 import { WorkerPool } from "./tasks/pool.ts";
+import { REQUEST_NICE } from "./tasks/spawn.ts";
 import { TaskRunner } from "./tasks/runner.ts";
 
 /** Render workers (http/render-rdf.ts): two, so that one long render does not hold up the next. */
@@ -52,9 +53,9 @@ export async function createApp(config: Config): Promise<App> {
   const uris = new Uris(config.baseUrl);
   const pool = new WorkerPool(config.workers);
   // Request-time chemistry: one worker of its own, so that requests never wait behind task jobs.
-  const chem = new WorkerPool(1);
+  const chem = new WorkerPool(1, { nice: REQUEST_NICE });
   // Renders get workers of their own: the task pool may be busy with long jobs for minutes.
-  const renderPool = new WorkerPool(RENDER_WORKERS, { rdkit: false });
+  const renderPool = new WorkerPool(RENDER_WORKERS, { rdkit: false, nice: REQUEST_NICE });
   const tasks = new TaskRunner(store, pool, uris, vocab, { maxPending: config.maxPendingTasks, timeLimitMs: config.taskTimeLimitMs });
   await tasks.recover();
   const deps: Deps = { config, store, vocab, uris, tasks, pool, chem, renderPool };

@@ -2,6 +2,7 @@
  * Start qsargraph from the command line: flags / env → config → createApp → listen.
  * `npm start` (= `tsx src/main.ts`); see src/config.ts for the options.
  */
+import "./v8-flags.ts";
 import { readFileSync } from "node:fs";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";

@@ -476,14 +476,14 @@ export class GraphStore {
    * Run `build`, which may refuse with `ensureRoom`; when it does and renewing the in-memory
    * store makes the room (`makeRoom`), run it again (it refuses again if it still cannot fit).
    */
-  async withRoom<T>(build: () => T): Promise<T> {
+  async withRoom<T>(build: () => T | Promise<T>): Promise<T> {
     try {
-      return build();
+      return await build();
     } catch (err) {
       const n = err instanceof InsufficientStorage ? err.details.extra?.triplesNeeded : undefined;
       if (typeof n !== "number") throw err;
       await this.makeRoom(n);
-      return build();
+      return await build();
     }
   }
 

@@ -32,7 +32,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { Cancelled, fromReport, InternalError, QueryTimeout, ServiceUnavailable } from "../errors.ts";
-import { spawnTsWorker } from "../tasks/spawn.ts";
+import { REQUEST_NICE, spawnTsWorker } from "../tasks/spawn.ts";
 import type { GraphStore, RecordLocation } from "./graph-store.ts";
 import type { FromReplica, ReplicaWorkerData, ToReplica } from "./replica-worker.ts";
 import type { QueryRequest } from "./sparql-exec.ts";
@@ -328,7 +328,7 @@ export class SparqlReplica {
 
   private spawn(slot: Slot): void {
     const data: ReplicaWorkerData = { dataDir: this.opts.dataDir, maxResults: this.opts.maxResults };
-    const w = spawnTsWorker(WORKER_URL, { workerData: data });
+    const w = spawnTsWorker(WORKER_URL, { workerData: data }, REQUEST_NICE);
     slot.worker = w;
     slot.state = "loading";
     slot.stale = false;

@@ -23,7 +23,7 @@ import type { Quad } from "@rdfjs/types";
 import * as ox from "oxigraph";
 import { BadRequest } from "../errors.ts";
 import type { AlgorithmSpec } from "../resources/algorithm.ts";
-import { readCompound, readFeatureColumn } from "../resources/dataset-read.ts";
+import { EntryOrder, readColumn } from "../resources/entry-order.ts";
 import { absoluteFrequency, parseParams, type Params } from "../resources/params.ts";
 import type { Uris } from "../resources/uris.ts";
 import type { GraphStore } from "../store/graph-store.ts";
@@ -85,7 +85,7 @@ export function parseAlgorithmParams(text: string): Map<string, string[]> {
   return out;
 }
 
-export function crossValidationRequest(params: Params, rawAlgorithmParams: string, store: GraphStore, uris: Uris, v: Vocab): CrossValidationRequest {
+export async function crossValidationRequest(params: Params, rawAlgorithmParams: string, store: GraphStore, uris: Uris, v: Vocab): Promise<CrossValidationRequest> {
   const algorithmUri = params.string("algorithm_uri")!;
   if (![`${uris.algorithms()}/qsar`, `${uris.algorithms()}/lazar`].includes(algorithmUri)) {
     throw new BadRequest(`parameter 'algorithm_uri': ${algorithmUri} cannot be cross-validated here; use ${uris.algorithms()}/qsar`, { field: "algorithm_uri" });
@@ -99,7 +99,7 @@ export function crossValidationRequest(params: Params, rawAlgorithmParams: strin
   const pf = params.string("prediction_feature");
   if (pf !== undefined) raw.set("prediction_feature", [pf]);
   const modelParams = parseParams(LAZAR, raw);
-  const m = modelRequest(modelParams, raw, store, uris, v);
+  const m = await modelRequest(modelParams, raw, store, uris, v);
   if (m.generator.kind === "descriptors") {
     throw new BadRequest(
       `descriptors computed on the fly are not cross-validated: they do not depend on the endpoint, so compute them once (POST ${datasetUri}/pc) and give the result as feature_dataset_uri in algorithm_params`,
@@ -108,11 +108,10 @@ export function crossValidationRequest(params: Params, rawAlgorithmParams: strin
   }
   const classes = m.record.classes;
   const instances: CrossValidationRequest["instances"][number][] = [];
-  for (const r of readFeatureColumn(store.ox, datasetUri, m.record.endpoint, v)) {
+  for (const r of await readColumn(new EntryOrder(store, v), store, v, datasetUri, m.record.endpoint)) {
     const activity = classes.length > 0 ? classes.indexOf(r.value) + 1 : Number(r.value);
     if (!Number.isFinite(activity) || activity === 0) continue;
-    const compound = readCompound(store.ox, r.compound, v);
-    instances.push({ compound: r.compound, smiles: r.smiles ?? compound?.smiles ?? null, ...(compound ? { inchi: compound.inchi } : {}), activity, label: r.value });
+    instances.push({ compound: r.compound, smiles: r.smiles ?? r.compoundSmiles ?? null, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), activity, label: r.value });
   }
   const seed = params.number("random_seed")!;
   const numFolds = params.number("num_folds")!;
@@ -136,7 +135,7 @@ export function crossValidationRequest(params: Params, rawAlgorithmParams: strin
     instances,
   };
   if (m.generator.kind === "stored") {
-    const data = buildModelData(store, { ...m.record, uri: `${datasetUri}#crossvalidation`, featureDataset: m.generator.uri }, v);
+    const data = await buildModelData(store, { ...m.record, uri: `${datasetUri}#crossvalidation`, featureDataset: m.generator.uri }, v);
     return { ...common, features: { kind: "stored", data } };
   }
   const miner = m.generator.request.input;

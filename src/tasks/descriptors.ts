@@ -13,7 +13,8 @@
 import { DESCRIPTORS, featureName, LIBS, PC_TYPES, type Lib, type PcType } from "../chem/descriptors/index.ts";
 import { BadRequest } from "../errors.ts";
 import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../resources/algorithm.ts";
-import { compoundsWithFirstLine, readCompound, readDatasetSummary } from "../resources/dataset-read.ts";
+import { readDatasetInfo } from "../resources/dataset-read.ts";
+import { EntryOrder, readCompoundsInOrder } from "../resources/entry-order.ts";
 import { featureDatasetHeader, type ComputedFeature } from "../resources/feature-dataset.ts";
 import type { Params } from "../resources/params.ts";
 import type { GraphStore, Stage } from "../store/graph-store.ts";
@@ -90,9 +91,9 @@ function selection(params: Params): { pcTypes: PcType[]; libs: Lib[] } {
 }
 
 /** A dataset's compounds with a SMILES to describe (the compound's own; none for InChI-only ones). */
-export function datasetDescriptorRequest(datasetUri: string, params: Params, algorithm: string, store: GraphStore, v: Vocab): DescriptorRequest {
-  const summary = readDatasetSummary(store.ox, datasetUri, v);
-  const rows = compoundsWithFirstLine(store.ox, datasetUri, v).map((c) => ({ ...c, smiles: readCompound(store.ox, c.compound, v)?.smiles ?? "" }));
+export async function datasetDescriptorRequest(datasetUri: string, params: Params, algorithm: string, store: GraphStore, v: Vocab): Promise<DescriptorRequest> {
+  const summary = readDatasetInfo(store.ox, datasetUri, v);
+  const rows = (await readCompoundsInOrder(new EntryOrder(store, v), store, v, datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? "" }));
   if (rows.length === 0) throw new BadRequest(`the dataset ${datasetUri} has no compounds`, { field: "dataset_uri" });
   const chosen = selection(params);
   // Refuse at once what cannot fit (InsufficientStorage, 507), not after minutes of computing:

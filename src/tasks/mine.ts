@@ -6,7 +6,8 @@
 import { BadRequest } from "../errors.ts";
 import { absoluteFrequency, type Params } from "../resources/params.ts";
 import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../resources/algorithm.ts";
-import { readCompound, readDatasetSummary, readFeatureColumn, type DatasetSummary, type FeatureView } from "../resources/dataset-read.ts";
+import { readDatasetSummary, type DatasetSummary, type FeatureView } from "../resources/dataset-read.ts";
+import { EntryOrder, readColumn } from "../resources/entry-order.ts";
 import type { Uris } from "../resources/uris.ts";
 import type { GraphStore } from "../store/graph-store.ts";
 import { concatBodies } from "../store/journal.ts";
@@ -121,8 +122,8 @@ export function endpoint(summary: DatasetSummary, given: string | undefined): Fe
   return f;
 }
 
-/** Read and check the training data (main thread; the dataset must exist). */
-export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphStore, uris: Uris, v: Vocab): MiningRequest {
+/** Read and check the training data (main thread, in steps: resources/entry-order.ts `readColumn`; the dataset must exist). */
+export async function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphStore, uris: Uris, v: Vocab): Promise<MiningRequest> {
   const datasetUri = params.string("dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
   const summary = readDatasetSummary(store.ox, datasetUri, v);
@@ -135,17 +136,14 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
   }
   if (!nominal && !numeric) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
 
-  const column = readFeatureColumn(store.ox, datasetUri, feature.uri, v);
-  const known = new Map<string, { smiles?: string; inchi: string } | null>();
+  const column = await readColumn(new EntryOrder(store, v), store, v, datasetUri, feature.uri);
   const rows: MiningRow[] = [];
   const entries: { line: number; compound: string; id: number }[] = [];
   const inEntries = new Set<string>();
   let withoutSmiles = 0;
   for (const r of column) {
-    if (!known.has(r.compound)) known.set(r.compound, readCompound(store.ox, r.compound, v));
-    const compound = known.get(r.compound);
     // the structure as this row draws it (fminer's encoding depends on the spelling)
-    const s = r.smiles ?? compound?.smiles;
+    const s = r.smiles ?? r.compoundSmiles;
     if (!s) {
       withoutSmiles++;
       continue;
@@ -153,7 +151,7 @@ export function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphS
     const activity = nominal ? classes.indexOf(r.value) + 1 : parseNumber(r.value);
     if (activity === null || activity === 0) continue;
     const id = rows.length + 1;
-    rows.push({ id, smiles: s, ...(compound ? { inchi: compound.inchi } : {}), activity });
+    rows.push({ id, smiles: s, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), activity });
     if (!inEntries.has(r.compound)) {
       inEntries.add(r.compound);
       entries.push({ line: r.line, compound: r.compound, id });

@@ -9,13 +9,14 @@
  * Derived from the graph and never edited on its own (DESIGN §1.1): cached per model URI in
  * memory and rebuilt after a restart on first use.
  */
-import * as ox from "oxigraph";
 import type { Lib, PcType } from "../chem/descriptors/index.ts";
 import { PC_TYPES, LIBS } from "../chem/descriptors/index.ts";
-import { readDatasetSummary, readFeatureColumn } from "../resources/dataset-read.ts";
+import { NotFound } from "../errors.ts";
+import { readDatasetInfo, readEntryValues, readFeaturePage, type FeatureView } from "../resources/dataset-read.ts";
+import { EntryOrder, readColumn } from "../resources/entry-order.ts";
 import type { ModelRecord } from "../resources/model.ts";
 import type { GraphStore } from "../store/graph-store.ts";
-import { ot, type Vocab } from "../store/vocab.ts";
+import type { Vocab } from "../store/vocab.ts";
 import { parseNumber } from "../tabular/typing.ts";
 
 export interface ModelData {
@@ -47,7 +48,7 @@ export interface ModelData {
   readonly rows: Float64Array;
 }
 
-const cache = new Map<string, ModelData>();
+const cache = new Map<string, Promise<ModelData>>();
 
 export function forgetModel(uri: string): void {
   cache.delete(uri);
@@ -62,41 +63,71 @@ export type ModelDataSource = Pick<
   "uri" | "featureDataset" | "featureKind" | "trainingDataset" | "endpoint" | "classes" | "predictionAlgorithm" | "minSim" | "minTrainPerformance" | "nrHits"
 >;
 
-/** A model's data, cached per model URI. */
-export function loadModelData(store: GraphStore, m: ModelRecord, v: Vocab): ModelData {
+/** A model's data, cached per model URI (the promise, so that concurrent first uses build it once). */
+export function loadModelData(store: GraphStore, m: ModelRecord, v: Vocab): Promise<ModelData> {
   const hit = cache.get(m.uri);
   if (hit) return hit;
   const data = buildModelData(store, m, v);
   cache.set(m.uri, data);
+  data.catch(() => {
+    if (cache.get(m.uri) === data) cache.delete(m.uri);
+  });
   return data;
 }
 
-/** Read the training data and features (not cached). */
-export function buildModelData(store: GraphStore, m: ModelDataSource, v: Vocab): ModelData {
-  const summary = readDatasetSummary(store.ox, m.featureDataset, v);
-  const features = summary.features;
+/** Features read per step, and values per step of the feature dataset's entries (≈ 10–20 ms each). */
+const FEATURES_PER_STEP = 500;
+const VALUES_PER_STEP = 5000;
+
+/**
+ * Read the training data and features (not cached), in steps with a pause between them: the
+ * features in their order, the feature dataset's values entry block by entry block (in line
+ * order; the first value per compound and feature), the training activities (resources/
+ * entry-order.ts `readColumn`). In one piece, a Kazius BBRC model's first prediction held the
+ * event loop for 7–9 s (4.5 s of CPU).
+ */
+export async function buildModelData(store: GraphStore, m: ModelDataSource, v: Vocab): Promise<ModelData> {
+  const fd = m.featureDataset;
+  const pause = async (): Promise<void> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!store.has(fd)) throw new NotFound(`${fd} was deleted while the model's data were being read`);
+  };
+  const total = readDatasetInfo(store.ox, fd, v).featureCount;
+  const features: FeatureView[] = [];
+  for (let offset = 0; offset < total; offset += FEATURES_PER_STEP) {
+    if (offset > 0) await pause();
+    features.push(...readFeaturePage(store.ox, fd, v, offset, FEATURES_PER_STEP, total));
+  }
   const column = new Map(features.map((f, j) => [f.uri, j]));
-  // Feature values per compound (first value per compound and feature).
+  // Feature values per compound (first value per compound and feature), and every compound the
+  // feature dataset has an entry for (a substructure feature dataset lists compounds without patterns too).
   const values = new Map<string, Map<number, number>>();
-  const rows = store.ox.query(
-    `SELECT ?c ?f ?x WHERE { GRAPH <${m.featureDataset}> { ?e <${ot.compound.value}> ?c ; <${ot.values.value}> ?v . ?v <${ot.feature.value}> ?f ; <${ot.value.value}> ?x } }`,
-  ) as Map<string, ox.Term>[];
-  for (const r of rows) {
-    const j = column.get(r.get("f")!.value);
-    const x = parseNumber(r.get("x")!.value);
-    if (j === undefined || x === null) continue;
-    const c = r.get("c")!.value;
-    let map = values.get(c);
-    if (!map) values.set(c, (map = new Map()));
-    if (!map.has(j)) map.set(j, x);
+  const listed = new Set<string>();
+  const order = new EntryOrder(store, v);
+  const lines = await order.lines(fd);
+  const perEntry = Math.max(1, store.graphSize(fd) / 3 / Math.max(1, lines.length));
+  const step = Math.max(1, Math.floor(VALUES_PER_STEP / perEntry));
+  for (let i = 0; i < lines.length; i += step) {
+    if (i > 0) await pause();
+    for (const e of readEntryValues(store.ox, fd, order.refsOn(fd, lines.subarray(i, i + step)))) {
+      listed.add(e.compound);
+      for (const [f, vs] of e.values) {
+        const j = column.get(f);
+        const x = parseNumber(vs[0] ?? "");
+        if (j === undefined || x === null) continue;
+        let map = values.get(e.compound);
+        if (!map) values.set(e.compound, (map = new Map()));
+        if (!map.has(j)) map.set(j, x);
+      }
+    }
   }
   // Training activities per compound, in line order; compounds without features are dropped.
   const keys: string[] = [];
   const rowOf = new Map<string, number>();
   const instRow: number[] = [];
   const instActivity: number[] = [];
-  const hasFeatures = (c: string): boolean => m.featureKind === "descriptor" ? values.has(c) : values.has(c) || compoundInFeatureDataset(store, m.featureDataset, c);
-  for (const r of readFeatureColumn(store.ox, m.trainingDataset, m.endpoint, v)) {
+  const hasFeatures = (c: string): boolean => values.has(c) || (m.featureKind !== "descriptor" && listed.has(c));
+  for (const r of await readColumn(order, store, v, m.trainingDataset, m.endpoint)) {
     const a = m.classes.length > 0 ? m.classes.indexOf(r.value) + 1 : parseNumber(r.value);
     if (a === null || a === 0) continue;
     let row = rowOf.get(r.compound);
@@ -184,9 +215,4 @@ export function buildModelData(store: GraphStore, m: ModelDataSource, v: Vocab):
     };
   }
   return data;
-}
-
-/** A substructure feature dataset lists every source compound, even those with no pattern. */
-function compoundInFeatureDataset(store: GraphStore, fd: string, compound: string): boolean {
-  return store.ox.match(null, ox.namedNode(ot.compound.value), ox.namedNode(compound), ox.namedNode(fd)).length > 0;
 }

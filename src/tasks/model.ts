@@ -8,7 +8,8 @@ import { BadRequest, UnprocessableEntity } from "../errors.ts";
 import { checkAlgorithm, defaultAlgorithm, LazarParameterError, PREDICTION_ALGORITHMS, usesHits, DEFAULT_MIN_SIM, DEFAULT_MIN_TRAIN_PERFORMANCE } from "../learn/index.ts";
 import { actingCreator, withCreator } from "../resources/creator.ts";
 import type { AlgorithmSpec, ParamSpec } from "../resources/algorithm.ts";
-import { compoundsWithFirstLine, readCompound, readDatasetSummary, readFeatureColumn } from "../resources/dataset-read.ts";
+import { compoundsWithFirstLine, readCompound, readDatasetSummary } from "../resources/dataset-read.ts";
+import { EntryOrder, readColumn, readCompoundsInOrder } from "../resources/entry-order.ts";
 import { modelNTriples, predictedFeatureQuads, predictedConfidenceUri, predictedValueUri, readModel, type FeatureKind, type ModelRecord } from "../resources/model.ts";
 import { parseParams, type Params } from "../resources/params.ts";
 import type { Uris } from "../resources/uris.ts";
@@ -98,7 +99,7 @@ function lazarError<T>(f: () => T): T {
 }
 
 /** Check a model request against the store (main thread, before the task). */
-export function modelRequest(params: Params, raw: ReadonlyMap<string, readonly string[]>, store: GraphStore, uris: Uris, v: Vocab): ModelRequest {
+export async function modelRequest(params: Params, raw: ReadonlyMap<string, readonly string[]>, store: GraphStore, uris: Uris, v: Vocab): Promise<ModelRequest> {
   const datasetUri = params.string("dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
   const summary = readDatasetSummary(store.ox, datasetUri, v);
@@ -153,18 +154,18 @@ export function modelRequest(params: Params, raw: ReadonlyMap<string, readonly s
         forward.set("feature_type", ["paths"]);
         defaulted.push(["feature_type", "paths"]);
       }
-      const request = miningRequest(miner, parseParams(miner, forward), store, uris, v);
+      const request = await miningRequest(miner, parseParams(miner, forward), store, uris, v);
       generator = { kind: "miner", request };
     } else {
       for (const n of PC_ONLY) if (raw.has(n)) forward.set(n, [...raw.get(n)!]);
       forward.delete("prediction_feature");
-      const request = datasetDescriptorRequest(datasetUri, parseParams(ALL_DESCRIPTORS, forward), `${uris.algorithms()}/pc/AllDescriptors`, store, v);
+      const request = await datasetDescriptorRequest(datasetUri, parseParams(ALL_DESCRIPTORS, forward), `${uris.algorithms()}/pc/AllDescriptors`, store, v);
       generator = { kind: "descriptors", request };
     }
   }
   const featureKind: FeatureKind = generator.kind === "stored" ? generator.featureKind : generator.kind === "miner" ? "substructure" : "descriptor";
   const minSim = params.number("min_sim") ?? DEFAULT_MIN_SIM[featureKind];
-  const training = new Set(readFeatureColumn(store.ox, datasetUri, feature.uri, v).map((r) => r.compound));
+  const training = new Set((await readColumn(new EntryOrder(store, v), store, v, datasetUri, feature.uri)).map((r) => r.compound));
   return {
     title: `lazar model for ${feature.title}`,
     trainingCompounds: training.size,
@@ -239,8 +240,8 @@ export interface Queries {
   readonly parameter: readonly [string, string];
 }
 
-export function datasetQueries(store: GraphStore, datasetUri: string, v: Vocab): Queries {
-  const rows = compoundsWithFirstLine(store.ox, datasetUri, v).map((c) => ({ ...c, smiles: readCompound(store.ox, c.compound, v)?.smiles ?? null }));
+export async function datasetQueries(store: GraphStore, datasetUri: string, v: Vocab): Promise<Queries> {
+  const rows = (await readCompoundsInOrder(new EntryOrder(store, v), store, v, datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? null }));
   return { rows, parameter: ["dataset_uri", datasetUri] };
 }
 
@@ -276,7 +277,7 @@ type RunPredict = (input: PredictInput, onProgress: (f: number) => void) => Prom
 
 /** Predict the queries in chunks on the pool; the prediction dataset's body and per-query summaries. */
 export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
-  const model = loadModelData(store, m, v);
+  const model = await loadModelData(store, m, v);
   const chunks: Queries["rows"][] = [];
   for (let i = 0; i < q.rows.length; i += PREDICT_CHUNK) chunks.push(q.rows.slice(i, i + PREDICT_CHUNK));
   const done = new Array<number>(chunks.length).fill(0);

@@ -71,6 +71,8 @@ export interface PoolOptions {
   readonly recycleWasmBytes?: number;
   /** Load and warm up RDKit when a worker starts (default true; the render pool needs no RDKit). */
   readonly rdkit?: boolean;
+  /** How much lower than the main thread the workers run (spawn.ts; default WORKER_NICE, for task jobs). */
+  readonly nice?: number;
 }
 
 export class WorkerPool {
@@ -91,7 +93,7 @@ export class WorkerPool {
 
   private newSlot(): Slot {
     const workerData = { recycleWasmBytes: this.options.recycleWasmBytes ?? RECYCLE_WASM_BYTES, rdkit: this.options.rdkit !== false };
-    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData }), ready: false, job: null };
+    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData }, this.options.nice), ready: false, job: null };
     this.attach(slot);
     return slot;
   }

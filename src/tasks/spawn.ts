@@ -6,7 +6,15 @@
  * So the worker starts from a two-line JavaScript bootstrap (`eval`) that loads the entry with
  * tsx's `tsImport`, which also compiles everything the entry imports. The `--test*` flags of
  * node's test runner are not passed on (a worker is not a test file). Used by the SPARQL read
- * replica and (to be switched) the task pool.
+ * replica, the worker pools, the store's reader for a renewal and RFE.
+ *
+ * Priority. Every worker thread lowers its own scheduling priority (Linux: a thread's nice value
+ * is its own, set with setpriority on its thread id from /proc/thread-self) by `nice` (default
+ * WORKER_NICE) before it loads anything. The main thread, which answers every request, then gets
+ * a core first when the workers keep both busy: on the 2-core machine, with four busy workers,
+ * it otherwise waited for a core for up to a second (an event-loop "stall" in which it used
+ * little CPU, bench/availability.ts). Where a thread's priority cannot be changed (not Linux, or
+ * already at the lowest) it runs as it is.
  */
 import { Worker, type WorkerOptions } from "node:worker_threads";
 
@@ -16,8 +24,25 @@ export function tsWorkerExecArgv(): string[] {
   return process.execArgv.filter((a) => !a.startsWith("--test"));
 }
 
-/** `new Worker(entry)` for a `.ts` entry file (a `file:` URL), compiled by tsx. */
-export function spawnTsWorker(entry: URL, options: Omit<WorkerOptions, "execArgv" | "eval"> = {}): Worker {
-  const bootstrap = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}));`;
+/** How much lower than the main thread a worker thread runs by default (nice value; 19 is the lowest): task jobs. */
+export const WORKER_NICE = 10;
+/** Workers that answer a waiting request (structures, renders, SPARQL): below the main thread, above task jobs. */
+export const REQUEST_NICE = 5;
+
+/** The worker's first lines: lower this thread's priority by `nice` (see the module comment). */
+function lowerPriority(nice: number): string {
+  if (nice <= 0) return "Promise.resolve()";
+  return `Promise.all([import("node:os"), import("node:fs")]).then(([os, fs]) => {
+    try {
+      const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+      if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + ${nice}));
+    } catch {}
+  })`;
+}
+
+/** `new Worker(entry)` for a `.ts` entry file (a `file:` URL), compiled by tsx, at a priority `nice` below the caller's. */
+export function spawnTsWorker(entry: URL, options: Omit<WorkerOptions, "execArgv" | "eval"> = {}, nice = WORKER_NICE): Worker {
+  const load = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`;
+  const bootstrap = `${lowerPriority(nice)}.then(() => ${load});`;
   return new Worker(bootstrap, { ...options, eval: true, execArgv: tsWorkerExecArgv() });
 }

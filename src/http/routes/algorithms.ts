@@ -82,7 +82,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
     ...MINERS.map((spec): Runnable => ({
       spec,
       async submit(params) {
-        const request = miningRequest(spec, params, store, uris, vocab);
+        const request = await miningRequest(spec, params, store, uris, vocab);
         return tasks.submit(request.title, `${spec.title} mining`, mineOperation(store, request, uris.dataset(newId())));
       },
     })),

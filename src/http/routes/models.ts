@@ -114,7 +114,7 @@ export function registerModels(router: Router, deps: Deps): void {
     const result = uris.dataset(newId());
     if (dataset !== undefined) {
       requireDataset(dataset, "dataset_uri", store, uris);
-      const t = await tasks.submit(`${m.endpointTitle}: predicting ${dataset}`, "prediction", predictDatasetOperation(store, m, datasetQueries(store, dataset, vocab), result, vocab));
+      const t = await tasks.submit(`${m.endpointTitle}: predicting ${dataset}`, "prediction", predictDatasetOperation(store, m, await datasetQueries(store, dataset, vocab), result, vocab));
       return respondTask(ctx, t, deps);
     }
     const prefix = `${uris.compounds()}/`;

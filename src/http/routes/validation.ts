@@ -67,7 +67,7 @@ export function registerValidation(router: Router, deps: Deps): void {
 
   router.post("/validation/crossvalidation", async (ctx) => {
     const params = parseParams(CROSSVALIDATION, await readParams(ctx));
-    const request = crossValidationRequest(params, params.string("algorithm_params") ?? "", store, uris, vocab);
+    const request = await crossValidationRequest(params, params.string("algorithm_params") ?? "", store, uris, vocab);
     const cv = `${cvBase}/${newId()}`;
     const t = await tasks.submit(request.title, "cross-validation", crossValidationOperation(request, cv, vocab));
     await respondTask(ctx, t, deps);
