@@ -6,14 +6,24 @@
  * error), p50/p99 latency per kind, and the server's resident memory (process with all its
  * threads, from /proc) after a warm-up, at its peak during the load, and 15 s after the load.
  *
- *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60]
+ *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60] [NAME=value …]
  */
 import { readFileSync } from "node:fs";
 import { DATA, freshDir, removeDir, startServer, uploadDataset, uriList } from "../test/helpers/server.ts";
 import { runLoad, type LoadResult } from "../test/helpers/load.ts";
 
-const clients = Number(process.argv[2] ?? 50);
-const seconds = Number(process.argv[3] ?? 60);
+const positional = process.argv.slice(2).filter((a) => !a.includes("="));
+const clients = Number(positional[0] ?? 50);
+const seconds = Number(positional[1] ?? 60);
+/** NAME=value arguments: extra environment of the server (e.g. SPARQL_WORKERS=1), to see what holds memory. */
+const extraEnv = Object.fromEntries(process.argv.slice(2).filter((a) => a.includes("=")).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
+
+/** The store's figures from the service description: triples loaded (held in memory) and current. */
+async function storeFigures(base: string): Promise<string> {
+  const nt = await (await fetch(`${base}/`, { headers: { Accept: "application/n-triples" } })).text();
+  const get = (name: string): string => new RegExp(`#${name}> "(\\d+)"`).exec(nt)?.[1] ?? "?";
+  return `triples loaded ${get("triplesLoaded")}, current ${get("triplesCurrent")}, renewals ${get("storeRenewals")}`;
+}
 
 function rssMb(pid: number): number {
   const s = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -33,7 +43,7 @@ function report(label: string, r: LoadResult): void {
 }
 
 const dir = freshDir("qsargraph-bench-");
-const srv = await startServer({ dataDir: `${dir}/data`, env: { QSARGRAPH_TIMING: "1" } });
+const srv = await startServer({ dataDir: `${dir}/data`, env: { QSARGRAPH_TIMING: "1", ...extraEnv } });
 try {
   const hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
   const r = await fetch(`${srv.base}/algorithm/lazar`, { method: "POST", body: new URLSearchParams({ dataset_uri: hamster, min_frequency: "8" }), headers: { Accept: "text/uri-list" } });
@@ -47,6 +57,7 @@ try {
   report("warm-up (10 s)", await runLoad(setup, clients, 10));
   await new Promise((res) => setTimeout(res, 15_000));
   const before = rssMb(srv.proc.pid!);
+  console.log(`store before the load: ${await storeFigures(srv.base)}`);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(srv.proc.pid!))), 500);
   const logged = srv.output().length;
@@ -55,6 +66,7 @@ try {
   report(`${clients} clients for ${seconds} s`, result);
   await new Promise((res) => setTimeout(res, 15_000));
   const after = rssMb(srv.proc.pid!);
+  console.log(`store after the load: ${await storeFigures(srv.base)}`);
   const stalls = srv.output().slice(logged).split("\n").map((l) => /^event loop stalled (\d+) ms/.exec(l)?.[1]).filter(Boolean).map(Number);
   console.log(`server RSS: ${before.toFixed(0)} MB after the warm-up, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB 15 s after the load (${(((after - before) / before) * 100).toFixed(1)} %)`);
   console.log(`event-loop stalls over 100 ms during the load: ${stalls.length}, longest ${Math.max(0, ...stalls)} ms`);

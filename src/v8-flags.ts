@@ -5,10 +5,12 @@
  * `--no-turbo-inline-js-wasm-calls`: Node 20's V8 (11.3) inlines calls from optimised JavaScript
  * into WebAssembly (Oxigraph's and RDKit's wasm-bindgen / Emscripten exports). Deoptimising such
  * a frame can abort the whole process ("Fatal error … unreachable code" in
- * Deoptimizer::DoComputeBuiltinContinuation): reading a Kazius-sized dataset compound by compound
- * (thousands of Oxigraph `match` calls) crashed it in about one run in twelve, the server taking
- * every request in flight with it. Without the inlining: no crash in 44 runs (docs/benchmarks.md).
- * The calls cost a little more (a wrapper per call), well within the noise of the benches.
+ * Deoptimizer::DoComputeBuiltinContinuation, after a lazy deopt of a function that had inlined
+ * Oxigraph calls): reading Kazius's training data compound by compound (thousands of Oxigraph
+ * `match` calls, as a BBRC request then did) aborted 5 of 37 runs, in the server and in process,
+ * taking every request in flight with it; with the inlining off, 0 of 24 runs of the same code
+ * (docs/benchmarks.md). The calls cost a little more (a wrapper per call), within the noise of the
+ * benches.
  */
 import { setFlagsFromString } from "node:v8";
 

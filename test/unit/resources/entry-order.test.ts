@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { EntryOrder } from "../../../src/resources/entry-order.ts";
+import { EntryOrder, readColumn, readCompoundsInOrder } from "../../../src/resources/entry-order.ts";
 import { GraphStore } from "../../../src/store/graph-store.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
 
@@ -62,6 +62,63 @@ describe("EntryOrder", () => {
       const stated = `<${DS}> <${v.qg.numberOfEntries.value}> "5000"^^<http://www.w3.org/2001/XMLSchema#integer> .\n`;
       await store.commit([{ graph: DS, ntriples: stated + body(expected) }]);
       assert.deepEqual([...(await order.lines(DS))], expected);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("reads a feature's column and the compounds in order, in blocks, with each compound's structure", async () => {
+    // 1,200 entries (lines 2…1,201: three blocks of 500): compound C(l mod 700), so 500 recur; a
+    // value of feature F on every line not divisible by 5, two values on lines divisible by 7;
+    // the row's own SMILES on lines divisible by 11; compound graphs (InChI; SMILES for even
+    // numbers) stored for compounds 0…599 only. Expected rows are built here from that rule.
+    const ds = `${BASE}/dataset/columnsdatas`;
+    const F = `${ds}/feature/F`;
+    const G = `${ds}/feature/G`;
+    const xsd = "http://www.w3.org/2001/XMLSchema#";
+    const lines = Array.from({ length: 1200 }, (_, k) => k + 2);
+    const c = (l: number): number => l % 700;
+    const cu = (n: number): string => `${BASE}/compound/C${n}`;
+    const lit = (x: string): string => JSON.stringify(x);
+    const t: string[] = [`<${ds}> <${v.qg.numberOfEntries.value}> "1200"^^<${xsd}integer> .`];
+    for (const l of [...lines].reverse()) {
+      const e = `<${ds}#e${l}>`;
+      t.push(`${e} <${v.qg.line.value}> "${l}"^^<${xsd}integer> .`, `${e} <${OT}compound> <${cu(c(l))}> .`);
+      if (l % 11 === 0) t.push(`${e} <${v.qg.smiles.value}> ${lit(`row${l}`)} .`);
+      const vals: [string, string][] = [];
+      if (l % 5 !== 0) vals.push([F, `f${l}`]);
+      if (l % 7 === 0) vals.push([F, `g${l}`]);
+      vals.push([G, `x${l}`]);
+      vals.forEach(([f, x], j) => t.push(`${e} <${OT}values> <${ds}#e${l}v${j}> .`, `<${ds}#e${l}v${j}> <${OT}feature> <${f}> .`, `<${ds}#e${l}v${j}> <${OT}value> ${lit(x)} .`));
+    }
+    const compounds = Array.from({ length: 600 }, (_, n) => ({
+      graph: cu(n),
+      ntriples: `<${cu(n)}> <${v.qg.inchi.value}> ${lit(`InChI=1S/C${n}`)} .\n` + (n % 2 === 0 ? `<${cu(n)}> <${v.qg.smiles.value}> ${lit(`S${n}`)} .\n` : ""),
+    }));
+    const store = GraphStore.open(join(dir, "column"));
+    try {
+      await store.commit([{ graph: ds, ntriples: t.join("\n") + "\n" }, ...compounds]);
+      const structure = (l: number): { inchi?: string; compoundSmiles?: string } => {
+        const n = c(l);
+        if (n >= 600) return {};
+        return { inchi: `InChI=1S/C${n}`, ...(n % 2 === 0 ? { compoundSmiles: `S${n}` } : {}) };
+      };
+      const expected = lines.flatMap((l) => {
+        const values = [...(l % 5 !== 0 ? [`f${l}`] : []), ...(l % 7 === 0 ? [`g${l}`] : [])];
+        return values.map((value) => ({ line: l, compound: cu(c(l)), value, ...(l % 11 === 0 ? { smiles: `row${l}` } : {}), ...structure(l) }));
+      });
+      const got = await readColumn(new EntryOrder(store, v), store, v, ds, F);
+      const key = (r: { line: number; value: string }): string => `${r.line} ${r.value}`;
+      assert.deepEqual([...got].sort((a, b) => a.line - b.line || key(a).localeCompare(key(b))), [...expected].sort((a, b) => a.line - b.line || key(a).localeCompare(key(b))));
+      assert.deepEqual(got.map((r) => r.line), expected.map((r) => r.line), "in line order");
+
+      const firstLine = new Map<number, number>();
+      for (const l of lines) if (!firstLine.has(c(l))) firstLine.set(c(l), l);
+      const inOrder = [...firstLine].map(([n, l]) => {
+        const s = structure(l);
+        return { compound: cu(n), line: l, ...(s.inchi ? { inchi: s.inchi } : {}), ...(s.compoundSmiles ? { smiles: s.compoundSmiles } : {}) };
+      });
+      assert.deepEqual(await readCompoundsInOrder(new EntryOrder(store, v), store, v, ds), inOrder);
     } finally {
       await store.close();
     }

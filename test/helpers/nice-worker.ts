@@ -1,0 +1,7 @@
+/** A worker entry for test/unit/tasks/spawn.test.ts: posts its own thread's nice value (Linux /proc). */
+import { readFileSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+
+const stat = readFileSync("/proc/thread-self/stat", "latin1");
+// Field 19 of proc(5) (nice), counted from field 3 (after the command name in parentheses).
+parentPort!.postMessage(Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]));
