@@ -4,7 +4,8 @@
  * server (test/helpers/load.ts describes the mix). Prints the answers by kind and status, the
  * errors (every request is valid: anything but the expected answer or a documented 503 is an
  * error), p50/p99 latency per kind, and the server's resident memory (process with all its
- * threads, from /proc) after a warm-up, at its peak during the load, and 15 s after the load.
+ * threads, from /proc) after a warm-up, at its peak during the load, and 15 s and 35 s after the
+ * load (the SPARQL replicas shed their garbage after 10 s without a commit).
  *
  *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60] [NAME=value …]
  */
@@ -66,9 +67,13 @@ try {
   report(`${clients} clients for ${seconds} s`, result);
   await new Promise((res) => setTimeout(res, 15_000));
   const after = rssMb(srv.proc.pid!);
+  // The SPARQL replicas reload when the service has been idle for 10 s (store/replica.ts): later.
+  await new Promise((res) => setTimeout(res, 20_000));
+  const later = rssMb(srv.proc.pid!);
+  for (const l of srv.output().slice(logged).split("\n")) if (l.startsWith("SPARQL replicas reloaded")) console.log(`server: ${l}`);
   console.log(`store after the load: ${await storeFigures(srv.base)}`);
   const stalls = srv.output().slice(logged).split("\n").map((l) => /^event loop stalled (\d+) ms/.exec(l)?.[1]).filter(Boolean).map(Number);
-  console.log(`server RSS: ${before.toFixed(0)} MB after the warm-up, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB 15 s after the load (${(((after - before) / before) * 100).toFixed(1)} %)`);
+  console.log(`server RSS: ${before.toFixed(0)} MB after the warm-up, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB 15 s after the load (${(((after - before) / before) * 100).toFixed(1)} %), ${later.toFixed(0)} MB 35 s after (${(((later - before) / before) * 100).toFixed(1)} %)`);
   console.log(`event-loop stalls over 100 ms during the load: ${stalls.length}, longest ${Math.max(0, ...stalls)} ms`);
 } finally {
   await srv.stop();

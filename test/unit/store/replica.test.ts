@@ -449,3 +449,41 @@ describe("SparqlReplica", () => {
     assert.equal(statusOf(await second.query("ASK {}", JSON_T).catch((e: unknown) => e)), 503);
   });
 });
+
+describe("SparqlReplica: shedding garbage while idle", () => {
+  it("reloads its workers once the service is idle and they hold as much garbage as current data, and not before", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "qsargraph-replica-idle-"));
+    const store = GraphStore.open(dir);
+    const replica = await SparqlReplica.start(store, { dataDir: dir, timeoutMs: 5000, maxResults: 10_000, workers: 1, idleMs: 300, minIdleGarbage: 100 });
+    const G = `${EX}graph/churn`;
+    const triples = (n: number, tag: string): string => nt(Array.from({ length: n }, (_, i): Triple => [iri(`${tag}/${i}`), iri("value"), lit(String(i))]));
+    const countIn = async (g: string): Promise<number> => {
+      const r = await replica.query(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?s ?p ?o } }`, JSON_T);
+      return Number((JSON.parse(r.body.toString()) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0]!.n.value);
+    };
+    try {
+      // 150 current triples, no garbage: idle for three periods, no reload.
+      await store.commit([{ graph: G, ntriples: triples(150, "a") }]);
+      await new Promise((res) => setTimeout(res, 1000));
+      assert.equal(replica.renewalCount, 0);
+      // Replaced twice by 150 others: 300 garbage ≥ max(100, 150 current) → one reload, once idle.
+      await store.commit([{ graph: G, ntriples: triples(150, "b") }]);
+      await store.commit([{ graph: G, ntriples: triples(150, "c") }]);
+      const t0 = performance.now();
+      while (replica.renewalCount < 1 && performance.now() - t0 < 10_000) await new Promise((res) => setTimeout(res, 50));
+      assert.equal(replica.renewalCount, 1);
+      assert.ok(performance.now() - t0 >= 250, "not before the service was idle");
+      while (replica.figures.ready < 1) await new Promise((res) => setTimeout(res, 20));
+      assert.equal(await countIn(G), 150, "the reloaded copy holds the current data");
+      const r = await replica.query(`ASK { GRAPH <${G}> { ${iri("c/7")} ${iri("value")} ${lit("7")} } }`, JSON_T);
+      assert.equal((JSON.parse(r.body.toString()) as { boolean: boolean }).boolean, true);
+      // Nothing loaded since: no second reload.
+      await new Promise((res) => setTimeout(res, 1000));
+      assert.equal(replica.renewalCount, 1);
+    } finally {
+      await replica.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
