@@ -17,6 +17,8 @@ import { sparqlCsvRows, type EntryRef } from "./dataset-read.ts";
 const BLOCK = 2000;
 /** Datasets whose order is kept. */
 const KEPT = 8;
+/** Entries read per step of `inBlocks` (≈ 10–20 ms). */
+const COLUMN_BLOCK = 500;
 
 const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -24,8 +26,8 @@ export class EntryOrder {
   private readonly kept = new Map<string, { key: string; lines: Int32Array }>();
 
   constructor(
-    private readonly store: GraphStore,
-    private readonly v: Vocab,
+    readonly store: GraphStore,
+    readonly v: Vocab,
   ) {}
 
   /** The entries `limit` from `offset` in line order. */
@@ -100,7 +102,22 @@ export class EntryOrder {
       .sort((a, b) => a.line - b.line || (a.entry < b.entry ? -1 : 1));
   }
 
-  private async pauseFor(uri: string): Promise<void> {
+  /**
+   * The dataset's entries in blocks of COLUMN_BLOCK lines, in line order: `read(lines)` looks up
+   * one block (a query naming its lines), with a pause between blocks.
+   */
+  async inBlocks<T extends { readonly line: number }>(uri: string, read: (lines: string) => T[]): Promise<T[]> {
+    const lines = await this.lines(uri);
+    const out: T[] = [];
+    for (let i = 0; i < lines.length; i += COLUMN_BLOCK) {
+      if (i > 0) await this.pauseFor(uri);
+      out.push(...read(lines.subarray(i, i + COLUMN_BLOCK).join(" ")).sort((a, b) => a.line - b.line));
+    }
+    return out;
+  }
+
+  /** Serve the event loop between two steps of reading `uri`; NotFound when it was deleted meanwhile. */
+  async pauseFor(uri: string): Promise<void> {
     await pause();
     if (!this.store.has(uri)) throw new NotFound(`${uri} was deleted while it was being read`);
   }
@@ -118,8 +135,16 @@ export interface ColumnRow {
   readonly compoundSmiles?: string;
 }
 
-/** Entries read per step of `readColumn` (≈ 10–20 ms). */
-const COLUMN_BLOCK = 500;
+/** The compound's standard InChI and SMILES, from its own graph (absent when it is not stored). */
+function structurePattern(v: Vocab): string {
+  return `OPTIONAL { GRAPH ?c { ?c <${v.qg.inchi.value}> ?ci . OPTIONAL { ?c <${v.qg.smiles.value}> ?cs } } }`;
+}
+
+function structureOf(r: Map<string, ox.Term>): { inchi?: string; compoundSmiles?: string } {
+  const ci = r.get("ci")?.value;
+  const cs = r.get("cs")?.value;
+  return ci === undefined ? {} : { inchi: ci, ...(cs !== undefined ? { compoundSmiles: cs } : {}) };
+}
 
 /**
  * The value of one feature in every data entry that has one, in line order (one row per value),
@@ -128,41 +153,26 @@ const COLUMN_BLOCK = 500;
  * piece, Kazius (4,069 rows) held the event loop for 0.5–0.6 s (one query, then one lookup per
  * compound), on a quiet machine.
  */
-export async function readColumn(order: EntryOrder, store: GraphStore, v: Vocab, uri: string, feature: string): Promise<ColumnRow[]> {
-  const lines = await order.lines(uri);
-  const out: ColumnRow[] = [];
-  for (let i = 0; i < lines.length; i += COLUMN_BLOCK) {
-    if (i > 0) {
-      await pause();
-      if (!store.has(uri)) throw new NotFound(`${uri} was deleted while it was being read`);
-    }
-    const rows = store.ox.query(
-      `SELECT ?line ?c ?val ?s ?ci ?cs WHERE {
-        GRAPH <${uri}> {
-          VALUES ?line { ${lines.subarray(i, i + COLUMN_BLOCK).join(" ")} }
-          ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c ; <${ot.values.value}> ?x .
-          ?x <${ot.feature.value}> <${feature}> ; <${ot.value.value}> ?val .
-          OPTIONAL { ?e <${v.qg.smiles.value}> ?s }
-        }
-        OPTIONAL { GRAPH ?c { ?c <${v.qg.inchi.value}> ?ci . OPTIONAL { ?c <${v.qg.smiles.value}> ?cs } } }
-      }`,
-    ) as Map<string, ox.Term>[];
-    const block = rows.map((r): ColumnRow => {
+export async function readColumn(order: EntryOrder, uri: string, feature: string): Promise<ColumnRow[]> {
+  const { store, v } = order;
+  return order.inBlocks(uri, (lines) =>
+    (
+      store.ox.query(
+        `SELECT ?line ?c ?val ?s ?ci ?cs WHERE {
+          GRAPH <${uri}> {
+            VALUES ?line { ${lines} }
+            ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c ; <${ot.values.value}> ?x .
+            ?x <${ot.feature.value}> <${feature}> ; <${ot.value.value}> ?val .
+            OPTIONAL { ?e <${v.qg.smiles.value}> ?s }
+          }
+          ${structurePattern(v)}
+        }`,
+      ) as Map<string, ox.Term>[]
+    ).map((r): ColumnRow => {
       const s = r.get("s")?.value;
-      const ci = r.get("ci")?.value;
-      const cs = r.get("cs")?.value;
-      return {
-        line: Number(r.get("line")!.value),
-        compound: r.get("c")!.value,
-        value: r.get("val")!.value,
-        ...(s !== undefined ? { smiles: s } : {}),
-        ...(ci !== undefined ? { inchi: ci } : {}),
-        ...(ci !== undefined && cs !== undefined ? { compoundSmiles: cs } : {}),
-      };
-    });
-    out.push(...block.sort((a, b) => a.line - b.line));
-  }
-  return out;
+      return { line: Number(r.get("line")!.value), compound: r.get("c")!.value, value: r.get("val")!.value, ...(s !== undefined ? { smiles: s } : {}), ...structureOf(r) };
+    }),
+  );
 }
 
 /** A dataset's compound at its first line, with its SMILES and InChI as its graph gives them. */
@@ -177,27 +187,21 @@ export interface OrderedCompound {
  * A dataset's compounds in the order of their first line, each once, with their structures: the
  * compounds to describe or to predict. Read in steps of COLUMN_BLOCK entries, as `readColumn`.
  */
-export async function readCompoundsInOrder(order: EntryOrder, store: GraphStore, v: Vocab, uri: string): Promise<OrderedCompound[]> {
-  const lines = await order.lines(uri);
-  const out: OrderedCompound[] = [];
+export async function readCompoundsInOrder(order: EntryOrder, uri: string): Promise<OrderedCompound[]> {
+  const { store, v } = order;
+  const rows = await order.inBlocks(uri, (lines) =>
+    (
+      store.ox.query(
+        `SELECT ?line ?c ?ci ?cs WHERE {
+          GRAPH <${uri}> { VALUES ?line { ${lines} } ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c }
+          ${structurePattern(v)}
+        }`,
+      ) as Map<string, ox.Term>[]
+    ).map((r) => {
+      const { inchi, compoundSmiles } = structureOf(r);
+      return { compound: r.get("c")!.value, line: Number(r.get("line")!.value), ...(inchi !== undefined ? { inchi } : {}), ...(compoundSmiles !== undefined ? { smiles: compoundSmiles } : {}) };
+    }),
+  );
   const seen = new Set<string>();
-  for (let i = 0; i < lines.length; i += COLUMN_BLOCK) {
-    if (i > 0) {
-      await pause();
-      if (!store.has(uri)) throw new NotFound(`${uri} was deleted while it was being read`);
-    }
-    const rows = store.ox.query(
-      `SELECT ?line ?c ?ci ?cs WHERE {
-        GRAPH <${uri}> { VALUES ?line { ${lines.subarray(i, i + COLUMN_BLOCK).join(" ")} } ?e <${v.qg.line.value}> ?line ; <${ot.compound.value}> ?c }
-        OPTIONAL { GRAPH ?c { ?c <${v.qg.inchi.value}> ?ci . OPTIONAL { ?c <${v.qg.smiles.value}> ?cs } } }
-      }`,
-    ) as Map<string, ox.Term>[];
-    const block = rows.map((r) => ({ line: Number(r.get("line")!.value), compound: r.get("c")!.value, inchi: r.get("ci")?.value, smiles: r.get("cs")?.value }));
-    for (const r of block.sort((a, b) => a.line - b.line)) {
-      if (seen.has(r.compound)) continue;
-      seen.add(r.compound);
-      out.push({ compound: r.compound, line: r.line, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), ...(r.inchi !== undefined && r.smiles !== undefined ? { smiles: r.smiles } : {}) });
-    }
-  }
-  return out;
+  return rows.filter((r) => !seen.has(r.compound) && (seen.add(r.compound), true));
 }

@@ -108,7 +108,7 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
   }
   const classes = m.record.classes;
   const instances: CrossValidationRequest["instances"][number][] = [];
-  for (const r of await readColumn(new EntryOrder(store, v), store, v, datasetUri, m.record.endpoint)) {
+  for (const r of await readColumn(new EntryOrder(store, v), datasetUri, m.record.endpoint)) {
     const activity = classes.length > 0 ? classes.indexOf(r.value) + 1 : Number(r.value);
     if (!Number.isFinite(activity) || activity === 0) continue;
     instances.push({ compound: r.compound, smiles: r.smiles ?? r.compoundSmiles ?? null, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), activity, label: r.value });

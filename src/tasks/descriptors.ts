@@ -93,7 +93,7 @@ function selection(params: Params): { pcTypes: PcType[]; libs: Lib[] } {
 /** A dataset's compounds with a SMILES to describe (the compound's own; none for InChI-only ones). */
 export async function datasetDescriptorRequest(datasetUri: string, params: Params, algorithm: string, store: GraphStore, v: Vocab): Promise<DescriptorRequest> {
   const summary = readDatasetInfo(store.ox, datasetUri, v);
-  const rows = (await readCompoundsInOrder(new EntryOrder(store, v), store, v, datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? "" }));
+  const rows = (await readCompoundsInOrder(new EntryOrder(store, v), datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? "" }));
   if (rows.length === 0) throw new BadRequest(`the dataset ${datasetUri} has no compounds`, { field: "dataset_uri" });
   const chosen = selection(params);
   // Refuse at once what cannot fit (InsufficientStorage, 507), not after minutes of computing:

@@ -136,7 +136,7 @@ export async function miningRequest(spec: AlgorithmSpec, params: Params, store: 
   }
   if (!nominal && !numeric) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
 
-  const column = await readColumn(new EntryOrder(store, v), store, v, datasetUri, feature.uri);
+  const column = await readColumn(new EntryOrder(store, v), datasetUri, feature.uri);
   const rows: MiningRow[] = [];
   const entries: { line: number; compound: string; id: number }[] = [];
   const inEntries = new Set<string>();

@@ -11,7 +11,6 @@
  */
 import type { Lib, PcType } from "../chem/descriptors/index.ts";
 import { PC_TYPES, LIBS } from "../chem/descriptors/index.ts";
-import { NotFound } from "../errors.ts";
 import { readDatasetInfo, readEntryValues, readFeaturePage, type FeatureView } from "../resources/dataset-read.ts";
 import { EntryOrder, readColumn } from "../resources/entry-order.ts";
 import type { ModelRecord } from "../resources/model.ts";
@@ -88,10 +87,8 @@ const VALUES_PER_STEP = 5000;
  */
 export async function buildModelData(store: GraphStore, m: ModelDataSource, v: Vocab): Promise<ModelData> {
   const fd = m.featureDataset;
-  const pause = async (): Promise<void> => {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!store.has(fd)) throw new NotFound(`${fd} was deleted while the model's data were being read`);
-  };
+  const order = new EntryOrder(store, v);
+  const pause = (): Promise<void> => order.pauseFor(fd);
   const total = readDatasetInfo(store.ox, fd, v).featureCount;
   const features: FeatureView[] = [];
   for (let offset = 0; offset < total; offset += FEATURES_PER_STEP) {
@@ -103,7 +100,6 @@ export async function buildModelData(store: GraphStore, m: ModelDataSource, v: V
   // feature dataset has an entry for (a substructure feature dataset lists compounds without patterns too).
   const values = new Map<string, Map<number, number>>();
   const listed = new Set<string>();
-  const order = new EntryOrder(store, v);
   const lines = await order.lines(fd);
   const perEntry = Math.max(1, store.graphSize(fd) / 3 / Math.max(1, lines.length));
   const step = Math.max(1, Math.floor(VALUES_PER_STEP / perEntry));
@@ -127,7 +123,7 @@ export async function buildModelData(store: GraphStore, m: ModelDataSource, v: V
   const instRow: number[] = [];
   const instActivity: number[] = [];
   const hasFeatures = (c: string): boolean => values.has(c) || (m.featureKind !== "descriptor" && listed.has(c));
-  for (const r of await readColumn(order, store, v, m.trainingDataset, m.endpoint)) {
+  for (const r of await readColumn(order, m.trainingDataset, m.endpoint)) {
     const a = m.classes.length > 0 ? m.classes.indexOf(r.value) + 1 : parseNumber(r.value);
     if (a === null || a === 0) continue;
     let row = rowOf.get(r.compound);

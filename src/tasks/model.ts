@@ -165,7 +165,7 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   }
   const featureKind: FeatureKind = generator.kind === "stored" ? generator.featureKind : generator.kind === "miner" ? "substructure" : "descriptor";
   const minSim = params.number("min_sim") ?? DEFAULT_MIN_SIM[featureKind];
-  const training = new Set((await readColumn(new EntryOrder(store, v), store, v, datasetUri, feature.uri)).map((r) => r.compound));
+  const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
   return {
     title: `lazar model for ${feature.title}`,
     trainingCompounds: training.size,
@@ -241,7 +241,7 @@ export interface Queries {
 }
 
 export async function datasetQueries(store: GraphStore, datasetUri: string, v: Vocab): Promise<Queries> {
-  const rows = (await readCompoundsInOrder(new EntryOrder(store, v), store, v, datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? null }));
+  const rows = (await readCompoundsInOrder(new EntryOrder(store, v), datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? null }));
   return { rows, parameter: ["dataset_uri", datasetUri] };
 }
 

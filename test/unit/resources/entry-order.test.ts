@@ -107,7 +107,7 @@ describe("EntryOrder", () => {
         const values = [...(l % 5 !== 0 ? [`f${l}`] : []), ...(l % 7 === 0 ? [`g${l}`] : [])];
         return values.map((value) => ({ line: l, compound: cu(c(l)), value, ...(l % 11 === 0 ? { smiles: `row${l}` } : {}), ...structure(l) }));
       });
-      const got = await readColumn(new EntryOrder(store, v), store, v, ds, F);
+      const got = await readColumn(new EntryOrder(store, v), ds, F);
       const key = (r: { line: number; value: string }): string => `${r.line} ${r.value}`;
       assert.deepEqual([...got].sort((a, b) => a.line - b.line || key(a).localeCompare(key(b))), [...expected].sort((a, b) => a.line - b.line || key(a).localeCompare(key(b))));
       assert.deepEqual(got.map((r) => r.line), expected.map((r) => r.line), "in line order");
@@ -118,7 +118,7 @@ describe("EntryOrder", () => {
         const s = structure(l);
         return { compound: cu(n), line: l, ...(s.inchi ? { inchi: s.inchi } : {}), ...(s.compoundSmiles ? { smiles: s.compoundSmiles } : {}) };
       });
-      assert.deepEqual(await readCompoundsInOrder(new EntryOrder(store, v), store, v, ds), inOrder);
+      assert.deepEqual(await readCompoundsInOrder(new EntryOrder(store, v), ds), inOrder);
     } finally {
       await store.close();
     }
