@@ -98,7 +98,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.get("/dataset/:id/features", async (ctx) => {
     const uri = datasetUri(ctx);
-    await respond(ctx, [["text/uri-list", async () => uriList((await featureList(deps, uri)).map((f) => f.uri))]]);
+    await respond(ctx, [["text/uri-list", async () => uriList((await featureList(deps, order, uri)).map((f) => f.uri))]]);
   });
 
   router.get("/dataset/:id/feature/:name", async (ctx) => {
@@ -141,12 +141,12 @@ export function registerDatasets(router: Router, deps: Deps): void {
 const FEATURES_PER_STEP = 1000;
 
 /** Every feature of a dataset in order, as URI and title, read in steps (a wide dataset has 50,000). */
-async function featureList(deps: Deps, uri: string): Promise<FeatureTitle[]> {
+async function featureList(deps: Deps, order: EntryOrder, uri: string): Promise<FeatureTitle[]> {
   const { store, vocab } = deps;
   const total = readDatasetInfo(store.ox, uri, vocab).featureCount;
   const out: FeatureTitle[] = [];
   for (let offset = 0; offset < total; offset += FEATURES_PER_STEP) {
-    if (offset > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (offset > 0) await order.pauseFor(uri);
     out.push(...readFeatureTitles(store.ox, uri, vocab, offset, FEATURES_PER_STEP, total));
   }
   return out;
@@ -168,7 +168,7 @@ const CSV_STEP_VALUES = 2000;
  */
 async function datasetCsv(deps: Deps, order: EntryOrder, uri: string): Promise<Readable> {
   const { store, vocab } = deps;
-  const features = await featureList(deps, uri);
+  const features = await featureList(deps, order, uri);
   const lines = await order.lines(uri);
   const entries = lines.length;
   const perEntry = Math.max(1, store.graphSize(uri) / 3 / Math.max(1, entries));
@@ -178,10 +178,7 @@ async function datasetCsv(deps: Deps, order: EntryOrder, uri: string): Promise<R
   const blocks: string[][] = [];
   const blockSize = perEntry > CSV_STEP_VALUES ? Math.max(1, Math.floor(CSV_STEP_VALUES / Math.max(1, entries))) : features.length;
   for (let j = 0; j < features.length; j += blockSize) blocks.push(features.slice(j, j + blockSize).map((f) => f.uri));
-  const pause = async (): Promise<void> => {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!store.has(uri)) throw new Error(`${uri} was deleted during the CSV export`);
-  };
+  const pause = (): Promise<void> => order.pauseFor(uri);
   /** The values of some entries, in column blocks when the dataset is very wide. */
   async function values(block: readonly EntryRef[]): Promise<EntryView[]> {
     if (blocks.length <= 1) return readEntryValues(store.ox, uri, block);
