@@ -25,7 +25,7 @@ import { GraphStore } from "./store/graph-store.ts";
 import { SparqlReplica } from "./store/replica.ts";
 import { Vocab } from "./store/vocab.ts";
 import { WorkerPool } from "./tasks/pool.ts";
-import { REQUEST_NICE } from "./tasks/spawn.ts";
+import { REQUEST_NICE } from "./threads/spawn.ts";
 import { TaskRunner } from "./tasks/runner.ts";
 
 /** Render workers (http/render-rdf.ts): two, so that one long render does not hold up the next. */

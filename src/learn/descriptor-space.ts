@@ -20,7 +20,7 @@
  * e.g. centred constant columns) are dropped: the reference would divide by zero there.
  */
 
-import { jacobiEigen, type JacobiOptions } from "./jacobi.ts";
+import { jacobiEigen, type JacobiOptions } from "../numeric/jacobi.ts";
 
 /** Components kept for the cosine (spec §3.4 step 5). */
 export const COSINE_COMPONENTS = 12;

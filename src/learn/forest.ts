@@ -26,11 +26,11 @@
  * large nodes) or by sorting packed (rank, position) keys of the node's cases (small nodes);
  * partitioning is in place on one index array; all scratch memory is allocated once per forest.
  *
- * Determinism: tree t draws from mulberry32 (src/learn/random.ts) seeded with
+ * Determinism: tree t draws from mulberry32 (src/numeric/random.ts) seeded with
  * `mixSeed(seed, t)` (a 32-bit integer hash, below), so a forest is a function of its seed,
  * independent of how trees are scheduled.
  */
-import { mulberry32 } from "./random.ts";
+import { mulberry32 } from "../numeric/random.ts";
 
 /** Hash two 32-bit integers into a seed (murmur3's finaliser over a golden-ratio combination). */
 export function mixSeed(a: number, b: number): number {

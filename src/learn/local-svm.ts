@@ -24,7 +24,7 @@
  */
 
 import { KernelSvm, type Libsvm, type SvmKind } from "./svm.ts";
-import { mulberry32, shuffle } from "./random.ts";
+import { mulberry32, shuffle } from "../numeric/random.ts";
 
 export interface LocalSvmOptions {
   readonly kind: SvmKind;

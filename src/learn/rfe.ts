@@ -44,7 +44,7 @@
  * get seeds derived from that stream, so a resample's result does not depend on the others.
  */
 import { ForestData, mixSeed, trainForest, type ForestTarget } from "./forest.ts";
-import { mulberry32 } from "./random.ts";
+import { mulberry32 } from "../numeric/random.ts";
 
 /** The endpoint: class labels or numeric values per row (null / NaN = missing). */
 export type RfeEndpoint =

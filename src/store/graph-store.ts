@@ -43,7 +43,7 @@ import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts
 import { applyOp, applyOpsSync, clearGraphs, currentOps, dropGraphs, fills, statementsPerGraph, track } from "./apply.ts";
 import { journalPath, pruneCovered, recover, snapshotPath, writeSnapshot } from "./disk.ts";
 import { bodyOf, bodyRanges, encodeRecordAsync, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
-import { spawnTsWorker } from "../tasks/spawn.ts";
+import { spawnTsWorker } from "../threads/spawn.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
 
 const fdatasyncAsync = promisify(fdatasync);

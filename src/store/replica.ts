@@ -32,7 +32,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { Cancelled, fromReport, InternalError, QueryTimeout, ServiceUnavailable } from "../errors.ts";
-import { REQUEST_NICE, spawnTsWorker } from "../tasks/spawn.ts";
+import { REQUEST_NICE, spawnTsWorker } from "../threads/spawn.ts";
 import type { GraphStore, RecordLocation } from "./graph-store.ts";
 import type { FromReplica, ReplicaWorkerData, ToReplica } from "./replica-worker.ts";
 import type { QueryRequest } from "./sparql-exec.ts";

@@ -14,7 +14,7 @@
  * so that its memory is returned to the system (WebAssembly memory never shrinks).
  */
 import type { Worker } from "node:worker_threads";
-import { spawnTsWorker } from "./spawn.ts";
+import { spawnTsWorker } from "../threads/spawn.ts";
 import { RECYCLE_WASM_BYTES } from "../chem/limits.ts";
 import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
 import type { JobInput, JobKind, JobOutput } from "./jobs/index.ts";

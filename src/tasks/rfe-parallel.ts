@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { spawnTsWorker } from "./spawn.ts";
+import { spawnTsWorker } from "../threads/spawn.ts";
 import { assembleRfe, prepareRfe, rfe, RFE_DEFAULTS, RfeInputError, type ResampleResult, type RfeEndpoint, type RfeOptions, type RfeResult } from "../learn/rfe.ts";
 import type { RfeWorkerData, RfeWorkerMessage } from "./rfe-worker.ts";
 

@@ -33,7 +33,7 @@
  * Folds are numbered 0 … k−1 here (reports show 1 … k). The units inside a fold keep the order
  * in which they were dealt.
  */
-import { mulberry32Uint32 } from "../learn/random.ts";
+import { mulberry32Uint32 } from "../numeric/random.ts";
 import { compareCodePoints } from "./statistics.ts";
 
 /** mulberry32: the next 32-bit unsigned draw of the generator seeded with `seed` (step 2). */

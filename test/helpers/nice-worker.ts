@@ -1,4 +1,4 @@
-/** A worker entry for test/unit/tasks/spawn.test.ts: posts its own thread's nice value (Linux /proc). */
+/** A worker entry for test/unit/threads/spawn.test.ts: posts its own thread's nice value (Linux /proc). */
 import { readFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 

@@ -29,7 +29,7 @@
 
 import type { MolGraph } from "./graph.ts";
 import { COVALENT_RADIUS, elementValue, orientPrincipal, VDW_RADIUS, type Mol3D } from "./geometry3d.ts";
-import { mulberry32 } from "../../learn/random.ts";
+import { mulberry32 } from "../../numeric/random.ts";
 
 export interface ConformerOptions {
   /** PRNG seed (default 42). Same seed, same molecule ⇒ same coordinates. */

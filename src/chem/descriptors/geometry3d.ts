@@ -10,7 +10,7 @@
  * (CDK-GM charges) can be looked up.
  */
 
-import { jacobiEigen, type JacobiOptions } from "../../learn/jacobi.ts";
+import { jacobiEigen, type JacobiOptions } from "../../numeric/jacobi.ts";
 import type { MolGraph } from "./graph.ts";
 
 export interface Mol3D {

@@ -9,7 +9,7 @@
  * effective polarizability with explicit H and those charges (p). Eigenvalues by cyclic Jacobi.
  */
 
-import { jacobiEigen } from "../../learn/jacobi.ts";
+import { jacobiEigen } from "../../numeric/jacobi.ts";
 import type { DescriptorContext } from "./context.ts";
 import { MAJOR_ISOTOPE_MASS } from "./elements.ts";
 import { put, type CdkDescriptor } from "./types.ts";

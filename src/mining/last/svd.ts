@@ -15,7 +15,7 @@
  * golden file in 2 of ~900 edges).
  */
 
-import { jacobiEigen, type JacobiOptions } from "../../learn/jacobi.ts";
+import { jacobiEigen, type JacobiOptions } from "../../numeric/jacobi.ts";
 import type { Walk } from "./walk.ts";
 
 export const SVD_CUTOFF = 0.2;

@@ -26,7 +26,7 @@ import assert from "node:assert/strict";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { ForestData, trainForest, type ForestTarget } from "../../../src/learn/forest.ts";
-import { mulberry32 } from "../../../src/learn/random.ts";
+import { mulberry32 } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
 const REF = {

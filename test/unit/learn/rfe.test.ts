@@ -28,7 +28,7 @@ import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { cleanColumns, knnImpute, rfe, RfeInputError, subsetSizes, type RfeEndpoint } from "../../../src/learn/rfe.ts";
 import { rfeParallel } from "../../../src/tasks/rfe-parallel.ts";
-import { mulberry32, shuffle } from "../../../src/learn/random.ts";
+import { mulberry32, shuffle } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
 test("subset sizes: round(p × 0.30 … 0.70) as R computes them", () => {

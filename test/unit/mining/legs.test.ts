@@ -11,7 +11,7 @@ import { Database } from "../../../src/mining/database.ts";
 import { LegCounter, type Level } from "../../../src/mining/legs.ts";
 import { Pattern, DEFAULT_TREE_ORDER } from "../../../src/mining/pattern.ts";
 import type { MolGraph } from "../../../src/mining/encode.ts";
-import { mulberry32 } from "../../../src/learn/random.ts";
+import { mulberry32 } from "../../../src/numeric/random.ts";
 
 function randomGraphs(n: number, seed: number): MolGraph[] {
   const rand = mulberry32(seed);

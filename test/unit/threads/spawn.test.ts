@@ -1,5 +1,5 @@
 /**
- * Worker threads run at a lower priority than the thread that starts them (src/tasks/spawn.ts).
+ * Worker threads run at a lower priority than the thread that starts them (src/threads/spawn.ts).
  * Each worker reads its own nice value from /proc/thread-self/stat (proc(5)), independently of
  * the code under test, and the expected value is the caller's own (read the same way) plus the
  * amount asked for, capped at 19.
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { once } from "node:events";
-import { REQUEST_NICE, spawnTsWorker, WORKER_NICE } from "../../../src/tasks/spawn.ts";
+import { REQUEST_NICE, spawnTsWorker, WORKER_NICE } from "../../../src/threads/spawn.ts";
 
 const ENTRY = new URL("../../helpers/nice-worker.ts", import.meta.url);
 

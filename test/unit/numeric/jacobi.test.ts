@@ -1,5 +1,5 @@
 /**
- * Cyclic Jacobi eigen-decomposition (src/learn/jacobi.ts), checked against references that do not
+ * Cyclic Jacobi eigen-decomposition (src/numeric/jacobi.ts), checked against references that do not
  * use it:
  * - the path graph P_n (adjacency of a chain of n vertices): eigenvalues 2·cos(kπ/(n+1)),
  *   eigenvectors x_j = sin(jkπ/(n+1)), k = 1…n (standard result of spectral graph theory:
@@ -13,8 +13,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { jacobiEigen, type JacobiOptions } from "../../../src/learn/jacobi.ts";
-import { mulberry32 } from "../../../src/learn/random.ts";
+import { jacobiEigen, type JacobiOptions } from "../../../src/numeric/jacobi.ts";
+import { mulberry32 } from "../../../src/numeric/random.ts";
 
 const TIGHT: JacobiOptions = { converged: (off, diag) => off <= 1e-30 * diag || off === 0 };
 
