@@ -25,7 +25,7 @@ import { loadRDKit } from "../src/chem/rdkit.ts";
 import { ForestData, trainForest } from "../src/learn/forest.ts";
 import { encodeSmiles } from "../src/mining/encode.ts";
 import { moleculeFromSmiles, QuerySet } from "../src/mining/match.ts";
-import { mine } from "../src/tasks/jobs/mining.ts";
+import { mine } from "../src/algorithms/mining/job.ts";
 import { assignFolds } from "../src/validate/folds.ts";
 import { kaziusMiningInput } from "../test/helpers/data.ts";
 

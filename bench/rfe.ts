@@ -21,7 +21,7 @@
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { computeDescriptors } from "../src/chem/descriptors/index.ts";
 import { RFE_DEFAULTS, type RfeEndpoint, type RfeResult } from "../src/learn/rfe.ts";
-import { rfeParallel } from "../src/tasks/rfe-parallel.ts";
+import { rfeParallel } from "../src/algorithms/rfe/parallel.ts";
 import { DATA, readSmilesCsv } from "../test/helpers/data.ts";
 
 const arg = (name: string, dflt: number): number => {

@@ -19,7 +19,7 @@ import { countStatements } from "../store/graph-store.ts";
 import type { GraphStore } from "../store/graph-store.ts";
 import { serialiseRdf, type RdfType } from "../store/rdf-formats.ts";
 import type { Vocab } from "../store/vocab.ts";
-import { sourceSlices, type CollectionSource, type GraphSource } from "../tasks/jobs/render.ts";
+import { sourceSlices, type CollectionSource, type GraphSource } from "./render-job.ts";
 import type { WorkerPool } from "../tasks/pool.ts";
 
 export { contextUrl, isRdfType, jsonldContext, RDF_TYPES, type RdfType } from "../store/rdf-formats.ts";

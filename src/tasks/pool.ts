@@ -17,7 +17,7 @@ import type { Worker } from "node:worker_threads";
 import { spawnTsWorker } from "../threads/spawn.ts";
 import { RECYCLE_WASM_BYTES } from "../chem/limits.ts";
 import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
-import type { JobInput, JobKind, JobOutput } from "./jobs/index.ts";
+import type { JobInput, JobKind, JobOutput } from "../jobs.ts";
 
 export interface RunOptions {
   readonly signal?: AbortSignal;

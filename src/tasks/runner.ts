@@ -22,7 +22,7 @@ import { actingCreator, withCreator } from "../resources/creator.ts";
 import { isFinished, readTask, taskQuads, type TaskState } from "../resources/task.ts";
 import { newId, type Uris } from "../resources/uris.ts";
 import type { RunOptions, WorkerPool } from "./pool.ts";
-import type { JobInput, JobKind, JobOutput } from "./jobs/index.ts";
+import type { JobInput, JobKind, JobOutput } from "../jobs.ts";
 
 export interface OperationResult {
   readonly ops: readonly GraphOp[];

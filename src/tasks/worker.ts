@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { toReport, toServiceError } from "../errors.ts";
-import { jobs, type JobContext, type JobKind } from "./jobs/index.ts";
+import { jobs, type JobContext, type JobKind } from "../jobs.ts";
 import { checkRDKit, loadRDKit, wasmMemoryBytes } from "../chem/rdkit.ts";
 import { warmUp } from "../chem/warmup.ts";
 

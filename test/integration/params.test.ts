@@ -13,8 +13,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { CROSSVALIDATION } from "../../src/tasks/crossvalidation.ts";
-import { PC_OF_RESOURCE } from "../../src/tasks/descriptors.ts";
+import { CROSSVALIDATION } from "../../src/algorithms/crossvalidation/spec.ts";
+import { PC_OF_RESOURCE } from "../../src/algorithms/descriptors/spec.ts";
 import { assertServesNormally, DATA, get, removeDir, runTask, startServer, storeSnapshot, uploadDataset, uriList, type TestServer } from "../helpers/server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";

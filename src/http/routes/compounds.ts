@@ -28,7 +28,7 @@ import { readBytes } from "../body.ts";
 import { readParams } from "../params.ts";
 import { parseParams } from "../../resources/params.ts";
 import { newId } from "../../resources/uris.ts";
-import { compoundDescriptorRequest, describe, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
+import { compoundDescriptorRequest, describe, PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { shorten } from "../../validate/svg.ts";
 
 const PREFIX = "/compound/";

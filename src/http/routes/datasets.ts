@@ -12,7 +12,7 @@ import { EntryOrder } from "../../resources/entry-order.ts";
 import { readCreator } from "../../resources/creator.ts";
 import { encodeSegment, isId, newId } from "../../resources/uris.ts";
 import { csvRows } from "../../tabular/csv-write.ts";
-import { uploadOperation } from "../../tasks/upload.ts";
+import { uploadOperation } from "../../algorithms/upload/operation.ts";
 import type { Deps } from "../deps.ts";
 import { COLUMNS, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
 import { readPage, ROWS } from "../paging.ts";
@@ -24,7 +24,7 @@ import { readUpload, uploadLimits } from "../upload.ts";
 import { readParams } from "../params.ts";
 import { requireOwner } from "../auth.ts";
 import { parseParams } from "../../resources/params.ts";
-import { datasetDescriptorRequest, descriptorOperation, PC_OF_RESOURCE } from "../../tasks/descriptors.ts";
+import { datasetDescriptorRequest, descriptorOperation, PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 
 /** Cells (rows × columns) one HTML page of a dataset shows at most (≈ 5 µs each to read and write). */
 const MAX_CELLS = 25_000;

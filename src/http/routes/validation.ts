@@ -16,7 +16,7 @@ import { readCreator } from "../../resources/creator.ts";
 import { isId, newId } from "../../resources/uris.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import { dateTime, dc, iri, rdf, str } from "../../store/vocab.ts";
-import { CROSSVALIDATION, crossValidationOperation, crossValidationRequest, readCrossValidation } from "../../tasks/crossvalidation.ts";
+import { CROSSVALIDATION, crossValidationOperation, crossValidationRequest, readCrossValidation } from "../../algorithms/crossvalidation/spec.ts";
 import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";

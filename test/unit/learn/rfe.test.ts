@@ -27,7 +27,7 @@ import { readFileSync } from "node:fs";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { cleanColumns, knnImpute, rfe, RfeInputError, subsetSizes, type RfeEndpoint } from "../../../src/learn/rfe.ts";
-import { rfeParallel } from "../../../src/tasks/rfe-parallel.ts";
+import { rfeParallel } from "../../../src/algorithms/rfe/parallel.ts";
 import { mulberry32, shuffle } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 

@@ -7,7 +7,7 @@
 import { computeDescriptors, featureName, type Lib, type PcType } from "../../chem/descriptors/index.ts";
 import { readSmilesGuarded } from "../../chem/structure.ts";
 import { EntryWriter, type EntryRow } from "../../resources/dataset.ts";
-import type { JobContext } from "./context.ts";
+import type { JobContext } from "../../tasks/job.ts";
 
 export interface DescriptorChunkInput {
   readonly rows: readonly { readonly line: number; readonly compound: string; readonly smiles: string }[];

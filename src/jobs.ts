@@ -2,15 +2,15 @@
  * The registry of worker jobs: kind → function (runs in a worker thread; plain input, plain
  * output). The types of inputs and outputs follow from the functions.
  */
-import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./dataset.ts";
-import { depictJob, identifyStructure, molfileJob } from "./chem.ts";
-import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining.ts";
-import { descriptorChunk } from "./descriptors.ts";
-import { predictJob } from "./predict.ts";
-import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation.ts";
-import { renderJob } from "./render.ts";
+import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./algorithms/upload/job.ts";
+import { depictJob, identifyStructure, molfileJob } from "./chem/jobs.ts";
+import { mineEntriesJob, mineFeaturesJob, mineJob } from "./algorithms/mining/job.ts";
+import { descriptorChunk } from "./algorithms/descriptors/job.ts";
+import { predictJob } from "./algorithms/lazar/job.ts";
+import { crossValidationFold, crossValidationFoldStored } from "./algorithms/crossvalidation/job.ts";
+import { renderJob } from "./http/render-job.ts";
 
-export type { JobContext } from "./context.ts";
+export type { JobContext } from "./tasks/job.ts";
 
 export const jobs = {
   "csv.prepare": prepareCsv,

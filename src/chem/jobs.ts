@@ -4,8 +4,8 @@
  * (app.ts: a worker of its own, so that a request does not wait behind task jobs), never on the
  * main thread; chem/structure.ts bounds the input and guards the toolkit.
  */
-import { loadRDKit } from "../../chem/rdkit.ts";
-import { depictSvg, parseMolfile, parseStructure, toMolfile, type StructureResult } from "../../chem/structure.ts";
+import { loadRDKit } from "./rdkit.ts";
+import { depictSvg, parseMolfile, parseStructure, toMolfile, type StructureResult } from "./structure.ts";
 
 /** One structure (SMILES or standard InChI; with `molfile`, a molfile) → its identity and structure. */
 export async function identifyStructure(input: { readonly cell: string; readonly molfile?: boolean }): Promise<StructureResult> {

@@ -6,19 +6,19 @@
  * every compound. The selection (src/learn/rfe.ts: cleaning, k-NN imputation, random-forest
  * importance with bootstrap resampling, sizes 30–70 %) runs on worker threads.
  */
-import { BadRequest } from "../errors.ts";
-import { RfeInputError, type RfeEndpoint } from "../learn/rfe.ts";
-import type { AlgorithmSpec } from "../resources/algorithm.ts";
-import { compoundsWithFirstLine, readDatasetSummary, readFeatureColumn, readFeatureValues, type FeatureView } from "../resources/dataset-read.ts";
-import { featureDatasetNTriples, type ComputedFeature } from "../resources/feature-dataset.ts";
-import type { Params } from "../resources/params.ts";
-import type { Uris } from "../resources/uris.ts";
-import type { GraphStore } from "../store/graph-store.ts";
-import { int, NS, str, type Vocab } from "../store/vocab.ts";
-import { endpoint } from "./mine.ts";
-import { rfeParallel } from "./rfe-parallel.ts";
-import type { Operation } from "./runner.ts";
-import { requireDataset } from "./checks.ts";
+import { BadRequest } from "../../errors.ts";
+import { RfeInputError, type RfeEndpoint } from "../../learn/rfe.ts";
+import type { AlgorithmSpec } from "../../resources/algorithm.ts";
+import { compoundsWithFirstLine, readDatasetSummary, readFeatureColumn, readFeatureValues, type FeatureView } from "../../resources/dataset-read.ts";
+import { featureDatasetNTriples, type ComputedFeature } from "../../resources/feature-dataset.ts";
+import type { Params } from "../../resources/params.ts";
+import type { Uris } from "../../resources/uris.ts";
+import type { GraphStore } from "../../store/graph-store.ts";
+import { int, NS, str, type Vocab } from "../../store/vocab.ts";
+import { endpoint } from "../mining/spec.ts";
+import { rfeParallel } from "./parallel.ts";
+import type { Operation } from "../../tasks/runner.ts";
+import { requireDataset } from "../checks.ts";
 
 export const RFE: AlgorithmSpec = {
   path: "fs/rfe",

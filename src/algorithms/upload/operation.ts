@@ -13,17 +13,17 @@
  * The upload limits (resources/upload-limits.ts) were checked on the bytes before the task was
  * created; the parse checks them again with the real counts before any structure is parsed.
  */
-import type { StructureResult } from "../chem/structure.ts";
-import { concatBodies, type GraphOp } from "../store/journal.ts";
-import type { GraphStore, Stage } from "../store/graph-store.ts";
-import type { Operation } from "./runner.ts";
-import { CHUNK, type EntryFeature } from "./jobs/dataset.ts";
-import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../resources/dataset.ts";
-import { readCompound } from "../resources/dataset-read.ts";
-import { Uris } from "../resources/uris.ts";
-import type { UploadLimits } from "../resources/upload-limits.ts";
-import { Vocab } from "../store/vocab.ts";
-import { headerWhenAllParsed } from "../tabular/table.ts";
+import type { StructureResult } from "../../chem/structure.ts";
+import { concatBodies, type GraphOp } from "../../store/journal.ts";
+import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import type { Operation } from "../../tasks/runner.ts";
+import { CHUNK, type EntryFeature } from "./job.ts";
+import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../../resources/dataset.ts";
+import { readCompound } from "../../resources/dataset-read.ts";
+import { Uris } from "../../resources/uris.ts";
+import type { UploadLimits } from "../../resources/upload-limits.ts";
+import { Vocab } from "../../store/vocab.ts";
+import { headerWhenAllParsed } from "../../tabular/table.ts";
 
 export interface UploadInput {
   readonly bytes: Uint8Array;

@@ -10,18 +10,18 @@
  * compound), `dc:creator` = the algorithm. One entry per compound (its first row's line); a value
  * that cannot be computed is absent.
  */
-import { DESCRIPTORS, featureName, LIBS, PC_TYPES, type Lib, type PcType } from "../chem/descriptors/index.ts";
-import { BadRequest } from "../errors.ts";
-import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../resources/algorithm.ts";
-import { readDatasetInfo } from "../resources/dataset-read.ts";
-import { EntryOrder, readCompoundsInOrder } from "../resources/entry-order.ts";
-import { featureDatasetHeader, type ComputedFeature } from "../resources/feature-dataset.ts";
-import type { Params } from "../resources/params.ts";
-import type { GraphStore, Stage } from "../store/graph-store.ts";
-import { concatBodies } from "../store/journal.ts";
-import type { Vocab } from "../store/vocab.ts";
-import type { DescriptorChunkInput, DescriptorChunkOutput } from "./jobs/descriptors.ts";
-import type { Operation } from "./runner.ts";
+import { DESCRIPTORS, featureName, LIBS, PC_TYPES, type Lib, type PcType } from "../../chem/descriptors/index.ts";
+import { BadRequest } from "../../errors.ts";
+import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../../resources/algorithm.ts";
+import { readDatasetInfo } from "../../resources/dataset-read.ts";
+import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts";
+import { featureDatasetHeader, type ComputedFeature } from "../../resources/feature-dataset.ts";
+import type { Params } from "../../resources/params.ts";
+import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import { concatBodies } from "../../store/journal.ts";
+import type { Vocab } from "../../store/vocab.ts";
+import type { DescriptorChunkInput, DescriptorChunkOutput } from "./job.ts";
+import type { Operation } from "../../tasks/runner.ts";
 
 /** Compounds per pool job. */
 const CHUNK = 100;

@@ -6,9 +6,9 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { spawnTsWorker } from "../threads/spawn.ts";
-import { assembleRfe, prepareRfe, rfe, RFE_DEFAULTS, RfeInputError, type ResampleResult, type RfeEndpoint, type RfeOptions, type RfeResult } from "../learn/rfe.ts";
-import type { RfeWorkerData, RfeWorkerMessage } from "./rfe-worker.ts";
+import { spawnTsWorker } from "../../threads/spawn.ts";
+import { assembleRfe, prepareRfe, rfe, RFE_DEFAULTS, RfeInputError, type ResampleResult, type RfeEndpoint, type RfeOptions, type RfeResult } from "../../learn/rfe.ts";
+import type { RfeWorkerData, RfeWorkerMessage } from "./worker.ts";
 
 export interface RfeParallelOptions extends RfeOptions {
   /** Worker threads (default: available parallelism, at most the number of resamples); 1 = in this thread. */
@@ -17,7 +17,7 @@ export interface RfeParallelOptions extends RfeOptions {
   readonly signal?: AbortSignal;
 }
 
-const WORKER_URL = new URL("./rfe-worker.ts", import.meta.url);
+const WORKER_URL = new URL("./worker.ts", import.meta.url);
 
 export async function rfeParallel(
   columns: readonly ArrayLike<number | null | undefined>[],

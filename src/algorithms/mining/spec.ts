@@ -3,19 +3,19 @@
  * their descriptions and the operation that reads the training data from the store, mines in a
  * worker (tasks/jobs/mining.ts) and commits the feature dataset with the task's completion.
  */
-import { BadRequest } from "../errors.ts";
-import { absoluteFrequency, type Params } from "../resources/params.ts";
-import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../resources/algorithm.ts";
-import { readDatasetSummary, type DatasetSummary, type FeatureView } from "../resources/dataset-read.ts";
-import { EntryOrder, readColumn } from "../resources/entry-order.ts";
-import type { Uris } from "../resources/uris.ts";
-import type { GraphStore } from "../store/graph-store.ts";
-import { concatBodies } from "../store/journal.ts";
-import type { Vocab } from "../store/vocab.ts";
-import { parseNumber } from "../tabular/typing.ts";
-import type { MinerOptions, MiningInput, MiningRow } from "./jobs/mining.ts";
-import type { Operation } from "./runner.ts";
-import { requireDataset } from "./checks.ts";
+import { BadRequest } from "../../errors.ts";
+import { absoluteFrequency, type Params } from "../../resources/params.ts";
+import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../../resources/algorithm.ts";
+import { readDatasetSummary, type DatasetSummary, type FeatureView } from "../../resources/dataset-read.ts";
+import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
+import type { Uris } from "../../resources/uris.ts";
+import type { GraphStore } from "../../store/graph-store.ts";
+import { concatBodies } from "../../store/journal.ts";
+import type { Vocab } from "../../store/vocab.ts";
+import { parseNumber } from "../../tabular/typing.ts";
+import type { MinerOptions, MiningInput, MiningRow } from "./job.ts";
+import type { Operation } from "../../tasks/runner.ts";
+import { requireDataset } from "../checks.ts";
 
 const COMMON = [
   { name: "dataset_uri", description: "the training dataset (a dataset of this service)", required: true, kind: { type: "dataset" } },

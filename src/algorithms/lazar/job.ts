@@ -23,8 +23,8 @@ import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
 import { predictedConfidenceUri, predictedValueUri } from "../../resources/model.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";
-import type { ModelData } from "../model-data.ts";
-import type { JobContext } from "./context.ts";
+import type { ModelData } from "./model-data.ts";
+import type { JobContext } from "../../tasks/job.ts";
 
 const { quad, literal } = DataFactory;
 

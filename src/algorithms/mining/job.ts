@@ -29,7 +29,7 @@ import { chisqCdf1, fminerChisq, fminerKuiper } from "../../mining/stats.ts";
 import { EntryWriter, type EntryRow } from "../../resources/dataset.ts";
 import { featureDatasetHeader, type ComputedFeature } from "../../resources/feature-dataset.ts";
 import { dbl, int, NS, str, Vocab } from "../../store/vocab.ts";
-import type { JobContext } from "./context.ts";
+import type { JobContext } from "../../tasks/job.ts";
 
 export interface MiningRow {
   /** fminer id: 1-based position among the training rows. */

@@ -9,14 +9,14 @@
  * Derived from the graph and never edited on its own (DESIGN §1.1): cached per model URI in
  * memory and rebuilt after a restart on first use.
  */
-import type { Lib, PcType } from "../chem/descriptors/index.ts";
-import { PC_TYPES, LIBS } from "../chem/descriptors/index.ts";
-import { readDatasetInfo, readEntryValues, readFeaturePage, type FeatureView } from "../resources/dataset-read.ts";
-import { EntryOrder, readColumn } from "../resources/entry-order.ts";
-import type { ModelRecord } from "../resources/model.ts";
-import type { GraphStore } from "../store/graph-store.ts";
-import type { Vocab } from "../store/vocab.ts";
-import { parseNumber } from "../tabular/typing.ts";
+import type { Lib, PcType } from "../../chem/descriptors/index.ts";
+import { PC_TYPES, LIBS } from "../../chem/descriptors/index.ts";
+import { readDatasetInfo, readEntryValues, readFeaturePage, type FeatureView } from "../../resources/dataset-read.ts";
+import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
+import type { ModelRecord } from "../../resources/model.ts";
+import type { GraphStore } from "../../store/graph-store.ts";
+import type { Vocab } from "../../store/vocab.ts";
+import { parseNumber } from "../../tabular/typing.ts";
 
 export interface ModelData {
   readonly uri: string;

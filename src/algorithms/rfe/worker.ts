@@ -3,8 +3,8 @@
  * the prepared problem and posts each result. Entry module, started by spawnTsWorker.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { ForestData, type ForestTarget } from "../learn/forest.ts";
-import { runResample } from "../learn/rfe.ts";
+import { ForestData, type ForestTarget } from "../../learn/forest.ts";
+import { runResample } from "../../learn/rfe.ts";
 
 export interface RfeWorkerData {
   readonly x: Float64Array;

@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PayloadTooLarge } from "../../../../src/errors.ts";
 import { loadRDKit, rdkitHealthy, rdkitReplacements, replaceRDKit } from "../../../../src/chem/rdkit.ts";
-import { parseStructures, prepareCsv } from "../../../../src/tasks/jobs/dataset.ts";
+import { parseStructures, prepareCsv } from "../../../../src/algorithms/upload/job.ts";
 import { scanShape } from "../../../../src/tabular/shape.ts";
 
 const ctx = { progress: (): void => undefined };

@@ -8,10 +8,10 @@
 import { readSmilesGuarded } from "../../chem/structure.ts";
 import { createLazarModel, FingerprintMatrix, type LazarPrediction, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
 import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
-import type { JobContext } from "./context.ts";
-import { mineGuarded, type Found, type MinerOptions } from "./mining.ts";
-import type { ModelData } from "../model-data.ts";
-import { lazarModelOf, rowDescriptors, rowFingerprint } from "./predict.ts";
+import type { JobContext } from "../../tasks/job.ts";
+import { mineGuarded, type Found, type MinerOptions } from "../mining/job.ts";
+import type { ModelData } from "../lazar/model-data.ts";
+import { lazarModelOf, rowDescriptors, rowFingerprint } from "../lazar/job.ts";
 
 export interface FoldInput {
   /** Training instances: one per measured value (a compound measured twice is two rows). */

@@ -11,7 +11,7 @@ import { DATA } from "../../../helpers/data.ts";
 import { BadRequest } from "../../../../src/errors.ts";
 import { loadRDKit } from "../../../../src/chem/rdkit.ts";
 import { parseActivityFile, parseSmiFile } from "../../../../src/mining/index.ts";
-import { classEffect, mine, type MiningRow } from "../../../../src/tasks/jobs/mining.ts";
+import { classEffect, mine, type MiningRow } from "../../../../src/algorithms/mining/job.ts";
 
 test("two classes (hamster: 40 false, 45 true): the over-represented class", () => {
   assert.equal(classEffect([5, 0], [40, 45]), 1);

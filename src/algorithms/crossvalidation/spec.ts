@@ -21,19 +21,19 @@
 import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
 import * as ox from "oxigraph";
-import { BadRequest } from "../errors.ts";
-import type { AlgorithmSpec } from "../resources/algorithm.ts";
-import { EntryOrder, readColumn } from "../resources/entry-order.ts";
-import { absoluteFrequency, parseParams, type Params } from "../resources/params.ts";
-import type { Uris } from "../resources/uris.ts";
-import type { GraphStore } from "../store/graph-store.ts";
-import { toNTriples } from "../store/ntriples.ts";
-import { bool, dateTime, dbl, dc, int, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
-import { assignFolds, crossValidationResult, FoldError, type CrossValidationResult, type PredictionInstance } from "../validate/index.ts";
-import type { FoldInput, FoldOutput } from "./jobs/crossvalidation.ts";
-import { buildModelData, type ModelData } from "./model-data.ts";
-import { LAZAR, modelRequest } from "./model.ts";
-import type { Operation } from "./runner.ts";
+import { BadRequest } from "../../errors.ts";
+import type { AlgorithmSpec } from "../../resources/algorithm.ts";
+import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
+import { absoluteFrequency, parseParams, type Params } from "../../resources/params.ts";
+import type { Uris } from "../../resources/uris.ts";
+import type { GraphStore } from "../../store/graph-store.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import { bool, dateTime, dbl, dc, int, iri, NS, ot, rdf, str, type Vocab } from "../../store/vocab.ts";
+import { assignFolds, crossValidationResult, FoldError, type CrossValidationResult, type PredictionInstance } from "../../validate/index.ts";
+import type { FoldInput, FoldOutput } from "./job.ts";
+import { buildModelData, type ModelData } from "../lazar/model-data.ts";
+import { LAZAR, modelRequest } from "../lazar/spec.ts";
+import type { Operation } from "../../tasks/runner.ts";
 
 const { quad } = DataFactory;
 

@@ -10,7 +10,7 @@ import { assembleDataset, prepareTable, summarise, type Entry, type FeatureDef, 
 import { buildDataset, compoundGraphs, EntryWriter, headerNTriples, type BuiltDataset, type CompoundGraphs, type DatasetMeta, type Part } from "../../resources/dataset.ts";
 import { checkUploadLimits, type UploadLimits } from "../../resources/upload-limits.ts";
 import { Vocab } from "../../store/vocab.ts";
-import type { JobContext } from "./context.ts";
+import type { JobContext } from "../../tasks/job.ts";
 
 function prepare(bytes: Uint8Array): PreparedTable {
   return prepareTable(parseCsv(new TextDecoder("utf-8").decode(bytes)));

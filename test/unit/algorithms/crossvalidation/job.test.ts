@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { DATA } from "../../../helpers/data.ts";
-import { crossValidationFold } from "../../../../src/tasks/jobs/crossvalidation.ts";
+import { crossValidationFold } from "../../../../src/algorithms/crossvalidation/job.ts";
 
 test("10 folds of hamster, BBRC + weighted majority vote: accuracy over the predicted compounds > 0.80", async () => {
   const lines = readFileSync(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`, "utf8").split(/\r?\n/).slice(1).filter(Boolean);
