@@ -24,7 +24,7 @@ import { Uris } from "./resources/uris.ts";
 import { GraphStore } from "./store/graph-store.ts";
 import { SparqlReplica } from "./store/replica.ts";
 import { Vocab } from "./store/vocab.ts";
-import { WorkerPool } from "./tasks/pool.ts";
+import { servicePool } from "./algorithms/jobs.ts";
 import { REQUEST_NICE } from "./threads/spawn.ts";
 import { TaskRunner } from "./tasks/runner.ts";
 
@@ -51,11 +51,11 @@ export async function createApp(config: Config): Promise<App> {
   replica.follow(store);
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
-  const pool = new WorkerPool(config.workers);
+  const pool = servicePool(config.workers);
   // Request-time chemistry: one worker of its own, so that requests never wait behind task jobs.
-  const chem = new WorkerPool(1, { nice: REQUEST_NICE });
+  const chem = servicePool(1, { nice: REQUEST_NICE });
   // Renders get workers of their own: the task pool may be busy with long jobs for minutes.
-  const renderPool = new WorkerPool(RENDER_WORKERS, { rdkit: false, nice: REQUEST_NICE });
+  const renderPool = servicePool(RENDER_WORKERS, { rdkit: false, nice: REQUEST_NICE });
   const tasks = new TaskRunner(store, pool, uris, vocab, { maxPending: config.maxPendingTasks, timeLimitMs: config.taskTimeLimitMs });
   await tasks.recover();
   const deps: Deps = { config, store, vocab, uris, tasks, pool, chem, renderPool };

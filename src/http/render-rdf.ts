@@ -19,8 +19,9 @@ import { countStatements } from "../store/graph-store.ts";
 import type { GraphStore } from "../store/graph-store.ts";
 import { serialiseRdf, type RdfType } from "../store/rdf-formats.ts";
 import type { Vocab } from "../store/vocab.ts";
-import { sourceSlices, type CollectionSource, type GraphSource } from "./render-job.ts";
+import { sourceSlices, type CollectionSource, type GraphSource } from "../store/render-job.ts";
 import type { WorkerPool } from "../tasks/pool.ts";
+import type { Jobs } from "../algorithms/jobs.ts";
 
 export { contextUrl, isRdfType, jsonldContext, RDF_TYPES, type RdfType } from "../store/rdf-formats.ts";
 
@@ -33,7 +34,7 @@ export interface RdfSource {
 /** What rendering needs from the composition root. */
 export interface RenderDeps {
   readonly vocab: Vocab;
-  readonly renderPool: WorkerPool;
+  readonly renderPool: WorkerPool<Jobs>;
 }
 
 /** Largest graph serialised on the main thread: ≈ 25 ms as JSON-LD, the slowest format. */

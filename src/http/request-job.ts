@@ -6,7 +6,7 @@
  * past either, 503).
  */
 import { REQUEST_CHEM_BUDGET_MS, REQUEST_CHEM_WAIT_MS } from "../chem/limits.ts";
-import type { JobInput, JobKind, JobOutput } from "../jobs.ts";
+import type { JobInput, JobKind, JobOutput } from "../algorithms/jobs.ts";
 import type { Deps } from "./deps.ts";
 
 export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk" | "model.predict">;

@@ -1,7 +1,7 @@
 /**
- * A pool of `worker_threads` that runs CPU-heavy jobs off the event loop (DESIGN §1.2).
+ * A pool of `worker_threads` that runs CPU-heavy jobs off the event loop.
  *
- * A job is a kind (registered in jobs/index.ts) plus plain, structured-clone-safe input; it
+ * A job is a kind (of the pool's job module, job.ts `JobModule`) plus plain, structured-clone-safe input; it
  * reports progress in [0, 1] and returns plain output. Jobs wait for a free worker in one FIFO
  * queue per owner (a task), served round-robin, so that a small upload is not stuck behind the
  * hundred chunks of a large one.
@@ -9,15 +9,15 @@
  * WASM code) and starts a fresh one in its place; so does a job's time budget (`timeoutMs`,
  * counted once a worker runs it; used by request-time chemistry, with `maxWaitMs` for the wait),
  * which fails it with 503. Jobs go only to workers that said they are ready (started and
- * warmed up), so that a budget does not run while a worker starts. A worker whose RDKit memory
- * grew past the threshold (worker.ts) asks to be recycled: it is replaced once it has answered,
- * so that its memory is returned to the system (WebAssembly memory never shrinks).
+ * set up), so that a budget does not run while a worker starts. A worker whose job module asks
+ * for it after a job (worker.ts; RDKit's memory grew past a threshold) is recycled: it is
+ * replaced once it has answered, so that its memory is returned to the system (WebAssembly
+ * memory never shrinks).
  */
 import type { Worker } from "node:worker_threads";
 import { spawnTsWorker } from "../threads/spawn.ts";
-import { RECYCLE_WASM_BYTES } from "../chem/limits.ts";
 import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
-import type { JobInput, JobKind, JobOutput } from "../jobs.ts";
+import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
 
 export interface RunOptions {
   readonly signal?: AbortSignal;
@@ -40,7 +40,7 @@ interface Pending {
   timer?: NodeJS.Timeout;
   readonly id: number;
   readonly owner: string;
-  readonly kind: JobKind;
+  readonly kind: string;
   readonly input: unknown;
   readonly options: RunOptions;
   readonly resolve: (out: unknown) => void;
@@ -48,9 +48,9 @@ interface Pending {
 }
 
 /**
- * `ready`: the worker has loaded its jobs and warmed RDKit up; jobs go only to ready workers, so
- * that a job's budget does not run while a worker starts. `recycle`: the worker asks to be
- * replaced after this answer (its RDKit memory grew, worker.ts).
+ * `ready`: the worker has loaded its job module and run its set-up; jobs go only to ready workers,
+ * so that a job's budget does not run while a worker starts. `recycle`: the worker asks to be
+ * replaced after this answer (worker.ts).
  */
 type FromWorker =
   | { readonly id?: undefined; readonly type: "ready" }
@@ -67,15 +67,16 @@ interface Slot {
 const WORKER_URL = new URL("./worker.ts", import.meta.url);
 
 export interface PoolOptions {
-  /** A worker whose RDKit memory passed this many bytes after a job is replaced (default RECYCLE_WASM_BYTES). */
-  readonly recycleWasmBytes?: number;
-  /** Load and warm up RDKit when a worker starts (default true; the render pool needs no RDKit). */
-  readonly rdkit?: boolean;
-  /** How much lower than the main thread the workers run (spawn.ts; default WORKER_NICE, for task jobs). */
+  /** The job module the workers import (a `file:` URL of a module that satisfies job.ts `JobModule`). */
+  readonly module: URL;
+  /** Passed to the module's `setUp` and `afterJob` in every worker (structured-clone-safe). */
+  readonly setup?: unknown;
+  /** How much lower than the main thread the workers run (threads/spawn.ts; default WORKER_NICE, for task jobs). */
   readonly nice?: number;
 }
 
-export class WorkerPool {
+/** A pool running the jobs of map `J` (the type of the module's `jobs`). */
+export class WorkerPool<J extends JobMap = JobMap> {
   private readonly slots: Slot[] = [];
   /** Waiting jobs per owner; the Map's order is the round-robin order. */
   private readonly queues = new Map<string, Pending[]>();
@@ -86,13 +87,13 @@ export class WorkerPool {
 
   constructor(
     readonly size: number,
-    private readonly options: PoolOptions = {},
+    private readonly options: PoolOptions,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.newSlot());
   }
 
   private newSlot(): Slot {
-    const workerData = { recycleWasmBytes: this.options.recycleWasmBytes ?? RECYCLE_WASM_BYTES, rdkit: this.options.rdkit !== false };
+    const workerData = { module: this.options.module.href, setup: this.options.setup };
     const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData }, this.options.nice), ready: false, job: null };
     this.attach(slot);
     return slot;
@@ -155,16 +156,16 @@ export class WorkerPool {
     if (slot) this.replace(slot, err);
   }
 
-  run<K extends JobKind>(kind: K, input: JobInput<K>, options: RunOptions = {}): Promise<JobOutput<K>> {
+  run<K extends JobKind<J>>(kind: K, input: JobInput<J, K>, options: RunOptions = {}): Promise<JobOutput<J, K>> {
     if (this.closed) return Promise.reject(new InternalError("worker pool is closed"));
-    return new Promise<JobOutput<K>>((resolve, reject) => {
+    return new Promise<JobOutput<J, K>>((resolve, reject) => {
       const job: Pending = {
         id: this.nextId++,
         owner: options.owner ?? "",
         kind,
         input,
         options,
-        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<K>)),
+        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
         reject: (err) => (clearTimeout(job.timer), reject(err)),
       };
       const { signal } = options;

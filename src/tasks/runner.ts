@@ -22,7 +22,7 @@ import { actingCreator, withCreator } from "../resources/creator.ts";
 import { isFinished, readTask, taskQuads, type TaskState } from "../resources/task.ts";
 import { newId, type Uris } from "../resources/uris.ts";
 import type { RunOptions, WorkerPool } from "./pool.ts";
-import type { JobInput, JobKind, JobOutput } from "../jobs.ts";
+import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
 
 export interface OperationResult {
   readonly ops: readonly GraphOp[];
@@ -31,16 +31,17 @@ export interface OperationResult {
   readonly preloaded?: readonly Stage[];
 }
 
-export interface OperationContext {
+/** What an operation of a task may do; `J`: the jobs it may run. */
+export interface OperationContext<J extends JobMap = JobMap> {
   readonly signal: AbortSignal;
   readonly taskUri: string;
   /** Overall progress in [0, 1]. */
   progress(fraction: number): void;
   /** Run a pool job on behalf of this task (cancelled with it; marks the task Running). */
-  run<K extends JobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>>;
+  run<K extends JobKind<J>>(kind: K, input: JobInput<J, K>, onProgress?: (f: number) => void): Promise<JobOutput<J, K>>;
 }
 
-export type Operation = (ctx: OperationContext) => Promise<OperationResult>;
+export type Operation<J extends JobMap = JobMap> = (ctx: OperationContext<J>) => Promise<OperationResult>;
 
 const PROGRESS_WRITE_MS = 250;
 /** How often final task states that could not be written (a full disk) are tried again. */
@@ -69,7 +70,8 @@ export function duration(ms: number): string {
   return parts.join(" ");
 }
 
-export class TaskRunner {
+/** Runs tasks whose operations run jobs of map `J` on the pool. */
+export class TaskRunner<J extends JobMap = JobMap> {
   private readonly tasks = new Map<string, TaskState>();
   private readonly controllers = new Map<string, AbortController>();
   private readonly lastWrite = new Map<string, number>();
@@ -80,7 +82,7 @@ export class TaskRunner {
 
   constructor(
     private readonly store: GraphStore,
-    private readonly pool: WorkerPool,
+    private readonly pool: WorkerPool<J>,
     private readonly uris: Uris,
     private readonly vocab: Vocab,
     private readonly limits: TaskLimits = DEFAULT_TASK_LIMITS,
@@ -156,7 +158,7 @@ export class TaskRunner {
   }
 
   /** Create the task durably (it is Queued on return) and start the operation; 503 when the queue is full. */
-  async submit(title: string, operation: string, run: Operation): Promise<TaskState> {
+  async submit(title: string, operation: string, run: Operation<J>): Promise<TaskState> {
     this.admit();
     const id = newId();
     // The token name of the request submitting it (README "Access control"); recorded on the
@@ -204,15 +206,15 @@ export class TaskRunner {
     void this.store.commit([this.taskOp(t)], { durable: false }).catch(() => undefined);
   }
 
-  private async execute(t: TaskState, ac: AbortController, run: Operation): Promise<void> {
-    const ctx: OperationContext = {
+  private async execute(t: TaskState, ac: AbortController, run: Operation<J>): Promise<void> {
+    const ctx: OperationContext<J> = {
       signal: ac.signal,
       taskUri: t.uri,
       progress: (f) => {
         this.markRunning(t);
         this.setProgress(t, f);
       },
-      run: <K extends JobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>> => {
+      run: <K extends JobKind<J>>(kind: K, input: JobInput<J, K>, onProgress?: (f: number) => void): Promise<JobOutput<J, K>> => {
         const opts: RunOptions = { signal: ac.signal, owner: t.id, onStart: () => this.markRunning(t), ...(onProgress ? { onProgress } : {}) };
         return this.pool.run(kind, input, opts);
       },

@@ -33,7 +33,7 @@ import { assignFolds, crossValidationResult, FoldError, type CrossValidationResu
 import type { FoldInput, FoldOutput } from "./job.ts";
 import { buildModelData, type ModelData } from "../lazar/model-data.ts";
 import { LAZAR, modelRequest } from "../lazar/spec.ts";
-import type { Operation } from "../../tasks/runner.ts";
+import type { Operation } from "../jobs.ts";
 
 const { quad } = DataFactory;
 

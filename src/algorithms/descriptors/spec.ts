@@ -21,7 +21,7 @@ import type { GraphStore, Stage } from "../../store/graph-store.ts";
 import { concatBodies } from "../../store/journal.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import type { DescriptorChunkInput, DescriptorChunkOutput } from "./job.ts";
-import type { Operation } from "../../tasks/runner.ts";
+import type { Operation } from "../jobs.ts";
 
 /** Compounds per pool job. */
 const CHUNK = 100;

@@ -23,8 +23,8 @@ import { ALL_DESCRIPTORS, datasetDescriptorRequest, describe, selectedFeatures, 
 import { BBRC, LAST, endpoint, miningRequest, type MiningRequest } from "../mining/spec.ts";
 import { loadModelData } from "./model-data.ts";
 import type { PredictInput, PredictOutput, PredictSummary } from "./job.ts";
-import type { Operation, OperationContext } from "../../tasks/runner.ts";
-import type { JobInput, JobOutput } from "../../jobs.ts";
+import type { Operation, OperationContext } from "../jobs.ts";
+import type { JobInput, JobOutput } from "../jobs.ts";
 import { requireDataset } from "../checks.ts";
 
 const { quad } = DataFactory;

@@ -14,7 +14,7 @@ import { concatBodies } from "../../store/journal.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import { parseNumber } from "../../tabular/typing.ts";
 import type { MinerOptions, MiningInput, MiningRow } from "./job.ts";
-import type { Operation } from "../../tasks/runner.ts";
+import type { Operation } from "../jobs.ts";
 import { requireDataset } from "../checks.ts";
 
 const COMMON = [

@@ -17,7 +17,7 @@ import type { GraphStore } from "../../store/graph-store.ts";
 import { int, NS, str, type Vocab } from "../../store/vocab.ts";
 import { endpoint } from "../mining/spec.ts";
 import { rfeParallel } from "./parallel.ts";
-import type { Operation } from "../../tasks/runner.ts";
+import type { Operation } from "../jobs.ts";
 import { requireDataset } from "../checks.ts";
 
 export const RFE: AlgorithmSpec = {

@@ -16,7 +16,7 @@
 import type { StructureResult } from "../../chem/structure.ts";
 import { concatBodies, type GraphOp } from "../../store/journal.ts";
 import type { GraphStore, Stage } from "../../store/graph-store.ts";
-import type { Operation } from "../../tasks/runner.ts";
+import type { Operation } from "../jobs.ts";
 import { CHUNK, type EntryFeature } from "./job.ts";
 import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../../resources/dataset.ts";
 import { readCompound } from "../../resources/dataset-read.ts";

@@ -16,11 +16,11 @@ import { Parser } from "n3";
 import * as ox from "oxigraph";
 import { INLINE_TRIPLES, renderRdf, RENDER_LIMITS } from "../../../src/http/render-rdf.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
-import { WorkerPool } from "../../../src/tasks/pool.ts";
+import { servicePool } from "../../../src/algorithms/jobs.ts";
 import { canonical } from "../../helpers/rdf.ts";
 
 const v = new Vocab("http://localhost:8080");
-const pool = new WorkerPool(1, { rdkit: false });
+const pool = servicePool(1, { rdkit: false });
 const deps = { vocab: v, renderPool: pool };
 const dir = mkdtempSync(join(tmpdir(), "qsargraph-render-"));
 

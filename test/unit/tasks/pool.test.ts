@@ -6,20 +6,21 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { WorkerPool } from "../../../src/tasks/pool.ts";
+import type { WorkerPool } from "../../../src/tasks/pool.ts";
+import { servicePool, type Jobs } from "../../../src/algorithms/jobs.ts";
 import { ServiceUnavailable } from "../../../src/errors.ts";
 
 const ETHANOL = "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3";
 /** A slow job within the limits: drawing a 299-atom methyl comb at 4096 × 4096 (seconds; limits.ts). */
 const SLOW = { smiles: "C" + "C(C)".repeat(149), width: 4096, height: 4096 };
 
-async function ethanol(pool: WorkerPool): Promise<string | undefined> {
+async function ethanol(pool: WorkerPool<Jobs>): Promise<string | undefined> {
   const r = await pool.run("chem.identify", { cell: "CCO" });
   return r.ok ? r.value.inchi : undefined;
 }
 
 test("time budgets: counted once a ready worker runs the job; past it 503 and a new worker; a wait bound drops only the waiting job", async () => {
-  const pool = new WorkerPool(1);
+  const pool = servicePool(1);
   try {
     // Submitted while the worker starts (seconds: tsx, RDKit, warm-up): the budget is not spent waiting.
     const first = await pool.run("chem.identify", { cell: "CCO" }, { timeoutMs: 1000 });
@@ -47,7 +48,7 @@ test("time budgets: counted once a ready worker runs the job; past it 503 and a 
 });
 
 test("a worker whose RDKit memory passed the threshold is replaced after answering", async () => {
-  const pool = new WorkerPool(1, { recycleWasmBytes: 1 }); // every job that loaded RDKit passes it
+  const pool = servicePool(1, { recycleWasmBytes: 1 }); // every job that loaded RDKit passes it
   try {
     assert.equal(await ethanol(pool), ETHANOL);
     assert.equal(pool.recycled, 1);

@@ -6,10 +6,10 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { DataFactory } from "n3";
-import { toNTriples } from "../store/ntriples.ts";
-import { ntriplesSlices, serialiseRdf, type RdfType } from "../store/rdf-formats.ts";
-import type { BodyLocation } from "../store/journal.ts";
-import { iri, rdf, rdfs, Vocab } from "../store/vocab.ts";
+import { toNTriples } from "./ntriples.ts";
+import { ntriplesSlices, serialiseRdf, type RdfType } from "./rdf-formats.ts";
+import type { BodyLocation } from "./journal.ts";
+import { iri, rdf, rdfs, Vocab } from "./vocab.ts";
 
 /** A collection `<uri> rdfs:member <m>` with each member typed `memberType`, and the collection typed qg:Collection. */
 export interface CollectionSource {
