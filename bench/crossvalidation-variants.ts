@@ -1,7 +1,7 @@
 /**
  * Why Kazius cross-validation accuracy is ≈ 0.75 and not the issue's 0.84: the same 10 folds
  * (validate/folds.ts, seed 1, unit = standard InChI) and the same BBRC features per training
- * fold as `POST /validation/crossvalidation` (tasks/jobs/mining.ts `mine`, default 5 ‰), with
+ * fold as `POST /validation/crossvalidation` (algorithms/mining/job.ts `mine`, default 5 ‰), with
  * the prediction step varied in process:
  *
  * - lazar's weighted majority vote (spec lazar.md §3.6) over every training instance with

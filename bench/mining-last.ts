@@ -5,7 +5,7 @@
  * than wall time to other load on a shared machine), of
  * - the job as the service runs it: SMILES parsing, ordering by the compounds' InChIs (stored at
  *   upload, so computed here before the clock starts), mining, SVD, GraphML and LAST-SMARTS
- *   (src/tasks/jobs/mining.ts passes the stored InChIs);
+ *   (src/algorithms/mining/job.ts passes the stored InChIs);
  * - the standalone miner computing the InChIs itself, as fminer2 does.
  * Reference (fminer2 C++ with OpenBabel, whole process, spec miners.md §8.3): 42 / 114 / 435
  * graphs in 2.1 / 4.0 / 7.6 s.

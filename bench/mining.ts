@@ -3,7 +3,7 @@
  * minimum frequency 100, 50, 20, 10: medians of 3 runs, as wall and CPU seconds, of
  * - the job as the service runs it: SMILES parsing, ordering by the compounds' InChIs (which
  *   the service stored at upload, so they are computed here before the clock starts), database,
- *   search (src/tasks/jobs/mining.ts passes the stored InChIs);
+ *   search (src/algorithms/mining/job.ts passes the stored InChIs);
  * - the standalone miner computing the InChIs itself, as fminer2 does (its wall time includes
  *   OpenBabel's parsing and InChI);
  * - the search alone (database + mining on the already ordered compounds);

@@ -6,10 +6,8 @@
  * past either, 503).
  */
 import { REQUEST_CHEM_BUDGET_MS, REQUEST_CHEM_WAIT_MS } from "../chem/limits.ts";
-import type { JobInput, JobKind, JobOutput } from "../algorithms/jobs.ts";
+import type { JobInput, JobOutput, RequestJobKind } from "../algorithms/jobs.ts";
 import type { Deps } from "./deps.ts";
-
-export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk" | "model.predict">;
 
 export function requestJob<K extends RequestJobKind>(deps: Deps, kind: K, input: JobInput<K>, onProgress?: (f: number) => void): Promise<JobOutput<K>> {
   return deps.chem.run(kind, input, { timeoutMs: REQUEST_CHEM_BUDGET_MS, maxWaitMs: REQUEST_CHEM_WAIT_MS, ...(onProgress ? { onProgress } : {}) });

@@ -37,7 +37,7 @@
  * By default only the 30–70 % sizes compete (the spec's list); caret also lets the full set win
  * (`includeAll`).
  *
- * `rfe` runs in the calling thread; `rfeParallel` (tasks/rfe-parallel.ts) spreads the resamples over
+ * `rfe` runs in the calling thread; `rfeParallel` (algorithms/rfe/parallel.ts) spreads the resamples over
  * worker threads and returns the same result.
  *
  * Deterministic for a seed: resample b draws from mulberry32(mixSeed(seed, b)); its forests
@@ -508,7 +508,7 @@ export function assembleRfe(prep: PreparedRfe, results: readonly ResampleResult[
 /**
  * Recursive feature elimination: `columns[j][i]` is feature j of compound i (null / NaN when
  * missing), the endpoint has one entry per compound. Single-threaded; `rfeParallel`
- * (tasks/rfe-parallel.ts) spreads the resamples over worker threads with the same result.
+ * (algorithms/rfe/parallel.ts) spreads the resamples over worker threads with the same result.
  */
 export function rfe(columns: readonly ArrayLike<number | null | undefined>[], endpoint: RfeEndpoint, options: RfeOptions = {}): RfeResult {
   const seed = options.seed ?? RFE_DEFAULTS.seed;

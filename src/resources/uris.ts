@@ -74,6 +74,9 @@ export class Uris {
   validations(): string {
     return `${this.base}/validation`;
   }
+  crossValidations(): string {
+    return `${this.base}/validation/crossvalidation`;
+  }
   sparql(): string {
     return `${this.base}/sparql`;
   }

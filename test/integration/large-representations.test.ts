@@ -39,7 +39,7 @@ const PROBLEM_OR_HTML = "application/problem+json, text/html;q=0.9";
 /**
  * Wait for a task, polling; a poll whose connection the server reset is repeated. (Uploading
  * 50,000 columns holds the server's event loop for seconds while it writes the dataset's header
- * (tasks/upload.ts, reported to the lead), and a keep-alive connection that the server closes
+ * (algorithms/upload/operation.ts, reported to the lead), and a keep-alive connection that the server closes
  * meanwhile is reset under the next request; this test is about what comes after the upload.)
  */
 async function pollTask(task: string): Promise<{ status: number; body: string }> {

@@ -132,7 +132,7 @@ export async function crossValidationFold(input: FoldInput, ctx: JobContext): Pr
  * without features is not predicted.
  */
 export interface StoredFoldInput {
-  /** Every compound of the dataset that has features, with its measured values (tasks/model-data.ts). */
+  /** Every compound of the dataset that has features, with its measured values (algorithms/lazar/model-data.ts). */
   readonly data: ModelData;
   /** The test compounds (unique). */
   readonly test: readonly string[];

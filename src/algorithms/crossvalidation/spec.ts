@@ -19,21 +19,18 @@
  * Every prediction is kept; the full statistics and the report are computed from them on demand.
  */
 import { DataFactory } from "n3";
-import type { Quad } from "@rdfjs/types";
-import * as ox from "oxigraph";
 import { BadRequest } from "../../errors.ts";
 import type { AlgorithmSpec } from "../../resources/algorithm.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
-import { absoluteFrequency, parseParams, type Params } from "../../resources/params.ts";
+import { parseParams, type Params } from "../../resources/params.ts";
 import type { Uris } from "../../resources/uris.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
-import { toNTriples } from "../../store/ntriples.ts";
-import { bool, dateTime, dbl, dc, int, iri, NS, ot, rdf, str, type Vocab } from "../../store/vocab.ts";
-import { assignFolds, crossValidationResult, FoldError, type CrossValidationResult, type PredictionInstance } from "../../validate/index.ts";
-import type { FoldInput, FoldOutput } from "./job.ts";
+import { dc, ot, type Vocab } from "../../store/vocab.ts";
+import { assignFolds, FoldError } from "../../validate/index.ts";
+import type { FoldInput } from "./job.ts";
 import { buildModelData, type ModelData } from "../lazar/model-data.ts";
 import { LAZAR, modelRequest } from "../lazar/spec.ts";
-import type { Operation } from "../jobs.ts";
+import type { CrossValidationParameters } from "../../resources/validation.ts";
 
 const { quad } = DataFactory;
 
@@ -54,17 +51,8 @@ export const CROSSVALIDATION: AlgorithmSpec = {
   ],
 };
 
-export interface CrossValidationRequest {
+export interface CrossValidationRequest extends CrossValidationParameters {
   readonly title: string;
-  readonly datasetUri: string;
-  readonly endpoint: string;
-  readonly algorithmUri: string;
-  readonly algorithmParams: string;
-  readonly numFolds: number;
-  readonly seed: number;
-  readonly stratified: boolean;
-  readonly classes: readonly string[];
-  /** One per measured value: compound, SMILES (row spelling), activity (class 1…k or value). */
   /** Per measured value: the compound, the structure as its row draws it, the compound's InChI. */
   readonly instances: readonly { readonly compound: string; readonly smiles: string | null; readonly inchi?: string; readonly activity: number; readonly label: string }[];
   /** Features: mined per training fold (settings; per-mil minimum frequency recomputed per fold), or stored. */
@@ -154,133 +142,4 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
       },
     },
   };
-}
-
-function statisticsQuads(cv: string, r: CrossValidationResult, v: Vocab): Quad[] {
-  const s = iri(cv);
-  const q: Quad[] = [];
-  for (const [k, x] of Object.entries(r.pooled)) {
-    if (typeof x === "number" && Number.isFinite(x)) q.push(quad(s, iri(`${v.qgNs}${k}`), dbl(x)));
-  }
-  return q;
-}
-
-export function crossValidationOperation(request: CrossValidationRequest, cvUri: string, v: Vocab): Operation {
-  return async (ctx) => {
-    const t0 = Date.now();
-    const folds = assignFolds(request.instances.map((i) => i.compound), { numFolds: request.numFolds, seed: request.seed, stratified: request.stratified }, request.instances.map((i) => i.label));
-    const foldOf = (i: number): number => folds.instanceFold[i]!;
-    const done = new Array<number>(request.numFolds).fill(0);
-    const outputs = await Promise.all(
-      Array.from({ length: request.numFolds }, async (_, k) => {
-        const testKeys = new Map<string, string | null>();
-        request.instances.forEach((x, i) => foldOf(i) === k && !testKeys.has(x.compound) && testKeys.set(x.compound, x.smiles));
-        const onProgress = (f: number): void => {
-          done[k] = f;
-          ctx.progress((0.95 * done.reduce((a, b) => a + b, 0)) / request.numFolds);
-        };
-        const features = request.features;
-        let out: FoldOutput;
-        if (features.kind === "stored") {
-          out = await ctx.run("cv.fold.stored", { data: features.data, test: [...testKeys.keys()] }, onProgress);
-        } else {
-          const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, ...(x.inchi !== undefined ? { inchi: x.inchi } : {}), activity: x.activity }] : []));
-          const minfreq = absoluteFrequency(features.frequency, train.length);
-          const input: FoldInput = {
-            ...features.fold,
-            miner: { ...features.fold.miner, options: { ...features.fold.miner.options, minfreq } } as FoldInput["miner"],
-            train,
-            test: [...testKeys].map(([key, smiles]) => ({ key, smiles })),
-          };
-          out = await ctx.run("cv.fold", input, onProgress);
-        }
-        done[k] = 1;
-        return out;
-      }),
-    );
-    const byKey = new Map<string, { value: number | null; confidence: number }>();
-    outputs.forEach((o) => o.predictions.forEach((p) => byKey.set(p.key, { value: p.value, confidence: p.confidence })));
-    const label = (x: number | null): string | number | null => (x === null ? null : request.classes.length > 0 ? (request.classes[Math.round(x) - 1] ?? null) : x);
-    const predictions = request.instances.map((x, i) => {
-      const p = byKey.get(x.compound);
-      const predicted = p ? label(p.value) : null;
-      return { compound: x.compound, fold: foldOf(i), measured: request.classes.length > 0 ? x.label : x.activity, predicted, confidence: predicted === null ? null : (p?.confidence ?? null) };
-    });
-    const result = resultOf(request, cvUri, predictions, Date.now() - t0);
-    const s = iri(cvUri);
-    const q: Quad[] = [
-      quad(s, rdf.type, iri(`${NS.ot}Validation`)),
-      quad(s, rdf.type, v.qg.CrossValidation),
-      quad(s, dc.title, str(request.title)),
-      quad(s, dc.date, dateTime(new Date())),
-      quad(s, iri(`${NS.ot}algorithm`), iri(request.algorithmUri)),
-      quad(s, iri(`${NS.ot}trainingDataset`), iri(request.datasetUri)),
-      quad(s, iri(`${NS.ot}dependentVariables`), iri(request.endpoint)),
-      quad(s, v.qg.algorithmParams, str(request.algorithmParams)),
-      quad(s, v.qg.numFolds, int(request.numFolds)),
-      quad(s, v.qg.randomSeed, int(request.seed)),
-      quad(s, v.qg.stratified, bool(request.stratified)),
-      quad(s, v.qg.runtimeMs, int(Date.now() - t0)),
-    ];
-    request.classes.forEach((c, i) => q.push(quad(s, v.qg.classValue, str(`${i + 1}\t${c}`))));
-    q.push(...statisticsQuads(cvUri, result, v));
-    predictions.forEach((p, i) => {
-      const n = iri(`${cvUri}#p${i}`);
-      const val = (x: string | number): Quad["object"] => (typeof x === "number" ? dbl(x) : str(x));
-      q.push(quad(s, v.qg.prediction, n), quad(n, ot.compound, iri(p.compound)), quad(n, v.qg.fold, int(p.fold + 1)), quad(n, v.qg.measuredActivity, val(p.measured)));
-      if (p.predicted !== null) q.push(quad(n, v.qg.predictedValue, val(p.predicted)), quad(n, v.qg.confidence, dbl(p.confidence ?? 0)));
-    });
-    return { ops: [{ graph: cvUri, ntriples: toNTriples(q) }], resultUri: cvUri };
-  };
-}
-
-function resultOf(r: Pick<CrossValidationRequest, "algorithmUri" | "datasetUri" | "endpoint" | "algorithmParams" | "numFolds" | "seed" | "stratified" | "classes">, uri: string, predictions: readonly PredictionInstance<string | number>[], runtimeMs: number): CrossValidationResult {
-  const base = {
-    uri,
-    parameters: { algorithmUri: r.algorithmUri, datasetUri: r.datasetUri, predictionFeature: r.endpoint, algorithmParams: r.algorithmParams, numFolds: r.numFolds, randomSeed: r.seed, stratified: r.stratified },
-    runtimeMs,
-  };
-  return r.classes.length > 0
-    ? crossValidationResult(base, { type: "classification", classes: r.classes, predictions: predictions as PredictionInstance<string>[] })
-    : crossValidationResult(base, { type: "regression", predictions: predictions as PredictionInstance<number>[] });
-}
-
-/** The cross-validation result, recomputed from the stored predictions (null when not a cross-validation). */
-export function readCrossValidation(store: GraphStore, uri: string, v: Vocab): CrossValidationResult | null {
-  const g = ox.namedNode(uri);
-  const one = (p: string): string | undefined => store.ox.match(ox.namedNode(uri), ox.namedNode(p), null, g)[0]?.object.value;
-  if (one(v.qg.numFolds.value) === undefined) return null;
-  const classes = store.ox
-    .match(ox.namedNode(uri), ox.namedNode(v.qg.classValue.value), null, g)
-    .map((q) => q.object.value.split("\t") as [string, string])
-    .sort((a, b) => Number(a[0]) - Number(b[0]))
-    .map(([, c]) => c);
-  const rows = store.ox.query(
-    `SELECT ?p ?c ?f ?m ?x ?conf WHERE { GRAPH <${uri}> { <${uri}> <${v.qg.prediction.value}> ?p . ?p <${ot.compound.value}> ?c ; <${v.qg.fold.value}> ?f ; <${v.qg.measuredActivity.value}> ?m . OPTIONAL { ?p <${v.qg.predictedValue.value}> ?x ; <${v.qg.confidence.value}> ?conf } } }`,
-  ) as Map<string, ox.Term>[];
-  const order = (p: string): number => Number(p.slice(p.lastIndexOf("#p") + 2));
-  rows.sort((a, b) => order(a.get("p")!.value) - order(b.get("p")!.value));
-  const numeric = classes.length === 0;
-  const predictions = rows.map((r) => ({
-    compound: r.get("c")!.value,
-    fold: Number(r.get("f")!.value) - 1,
-    measured: numeric ? Number(r.get("m")!.value) : r.get("m")!.value,
-    predicted: r.get("x") === undefined ? null : numeric ? Number(r.get("x")!.value) : r.get("x")!.value,
-    confidence: r.get("conf") === undefined ? null : Number(r.get("conf")!.value),
-  }));
-  return resultOf(
-    {
-      algorithmUri: one(`${NS.ot}algorithm`) ?? "",
-      datasetUri: one(`${NS.ot}trainingDataset`) ?? "",
-      endpoint: one(`${NS.ot}dependentVariables`) ?? "",
-      algorithmParams: one(v.qg.algorithmParams.value) ?? "",
-      numFolds: Number(one(v.qg.numFolds.value)),
-      seed: Number(one(v.qg.randomSeed.value)),
-      stratified: one(v.qg.stratified.value) === "true",
-      classes,
-    },
-    uri,
-    predictions,
-    Number(one(v.qg.runtimeMs.value) ?? 0),
-  );
 }

@@ -1,5 +1,5 @@
 /**
- * Worker-side job of the physico-chemical descriptors (orchestrated by tasks/descriptors.ts):
+ * Worker-side job of the physico-chemical descriptors (orchestrated by algorithms/descriptors/operation.ts):
  * compute the descriptors of a chunk of compounds and write their data entries (the features
  * are the value names the request selected, in registry order; a value that cannot be computed
  * has no value node).

@@ -1,5 +1,5 @@
 /**
- * Worker-side job of the substructure miners (orchestrated by tasks/mine.ts): mine the training
+ * Worker-side job of the substructure miners (orchestrated by operation.ts): mine the training
  * rows, then write the feature dataset (resources/feature-dataset.ts) — the way lazar's fminer
  * service turned fminer's output into features (spec miners.md §7.1):
  *
@@ -81,7 +81,7 @@ export interface MinedEntry {
 /**
  * The mined feature dataset before its entries are written: the N-Triples of the dataset node and
  * its features, and the entries (compact; `mine.entries` jobs write them in chunks, so that
- * writing uses every worker and the store loads each chunk as it comes: tasks/mine.ts).
+ * writing uses every worker and the store loads each chunk as it comes: operation.ts).
  */
 export interface MinedDataset extends Omit<MiningOutput, "ntriples"> {
   readonly header: Uint8Array;

@@ -1,7 +1,7 @@
 /**
- * The substructure miners as algorithms (issue "Substructure miners" §5; spec miners.md §7.1):
- * their descriptions and the operation that reads the training data from the store, mines in a
- * worker (tasks/jobs/mining.ts) and commits the feature dataset with the task's completion.
+ * The substructure miners' descriptions (BBRC, LAST-PM: parameters and defaults as fminer's) and
+ * the request check, which reads the training data from the store in steps; operation.ts mines
+ * in a worker (job.ts) and commits the feature dataset with the task's completion.
  */
 import { BadRequest } from "../../errors.ts";
 import { absoluteFrequency, type Params } from "../../resources/params.ts";
@@ -10,11 +10,9 @@ import { readDatasetSummary, type DatasetSummary, type FeatureView } from "../..
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
 import type { Uris } from "../../resources/uris.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
-import { concatBodies } from "../../store/journal.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import { parseNumber } from "../../tabular/typing.ts";
 import type { MinerOptions, MiningInput, MiningRow } from "./job.ts";
-import type { Operation } from "../jobs.ts";
 import { requireDataset } from "../checks.ts";
 
 const COMMON = [
@@ -196,44 +194,5 @@ export async function miningRequest(spec: AlgorithmSpec, params: Params, store: 
         parameters: [...params.written.filter(([n]) => n !== "prediction_feature"), ["prediction_feature", feature.uri], ["absolute_min_frequency", String(minfreq)]],
       },
     },
-  };
-}
-
-/** Entries written per `mine.entries` job (a Kazius BBRC result: 4069 entries, 800k triples). */
-const ENTRY_CHUNK = 500;
-
-/**
- * The task's work: mine in a worker; write the feature dataset's entries in chunks on every
- * worker, loading each chunk into the store (staged) as it arrives; commit. Writing the 800k
- * triples of a Kazius BBRC result took as long as the mining (4.5 CPU s, in the one worker that
- * mined), and loading them as long again on the main thread after that, in one piece.
- */
-export function mineOperation(store: GraphStore, request: MiningRequest, datasetUri: string): Operation {
-  return async (ctx) => {
-    const stage = store.stage(datasetUri);
-    try {
-      const dataset = { ...request.input.dataset, uri: datasetUri, created: new Date() };
-      const mined = await ctx.run("mine.features", { ...request.input, dataset }, (f) => ctx.progress(0.8 * f));
-      const chunks: (typeof mined.entries)[] = [];
-      for (let i = 0; i < mined.entries.length; i += ENTRY_CHUNK) chunks.push(mined.entries.slice(i, i + ENTRY_CHUNK));
-      let written = 0;
-      const loads: Promise<void>[] = [stage.load(mined.header)];
-      const bodies = await Promise.all(
-        chunks.map(async (entries) => {
-          const out = await ctx.run("mine.entries", { datasetUri, base: dataset.base, columns: mined.columns, entries });
-          const loaded = stage.load(out.ntriples);
-          loaded.catch(() => undefined); // awaited below
-          loads.push(loaded);
-          ctx.progress(0.8 + (0.15 * ++written) / chunks.length);
-          return out.ntriples;
-        }),
-      );
-      await Promise.all(loads);
-      const body = await concatBodies([mined.header, ...bodies]);
-      return { ops: [{ graph: datasetUri, ntriples: body }], resultUri: datasetUri, preloaded: [stage] };
-    } catch (err) {
-      await stage.discard();
-      throw err;
-    }
   };
 }

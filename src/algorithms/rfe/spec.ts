@@ -7,17 +7,14 @@
  * importance with bootstrap resampling, sizes 30–70 %) runs on worker threads.
  */
 import { BadRequest } from "../../errors.ts";
-import { RfeInputError, type RfeEndpoint } from "../../learn/rfe.ts";
+import { type RfeEndpoint } from "../../learn/rfe.ts";
 import type { AlgorithmSpec } from "../../resources/algorithm.ts";
 import { compoundsWithFirstLine, readDatasetSummary, readFeatureColumn, readFeatureValues, type FeatureView } from "../../resources/dataset-read.ts";
-import { featureDatasetNTriples, type ComputedFeature } from "../../resources/feature-dataset.ts";
 import type { Params } from "../../resources/params.ts";
 import type { Uris } from "../../resources/uris.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
-import { int, NS, str, type Vocab } from "../../store/vocab.ts";
+import { NS, type Vocab } from "../../store/vocab.ts";
 import { endpoint } from "../mining/spec.ts";
-import { rfeParallel } from "./parallel.ts";
-import type { Operation } from "../jobs.ts";
 import { requireDataset } from "../checks.ts";
 
 export const RFE: AlgorithmSpec = {
@@ -87,40 +84,5 @@ export function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Voc
     parameters: [...params.written.filter(([n]) => n !== "prediction_feature"), ["prediction_feature", target.uri]],
     delMissing: params.boolean("del_missing") ?? false,
     seed: params.number("random_seed") ?? 1,
-  };
-}
-
-/** The feature's name in its URI (its last path segment, decoded). */
-function nameOf(f: FeatureView): string {
-  return decodeURIComponent(f.uri.slice(f.uri.lastIndexOf("/") + 1));
-}
-
-export function rfeOperation(request: RfeRequest, datasetUri: string, algorithm: string, base: string, threads: number): Operation {
-  return async (ctx) => {
-    let result;
-    try {
-      result = await rfeParallel(request.columns, request.endpoint, { seed: request.seed, delMissing: request.delMissing, threads, signal: ctx.signal, onProgress: (f: number) => ctx.progress(0.95 * f) });
-    } catch (e) {
-      if (e instanceof RfeInputError) throw new BadRequest(e.message, { field: "feature_dataset_uri" });
-      throw e;
-    }
-    const kept = result.selected.map((j) => request.features[j]!);
-    const features: ComputedFeature[] = kept.map((f, k) => ({
-      name: nameOf(f),
-      title: f.title,
-      ...(f.description ? { description: f.description } : {}),
-      numeric: true,
-      types: f.types.filter((t) => t !== "NumericFeature").map((t) => `${NS.ot}${t}`),
-      properties: [
-        ...(f.properties.find(([l]) => l === "SMARTS") ? [[`${NS.ot}smarts`, str(f.properties.find(([l]) => l === "SMARTS")![1])] as const] : []),
-        [`${base}/ontology#rank`, int(k + 1)] as const,
-      ],
-    }));
-    const entries = request.fdCompounds.map(({ compound, line }) => {
-      const row = request.all.get(compound);
-      return { line, compound, values: result.selected.map((j) => (row && Number.isFinite(row[j]!) ? String(row[j]) : null)) };
-    });
-    const ntriples = featureDatasetNTriples({ uri: datasetUri, base, title: request.title, created: new Date(), source: request.source, algorithm, parameters: request.parameters, features, entries, compounds: entries.length });
-    return { ops: [{ graph: datasetUri, ntriples }], resultUri: datasetUri };
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Worker-side jobs of a CSV upload (orchestrated by tasks/upload.ts): parse the CSV and find the
+ * Worker-side jobs of a CSV upload (orchestrated by algorithms/upload/operation.ts): parse the CSV and find the
  * structure column; turn structure cells into standard InChIs with RDKit (in chunks, on every
  * worker); assemble the typed dataset and its N-Triples.
  */

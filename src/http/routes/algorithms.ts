@@ -6,16 +6,9 @@
 import type Router from "@koa/router";
 import { algorithmNTriples, type AlgorithmSpec } from "../../resources/algorithm.ts";
 import { parseParams } from "../../resources/params.ts";
-import { newId } from "../../resources/uris.ts";
-import { MINERS, miningRequest, mineOperation } from "../../algorithms/mining/spec.ts";
-import { ALL_DESCRIPTORS, datasetDescriptorRequest, descriptorOperation } from "../../algorithms/descriptors/spec.ts";
-import { requireDataset } from "../../algorithms/checks.ts";
-import { buildModelOperation, LAZAR, modelRequest } from "../../algorithms/lazar/spec.ts";
-import { RFE, rfeOperation, rfeRequest } from "../../algorithms/rfe/spec.ts";
-import { VERSION } from "../../version.ts";
+import { ALGORITHMS } from "../../algorithms/index.ts";
+import { allDescriptors } from "../../algorithms/descriptors/index.ts";
 import { DESCRIPTORS } from "../../chem/descriptors/index.ts";
-import type { Params } from "../../resources/params.ts";
-import type { TaskState } from "../../resources/task.ts";
 import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
 import { toNTriples } from "../../store/ntriples.ts";
@@ -47,12 +40,6 @@ function algorithmHtml(spec: AlgorithmSpec, uri: string, base: string): string {
   );
 }
 
-/** An algorithm the service runs: its spec and how a checked request becomes a task. */
-interface Runnable {
-  readonly spec: AlgorithmSpec;
-  submit(params: Params, uri: string, raw: ReadonlyMap<string, readonly string[]>): Promise<TaskState>;
-}
-
 function pcListHtml(base: string): string {
   const rows = DESCRIPTORS.map((d) => `<tr><td>${esc(d.id)}</td><td>${esc(d.title)}</td><td>${esc(d.pcType)}</td><td>${esc(d.lib)}</td><td class="mono">${esc(d.values.join(" "))}</td></tr>`).join("");
   return page(
@@ -76,47 +63,13 @@ function pcListNTriples(algorithms: string, vocab: Deps["vocab"]): string {
 const { quad } = DataFactory;
 
 export function registerAlgorithms(router: Router, deps: Deps): void {
-  const { store, vocab, uris, tasks } = deps;
+  const { vocab, uris } = deps;
   const uriOf = (spec: AlgorithmSpec): string => `${uris.algorithms()}/${spec.path}`;
-  const runnables: Runnable[] = [
-    ...MINERS.map((spec): Runnable => ({
-      spec,
-      async submit(params) {
-        const request = await miningRequest(spec, params, store, uris, vocab);
-        return tasks.submit(request.title, `${spec.title} mining`, mineOperation(store, request, uris.dataset(newId())));
-      },
-    })),
-    {
-      spec: ALL_DESCRIPTORS,
-      async submit(params, uri) {
-        const dataset = params.string("dataset_uri")!;
-        requireDataset(dataset, "dataset_uri", store, uris);
-        const request = await store.withRoom(() => datasetDescriptorRequest(dataset, params, uri, store, vocab));
-        return tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
-      },
-    },
-    {
-      spec: RFE,
-      async submit(params, uri) {
-        const request = rfeRequest(params, store, uris, vocab);
-        return tasks.submit(request.title, "feature selection", rfeOperation(request, uris.dataset(newId()), uri, vocab.base, deps.config.workers));
-      },
-    },
-    {
-      spec: LAZAR,
-      async submit(params, _uri, raw) {
-        const request = await store.withRoom(() => modelRequest(params, raw, store, uris, vocab));
-        const model = `${uris.models()}/${newId()}`;
-        return tasks.submit(request.title, "model building", buildModelOperation(store, request, model, () => uris.dataset(newId()), vocab.base, VERSION, vocab));
-      },
-    },
-  ];
-
   router.get("/algorithm", async (ctx) => {
-    const list = [...runnables.map((r) => uriOf(r.spec)), `${uris.algorithms()}/pc`];
+    const list = [...ALGORITHMS.map((r) => uriOf(r.spec)), `${uris.algorithms()}/pc`];
     await respond(ctx, [
       ...collectionReps(uris.algorithms(), list, ot.Algorithm, deps),
-      ["text/html", () => page("Algorithms", `<ul>${runnables.map((r) => `<li>${link(uriOf(r.spec), r.spec.title)}: ${esc(r.spec.description)}</li>`).join("")}<li>${link(`${uris.algorithms()}/pc`, "Physico-chemical descriptors")}: every descriptor with its pc_type, lib and value names</li></ul>`, { base: vocab.base })],
+      ["text/html", () => page("Algorithms", `<ul>${ALGORITHMS.map((r) => `<li>${link(uriOf(r.spec), r.spec.title)}: ${esc(r.spec.description)}</li>`).join("")}<li>${link(`${uris.algorithms()}/pc`, "Physico-chemical descriptors")}: every descriptor with its pc_type, lib and value names</li></ul>`, { base: vocab.base })],
     ]);
   });
 
@@ -124,11 +77,11 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
     await respond(ctx, [
       ...rdfReps(() => textSource(pcListNTriples(uris.algorithms(), vocab)), deps),
       ["text/html", () => pcListHtml(vocab.base)],
-      ["text/uri-list", () => uriList([uriOf(ALL_DESCRIPTORS), ...DESCRIPTORS.map((d) => `${uris.algorithms()}/pc/${encodeURIComponent(d.id)}`)])],
+      ["text/uri-list", () => uriList([uriOf(allDescriptors.spec), ...DESCRIPTORS.map((d) => `${uris.algorithms()}/pc/${encodeURIComponent(d.id)}`)])],
     ]);
   });
 
-  for (const r of runnables) {
+  for (const r of ALGORITHMS) {
     const uri = uriOf(r.spec);
     for (const path of [r.spec.path, ...r.spec.aliases]) {
       router.get(`/algorithm/${path}`, async (ctx) => {
@@ -136,7 +89,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
       });
       router.post(`/algorithm/${path}`, async (ctx) => {
         const raw = await readParams(ctx);
-        const t = await r.submit(parseParams(r.spec, raw), uri, raw);
+        const t = await r.submit(parseParams(r.spec, raw), raw, uri, deps);
         await respondTask(ctx, t, deps);
       });
     }

@@ -13,7 +13,6 @@ import type Router from "@koa/router";
 import type { Context, Next } from "koa";
 import { DEPICTION_SIZE, type StructureResult } from "../../chem/structure.ts";
 import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
-import { actingCreator, withCreator } from "../../resources/creator.ts";
 import { compoundQuads } from "../../resources/dataset.ts";
 import { readCompound, type CompoundView } from "../../resources/dataset-read.ts";
 import { toNTriples } from "../../store/ntriples.ts";
@@ -27,8 +26,8 @@ import { ot } from "../../store/vocab.ts";
 import { readBytes } from "../body.ts";
 import { readParams } from "../params.ts";
 import { parseParams } from "../../resources/params.ts";
-import { newId } from "../../resources/uris.ts";
-import { compoundDescriptorRequest, describe, PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
+import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
+import { describeCompound } from "../../algorithms/descriptors/index.ts";
 import { shorten } from "../../validate/svg.ts";
 
 const PREFIX = "/compound/";
@@ -144,13 +143,9 @@ async function decodeCompound(deps: Deps, uri: string, inchi: string): Promise<C
  * the main thread stays free; one compound takes milliseconds for 2D descriptors).
  */
 async function compoundDescriptors(ctx: Context, deps: Deps, c: CompoundView): Promise<void> {
-  const { store, vocab, uris } = deps;
   const params = parseParams(PC_OF_RESOURCE, await readParams(ctx));
   if (!c.smiles) throw new UnprocessableEntity(`no structure is known for ${c.inchi} (it was given as an InChI), so its descriptors cannot be computed yet`, { field: "compound" });
-  const request = compoundDescriptorRequest(c.uri, c.smiles, params, `${uris.algorithms()}/pc`);
-  const datasetUri = uris.dataset(newId());
-  const body = await describe(request, datasetUri, vocab.base, (input, onProgress) => requestJob(deps, "descriptors.chunk", input, onProgress), () => undefined);
-  await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), vocab, (g) => !store.has(g)));
+  const datasetUri = await describeCompound({ uri: c.uri, smiles: c.smiles }, params, `${deps.uris.algorithms()}/pc`, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress));
   ctx.set("Location", datasetUri);
   await respond(ctx, [["text/uri-list", () => uriList([datasetUri])], ["text/plain", () => `${datasetUri}\n`]], 201);
 }

@@ -10,9 +10,8 @@ import { BadRequest, Conflict, NotFound } from "../../errors.ts";
 import { describeInGraph, readCompound, readDatasetInfo, readDatasetTitle, readEntryValues, readFeatureOf, readFeaturePage, readFeatureTitles, type EntryRef, type EntryView, type FeatureTitle } from "../../resources/dataset-read.ts";
 import { EntryOrder } from "../../resources/entry-order.ts";
 import { readCreator } from "../../resources/creator.ts";
-import { encodeSegment, isId, newId } from "../../resources/uris.ts";
+import { encodeSegment, isId } from "../../resources/uris.ts";
 import { csvRows } from "../../tabular/csv-write.ts";
-import { uploadOperation } from "../../algorithms/upload/operation.ts";
 import type { Deps } from "../deps.ts";
 import { COLUMNS, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
 import { readPage, ROWS } from "../paging.ts";
@@ -24,7 +23,9 @@ import { readUpload, uploadLimits } from "../upload.ts";
 import { readParams } from "../params.ts";
 import { requireOwner } from "../auth.ts";
 import { parseParams } from "../../resources/params.ts";
-import { datasetDescriptorRequest, descriptorOperation, PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
+import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
+import { describeDataset } from "../../algorithms/descriptors/index.ts";
+import { submitUpload } from "../../algorithms/upload/index.ts";
 
 /** Cells (rows × columns) one HTML page of a dataset shows at most (≈ 5 µs each to read and write). */
 const MAX_CELLS = 25_000;
@@ -62,9 +63,8 @@ export function registerDatasets(router: Router, deps: Deps): void {
     // A full task queue refuses before the body is read; the intake checks size, form and limits.
     tasks.admit();
     const file = await readUpload(ctx, deps.config);
-    const uri = uris.dataset(newId());
-    const op = uploadOperation(store, { bytes: new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength), fileName: file.fileName, datasetUri: uri, base: vocab.base, limits: uploadLimits(deps.config) });
-    const t = await tasks.submit(`Upload ${file.fileName}`, "dataset upload", op);
+    const bytes = new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+    const t = await submitUpload({ bytes, fileName: file.fileName }, uploadLimits(deps.config), deps);
     await respondTask(ctx, t, deps);
   });
 
@@ -116,8 +116,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
   router.post("/dataset/:id/pc", async (ctx) => {
     const uri = datasetUri(ctx);
     const params = parseParams(PC_OF_RESOURCE, await readParams(ctx));
-    const request = await store.withRoom(() => datasetDescriptorRequest(uri, params, `${uris.algorithms()}/pc`, store, vocab));
-    const t = await tasks.submit(request.title, "descriptors", descriptorOperation(store, request, uris.dataset(newId()), vocab.base));
+    const t = await describeDataset(uri, params, `${uris.algorithms()}/pc`, deps);
     await respondTask(ctx, t, deps);
   });
 

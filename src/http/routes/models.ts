@@ -6,16 +6,15 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { BadRequest, NotFound, UnprocessableEntity } from "../../errors.ts";
-import type { AlgorithmSpec } from "../../resources/algorithm.ts";
-import { describeInGraph, readCompound } from "../../resources/dataset-read.ts";
+import { BadRequest, NotFound } from "../../errors.ts";
+import { describeInGraph } from "../../resources/dataset-read.ts";
 import { readCreator } from "../../resources/creator.ts";
 import { readModel, type ModelRecord } from "../../resources/model.ts";
 import { parseParams } from "../../resources/params.ts";
-import { isId, newId } from "../../resources/uris.ts";
-import { datasetQueries, predictCompound, predictDatasetOperation } from "../../algorithms/lazar/spec.ts";
+import { isId } from "../../resources/uris.ts";
+import { predictDataset, predictOne } from "../../algorithms/lazar/index.ts";
+import { PREDICT } from "../../algorithms/lazar/spec.ts";
 import { forgetModel } from "../../algorithms/lazar/model-data.ts";
-import { requireDataset } from "../../algorithms/checks.ts";
 import { ot } from "../../store/vocab.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
@@ -26,18 +25,6 @@ import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
-
-const PREDICT: AlgorithmSpec = {
-  path: "model",
-  aliases: [],
-  title: "prediction",
-  description: "Predict a compound or every compound of a dataset",
-  types: [],
-  parameters: [
-    { name: "compound_uri", description: "a compound (/compound/{InChI}); answered directly with the prediction dataset", required: false, kind: { type: "feature" } },
-    { name: "dataset_uri", description: "a dataset of this service; predicted as a task", required: false, kind: { type: "dataset" } },
-  ],
-};
 
 function modelHtml(m: ModelRecord, base: string): string {
   return page(
@@ -111,28 +98,8 @@ export function registerModels(router: Router, deps: Deps): void {
     const compound = params.string("compound_uri");
     const dataset = params.string("dataset_uri");
     if ((compound === undefined) === (dataset === undefined)) throw new BadRequest("give exactly one of compound_uri and dataset_uri", { field: compound === undefined ? "compound_uri" : "dataset_uri" });
-    const result = uris.dataset(newId());
-    if (dataset !== undefined) {
-      requireDataset(dataset, "dataset_uri", store, uris);
-      const t = await tasks.submit(`${m.endpointTitle}: predicting ${dataset}`, "prediction", predictDatasetOperation(store, m, await datasetQueries(store, dataset, vocab), result, vocab));
-      return respondTask(ctx, t, deps);
-    }
-    const prefix = `${uris.compounds()}/`;
-    if (!compound!.startsWith(prefix)) throw new BadRequest(`parameter 'compound_uri': ${compound} is not a compound of this service (${prefix}<InChI>)`, { field: "compound_uri" });
-    let inchi: string;
-    try {
-      inchi = decodeURIComponent(compound!.slice(prefix.length));
-    } catch {
-      throw new BadRequest("parameter 'compound_uri': malformed percent-encoding", { field: "compound_uri" });
-    }
-    const uri = uris.compound(inchi);
-    let smiles = store.has(uri) ? (readCompound(store.ox, uri, vocab)?.smiles ?? null) : null;
-    if (!store.has(uri)) {
-      const r = await requestJob(deps, "chem.identify", { cell: inchi });
-      if (!r.ok) throw new UnprocessableEntity(`parameter 'compound_uri': ${inchi} is not a compound this service can read: ${r.error}`, { field: "compound_uri" });
-      smiles = r.value.smiles;
-    }
-    await predictCompound(store, (input) => requestJob(deps, "model.predict", input), m, uri, smiles, result, vocab);
+    if (dataset !== undefined) return respondTask(ctx, await predictDataset(m, dataset, deps), deps);
+    const result = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress));
     ctx.set("Location", result);
     await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], 201);
   });

@@ -16,7 +16,8 @@ import { readCreator } from "../../resources/creator.ts";
 import { isId, newId } from "../../resources/uris.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import { dateTime, dc, iri, rdf, str } from "../../store/vocab.ts";
-import { CROSSVALIDATION, crossValidationOperation, crossValidationRequest, readCrossValidation } from "../../algorithms/crossvalidation/spec.ts";
+import { crossValidation } from "../../algorithms/crossvalidation/index.ts";
+import { readCrossValidation } from "../../resources/validation.ts";
 import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
@@ -40,7 +41,7 @@ const REPORT: AlgorithmSpec = {
 
 export function registerValidation(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
-  const cvBase = `${uris.validations()}/crossvalidation`;
+  const cvBase = uris.crossValidations();
   const reportBase = `${uris.validations()}/report/crossvalidation`;
   const members = (prefix: string): string[] => store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1))).sort();
 
@@ -66,10 +67,8 @@ export function registerValidation(router: Router, deps: Deps): void {
   });
 
   router.post("/validation/crossvalidation", async (ctx) => {
-    const params = parseParams(CROSSVALIDATION, await readParams(ctx));
-    const request = await crossValidationRequest(params, params.string("algorithm_params") ?? "", store, uris, vocab);
-    const cv = `${cvBase}/${newId()}`;
-    const t = await tasks.submit(request.title, "cross-validation", crossValidationOperation(request, cv, vocab));
+    const raw = await readParams(ctx);
+    const t = await crossValidation.submit(parseParams(crossValidation.spec, raw), raw, cvBase, deps);
     await respondTask(ctx, t, deps);
   });
 

@@ -1,5 +1,5 @@
 /**
- * One cross-validation fold in a worker (src/tasks/jobs/crossvalidation.ts), run for all ten
+ * One cross-validation fold in a worker (src/algorithms/crossvalidation/job.ts), run for all ten
  * folds of hamster_carcinogenicity.csv (85 compounds, true/false) with BBRC (min frequency 2) and
  * the weighted majority vote. Reference: the OpenTox validation test expects an accuracy above
  * 0.80 for this set-up (spec lazar.md §6; issue "Cross-validation"). The folds here are simply

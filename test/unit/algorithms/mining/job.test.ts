@@ -1,5 +1,5 @@
 /**
- * ot:effect of a substructure for classification (src/tasks/jobs/mining.ts `classEffect`), the
+ * ot:effect of a substructure for classification (src/algorithms/mining/job.ts `classEffect`), the
  * formula of spec miners.md §7.1: with occ_i the occurrences in class i (ascending classes),
  * actual_i = occ_i/Σocc and expected_i = n_i/N, effect = 1 + argmax over the classes with
  * actual_i > expected_i of (actual_i − expected_i)/actual_i. Expected values worked by hand.

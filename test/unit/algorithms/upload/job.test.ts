@@ -1,5 +1,5 @@
 /**
- * The upload jobs (src/tasks/jobs/dataset.ts):
+ * The upload jobs (src/algorithms/upload/job.ts):
  * - parseStructures when RDKit breaks: the cells are parsed by a fresh instance, a refused cell is
  *   reported for itself only. Real RDKit, broken with the real trapping input (a 1020-carbon
  *   chain). Reference InChIs: PubChem (ethanol CID 702, benzene CID 241, acetaldehyde CID 177).

@@ -1,0 +1,59 @@
+/**
+ * The cross-validation task (main thread): folds assigned, one pool job per fold (`cv.fold`
+ * mines in the training fold; `cv.fold.stored` uses a feature dataset's values), the pooled
+ * result stored as a cross-validation graph (resources/validation.ts).
+ */
+import { absoluteFrequency } from "../../resources/params.ts";
+import { type Vocab } from "../../store/vocab.ts";
+import { assignFolds } from "../../validate/index.ts";
+import type { FoldInput, FoldOutput } from "./job.ts";
+import type { Operation } from "../jobs.ts";
+import { crossValidationNTriples, crossValidationResultOf } from "../../resources/validation.ts";
+import type { CrossValidationRequest } from "./spec.ts";
+
+export function crossValidationOperation(request: CrossValidationRequest, cvUri: string, v: Vocab): Operation {
+  return async (ctx) => {
+    const t0 = Date.now();
+    const folds = assignFolds(request.instances.map((i) => i.compound), { numFolds: request.numFolds, seed: request.seed, stratified: request.stratified }, request.instances.map((i) => i.label));
+    const foldOf = (i: number): number => folds.instanceFold[i]!;
+    const done = new Array<number>(request.numFolds).fill(0);
+    const outputs = await Promise.all(
+      Array.from({ length: request.numFolds }, async (_, k) => {
+        const testKeys = new Map<string, string | null>();
+        request.instances.forEach((x, i) => foldOf(i) === k && !testKeys.has(x.compound) && testKeys.set(x.compound, x.smiles));
+        const onProgress = (f: number): void => {
+          done[k] = f;
+          ctx.progress((0.95 * done.reduce((a, b) => a + b, 0)) / request.numFolds);
+        };
+        const features = request.features;
+        let out: FoldOutput;
+        if (features.kind === "stored") {
+          out = await ctx.run("cv.fold.stored", { data: features.data, test: [...testKeys.keys()] }, onProgress);
+        } else {
+          const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, ...(x.inchi !== undefined ? { inchi: x.inchi } : {}), activity: x.activity }] : []));
+          const minfreq = absoluteFrequency(features.frequency, train.length);
+          const input: FoldInput = {
+            ...features.fold,
+            miner: { ...features.fold.miner, options: { ...features.fold.miner.options, minfreq } } as FoldInput["miner"],
+            train,
+            test: [...testKeys].map(([key, smiles]) => ({ key, smiles })),
+          };
+          out = await ctx.run("cv.fold", input, onProgress);
+        }
+        done[k] = 1;
+        return out;
+      }),
+    );
+    const byKey = new Map<string, { value: number | null; confidence: number }>();
+    outputs.forEach((o) => o.predictions.forEach((p) => byKey.set(p.key, { value: p.value, confidence: p.confidence })));
+    const label = (x: number | null): string | number | null => (x === null ? null : request.classes.length > 0 ? (request.classes[Math.round(x) - 1] ?? null) : x);
+    const predictions = request.instances.map((x, i) => {
+      const p = byKey.get(x.compound);
+      const predicted = p ? label(p.value) : null;
+      return { compound: x.compound, fold: foldOf(i), measured: request.classes.length > 0 ? x.label : x.activity, predicted, confidence: predicted === null ? null : (p?.confidence ?? null) };
+    });
+    const runtimeMs = Date.now() - t0;
+    const result = crossValidationResultOf(request, cvUri, predictions, runtimeMs);
+    return { ops: [{ graph: cvUri, ntriples: crossValidationNTriples(cvUri, request, predictions, result, runtimeMs, v) }], resultUri: cvUri };
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * lazar as an algorithm (`/algorithm/qsar`, alias `/algorithm/lazar`): building a model; and
+ * predicting with one, a dataset as a task or one compound answered directly.
+ */
+import type { Algorithm, Services } from "../algorithm.ts";
+import type { RunRequestJob } from "../jobs.ts";
+import { requireDataset } from "../checks.ts";
+import { BadRequest, UnprocessableEntity } from "../../errors.ts";
+import { readCompound } from "../../resources/dataset-read.ts";
+import type { ModelRecord } from "../../resources/model.ts";
+import type { TaskState } from "../../resources/task.ts";
+import { newId } from "../../resources/uris.ts";
+import { VERSION } from "../../version.ts";
+import { buildModelOperation } from "./operation.ts";
+import { datasetQueries, predictCompound, predictDatasetOperation } from "./predict.ts";
+import { LAZAR, modelRequest } from "./spec.ts";
+
+export const lazar: Algorithm = {
+  spec: LAZAR,
+  async submit(params, raw, _uri, { store, uris, vocab, tasks }) {
+    const request = await store.withRoom(() => modelRequest(params, raw, store, uris, vocab));
+    const model = `${uris.models()}/${newId()}`;
+    return tasks.submit(request.title, "model building", buildModelOperation(store, request, model, () => uris.dataset(newId()), vocab.base, VERSION, vocab));
+  },
+};
+
+/** Predict every compound of dataset `dataset` with model `m`, as a task. */
+export async function predictDataset(m: ModelRecord, dataset: string, { store, uris, vocab, tasks }: Services): Promise<TaskState> {
+  requireDataset(dataset, "dataset_uri", store, uris);
+  const result = uris.dataset(newId());
+  return tasks.submit(`${m.endpointTitle}: predicting ${dataset}`, "prediction", predictDatasetOperation(store, m, await datasetQueries(store, dataset, vocab), result, vocab));
+}
+
+/**
+ * Predict compound `compoundUri` (parameter compound_uri: a compound URI of this service, known
+ * or not) with model `m`, run by `run` (request-time jobs); the prediction dataset's URI.
+ */
+export async function predictOne(m: ModelRecord, compoundUri: string, { store, uris, vocab }: Services, run: RunRequestJob): Promise<string> {
+  const prefix = `${uris.compounds()}/`;
+  if (!compoundUri.startsWith(prefix)) throw new BadRequest(`parameter 'compound_uri': ${compoundUri} is not a compound of this service (${prefix}<InChI>)`, { field: "compound_uri" });
+  let inchi: string;
+  try {
+    inchi = decodeURIComponent(compoundUri.slice(prefix.length));
+  } catch {
+    throw new BadRequest("parameter 'compound_uri': malformed percent-encoding", { field: "compound_uri" });
+  }
+  const uri = uris.compound(inchi);
+  let smiles = store.has(uri) ? (readCompound(store.ox, uri, vocab)?.smiles ?? null) : null;
+  if (!store.has(uri)) {
+    const r = await run("chem.identify", { cell: inchi });
+    if (!r.ok) throw new UnprocessableEntity(`parameter 'compound_uri': ${inchi} is not a compound this service can read: ${r.error}`, { field: "compound_uri" });
+    smiles = r.value.smiles;
+  }
+  const result = uris.dataset(newId());
+  await predictCompound(store, (input) => run("model.predict", input), m, uri, smiles, result, vocab);
+  return result;
+}

@@ -1,0 +1,52 @@
+/**
+ * Building a lazar model (main thread): its features (mined, computed descriptors, or a stored
+ * feature dataset), then the model record.
+ */
+import { UnprocessableEntity } from "../../errors.ts";
+import { readDatasetSummary } from "../../resources/dataset-read.ts";
+import { modelNTriples, type ModelRecord } from "../../resources/model.ts";
+import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import { type Vocab } from "../../store/vocab.ts";
+import { selectedFeatures } from "../descriptors/spec.ts";
+import { describe } from "../descriptors/operation.ts";
+import type { Operation } from "../jobs.ts";
+import type { ModelRequest } from "./spec.ts";
+
+/** The model-building task: features (generated, or the stored feature dataset), then the record. */
+export function buildModelOperation(store: GraphStore, request: ModelRequest, modelUri: string, newDataset: () => string, base: string, version: string, v: Vocab): Operation {
+  return async (ctx) => {
+    const ops: { graph: string; ntriples: Uint8Array | string }[] = [];
+    let featureDataset: string;
+    let features: number;
+    let preloaded: Stage[] = [];
+    const g = request.generator;
+    if (g.kind === "stored") {
+      featureDataset = g.uri;
+      features = readDatasetSummary(store.ox, g.uri, v).features.length;
+    } else if (g.kind === "miner") {
+      featureDataset = newDataset();
+      const out = await ctx.run("mine", { ...g.request.input, dataset: { ...g.request.input.dataset, uri: featureDataset, created: new Date() } }, (f) => ctx.progress(0.9 * f));
+      ops.push({ graph: featureDataset, ntriples: out.ntriples });
+      features = out.features;
+    } else {
+      featureDataset = newDataset();
+      const stage = store.stage(featureDataset);
+      try {
+        const body = await describe(g.request, featureDataset, base, (input, onProgress) => ctx.run("descriptors.chunk", input, onProgress), (f) => ctx.progress(0.9 * f), stage);
+        ops.push({ graph: featureDataset, ntriples: body });
+        preloaded = [stage];
+      } catch (err) {
+        await stage.discard();
+        throw err;
+      }
+      features = selectedFeatures(g.request.pcTypes, g.request.libs).values.length;
+    }
+    if (features === 0) {
+      await Promise.all(preloaded.map((s) => s.discard()));
+      throw new UnprocessableEntity("the feature generator found no features: a model needs at least one (for a miner, try a lower min_frequency)", { field: "feature_generation_uri" });
+    }
+    const record: ModelRecord = { ...request.record, uri: modelUri, created: new Date(), featureDataset, features, trainingCompounds: request.trainingCompounds, version };
+    ops.push({ graph: modelUri, ntriples: modelNTriples(record, v) });
+    return { ops, resultUri: modelUri, preloaded };
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Predicting with a lazar model (main thread): the compounds of a dataset or one compound, read
+ * in steps and predicted in `model.predict` jobs against the model's data (model-data.ts).
+ */
+import { actingCreator, withCreator } from "../../resources/creator.ts";
+import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts";
+import { predictedFeatureQuads, predictedConfidenceUri, predictedValueUri, type ModelRecord } from "../../resources/model.ts";
+import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import type { Quad } from "@rdfjs/types";
+import { concatBodies } from "../../store/journal.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import { dateTime, dc, int, iri, ot, rdf, str, type Vocab } from "../../store/vocab.ts";
+import { loadModelData } from "./model-data.ts";
+import type { PredictInput, PredictOutput, PredictSummary } from "./job.ts";
+import type { Operation, OperationContext } from "../jobs.ts";
+import type { JobInput, JobOutput } from "../jobs.ts";
+import { DataFactory } from "n3";
+
+const { quad } = DataFactory;
+
+/** Prediction: compounds to predict (line = order), their SMILES (null = unknown structure). */
+export interface Queries {
+  readonly rows: readonly { readonly line: number; readonly compound: string; readonly smiles: string | null }[];
+  readonly parameter: readonly [string, string];
+}
+
+export async function datasetQueries(store: GraphStore, datasetUri: string, v: Vocab): Promise<Queries> {
+  const rows = (await readCompoundsInOrder(new EntryOrder(store, v), datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? null }));
+  return { rows, parameter: ["dataset_uri", datasetUri] };
+}
+
+const PREDICT_CHUNK = 50;
+
+function predictionHeader(m: ModelRecord, datasetUri: string, q: Queries, counts: { entries: number }, v: Vocab): Uint8Array {
+  const ds = iri(datasetUri);
+  const model = iri(m.uri);
+  const quads: Quad[] = [
+    quad(ds, rdf.type, ot.Dataset),
+    quad(ds, dc.title, str(`${m.endpointTitle}: predictions of ${m.title}`)),
+    quad(ds, dc.date, dateTime(new Date())),
+    quad(ds, ot.hasSource, model),
+    quad(ds, dc.creator, model),
+    quad(ds, v.qg.model, model),
+    quad(ds, iri("http://www.opentox.org/api/1.1#dependentVariables"), iri(m.endpoint)),
+    quad(ds, iri("http://www.opentox.org/api/1.1#predictedVariables"), iri(predictedValueUri(m.uri))),
+    quad(ds, iri("http://www.opentox.org/api/1.1#predictedVariables"), iri(predictedConfidenceUri(m.uri))),
+    quad(ds, v.qg.numberOfEntries, int(counts.entries)),
+    quad(ds, v.qg.numberOfCompounds, int(counts.entries)),
+    quad(ds, v.qg.numberOfFeatures, int(2)),
+    quad(iri(m.endpoint), rdf.type, ot.Feature),
+    quad(iri(m.endpoint), dc.title, str(m.endpointTitle)),
+  ];
+  const p = iri(`${datasetUri}#param-${q.parameter[0]}`);
+  quads.push(quad(ds, ot.parameters, p), quad(p, rdf.type, ot.Parameter), quad(p, dc.title, str(q.parameter[0])), quad(p, ot.paramValue, str(q.parameter[1])));
+  quads.push(...predictedFeatureQuads(m));
+  quads.push(quad(iri(predictedValueUri(m.uri)), v.qg.index, int(0)), quad(iri(predictedConfidenceUri(m.uri)), v.qg.index, int(1)));
+  return new TextEncoder().encode(toNTriples(quads));
+}
+
+type RunPredict = (input: PredictInput, onProgress: (f: number) => void) => Promise<PredictOutput>;
+
+/** Predict the queries in chunks on the pool; the prediction dataset's body and per-query summaries. */
+export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
+  const model = await loadModelData(store, m, v);
+  const chunks: Queries["rows"][] = [];
+  for (let i = 0; i < q.rows.length; i += PREDICT_CHUNK) chunks.push(q.rows.slice(i, i + PREDICT_CHUNK));
+  const done = new Array<number>(chunks.length).fill(0);
+  const loads: Promise<void>[] = [];
+  const outputs = await Promise.all(
+    chunks.map(async (queries, k) => {
+      const out = await run({ model, queries, datasetUri, base: v.base, verbose }, (f) => {
+        done[k] = f * queries.length;
+        progress(done.reduce((a, b) => a + b, 0) / Math.max(1, q.rows.length));
+      });
+      if (stage) {
+        const loaded = stage.load(out.entries);
+        loaded.catch(() => undefined);
+        loads.push(loaded);
+      }
+      return out;
+    }),
+  );
+  const header = predictionHeader(m, datasetUri, q, { entries: q.rows.length }, v);
+  if (stage) {
+    loads.push(stage.load(header));
+    await Promise.all(loads);
+  }
+  return { body: await concatBodies([header, ...outputs.map((o) => o.entries)]), summary: outputs.flatMap((o) => o.summary) };
+}
+
+export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab): Operation {
+  return async (ctx: OperationContext) => {
+    const stage = store.stage(datasetUri);
+    try {
+      const { body } = await predict(store, m, q, datasetUri, v, false, (input, onProgress) => ctx.run("model.predict", input, onProgress), (f) => ctx.progress(f), stage);
+      return { ops: [{ graph: datasetUri, ntriples: body }], resultUri: datasetUri, preloaded: [stage] };
+    } catch (err) {
+      await stage.discard();
+      throw err;
+    }
+  };
+}
+
+/** One compound, answered directly: predicted by `run` (the request-time pool), committed, its summary returned. */
+export async function predictCompound(
+  store: GraphStore,
+  run: (input: JobInput<"model.predict">) => Promise<JobOutput<"model.predict">>,
+  m: ModelRecord,
+  compound: string,
+  smiles: string | null,
+  datasetUri: string,
+  v: Vocab,
+): Promise<PredictSummary> {
+  const q: Queries = { rows: [{ line: 1, compound, smiles }], parameter: ["compound_uri", compound] };
+  const { body, summary } = await predict(store, m, q, datasetUri, v, true, (input) => run(input), () => undefined);
+  await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), v, (g) => !store.has(g)));
+  return summary[0]!;
+}
