@@ -21,7 +21,8 @@
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { computeDescriptors } from "../src/chem/descriptors/index.ts";
 import { RFE_DEFAULTS, type RfeEndpoint, type RfeResult } from "../src/learn/rfe.ts";
-import { rfeParallel } from "../src/algorithms/rfe/parallel.ts";
+import { rfeOnResamples } from "../src/algorithms/rfe/resamples.ts";
+import { servicePool } from "../src/algorithms/jobs.ts";
 import { DATA, readSmilesCsv } from "../test/helpers/data.ts";
 
 const arg = (name: string, dflt: number): number => {
@@ -29,6 +30,8 @@ const arg = (name: string, dflt: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : dflt;
 };
 const threads = arg("--threads", 2);
+/** The resamples run as jobs of a pool of `threads` workers, as in the service (no RDKit: RFE needs none). */
+const pool = servicePool(threads, { rdkit: false });
 const runs = arg("--runs", 3);
 
 
@@ -55,7 +58,7 @@ async function bench(label: string, columns: number[][], endpoint: RfeEndpoint):
   for (let r = 0; r < runs; r++) {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    result = await rfeParallel(columns, endpoint, { seed: 1, threads });
+    result = await rfeOnResamples(columns, endpoint, { seed: 1 }, (input) => pool.run("rfe.resample", input));
     const c = process.cpuUsage(c0);
     times.push((performance.now() - t0) / 1000);
     cpu.push((c.user + c.system) / 1e6);
@@ -87,3 +90,4 @@ console.log(
 );
 await bench("kazius mutagenicity (classification)", kazius.columns, { kind: "classification", labels: kazius.values });
 await bench("FDA MRDD log10 (regression)", fda.columns, { kind: "regression", values: fda.values.map((v) => Math.log10(Number(v))) });
+await pool.close();

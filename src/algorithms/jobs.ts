@@ -15,6 +15,7 @@ import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
 import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
+import { rfeResampleJob } from "./rfe/job.ts";
 
 import { checkRDKit, loadRDKit, wasmMemoryBytes } from "../chem/rdkit.ts";
 import { warmUp } from "../chem/warmup.ts";
@@ -38,6 +39,7 @@ export const jobs = {
   "model.predict": predictJob,
   "cv.fold": crossValidationFold,
   "cv.fold.stored": crossValidationFoldStored,
+  "rfe.resample": rfeResampleJob,
   "rdf.render": renderJob,
 } as const;
 

@@ -37,8 +37,8 @@
  * By default only the 30–70 % sizes compete (the spec's list); caret also lets the full set win
  * (`includeAll`).
  *
- * `rfe` runs in the calling thread; `rfeParallel` (algorithms/rfe/parallel.ts) spreads the resamples over
- * worker threads and returns the same result.
+ * `rfe` runs in the calling thread; `rfeOnResamples` (algorithms/rfe/resamples.ts) runs each
+ * resample as a job of the service's worker pool and returns the same result.
  *
  * Deterministic for a seed: resample b draws from mulberry32(mixSeed(seed, b)); its forests
  * get seeds derived from that stream, so a resample's result does not depend on the others.
@@ -507,8 +507,8 @@ export function assembleRfe(prep: PreparedRfe, results: readonly ResampleResult[
 
 /**
  * Recursive feature elimination: `columns[j][i]` is feature j of compound i (null / NaN when
- * missing), the endpoint has one entry per compound. Single-threaded; `rfeParallel`
- * (algorithms/rfe/parallel.ts) spreads the resamples over worker threads with the same result.
+ * missing), the endpoint has one entry per compound. Single-threaded; `rfeOnResamples`
+ * (algorithms/rfe/resamples.ts) runs the resamples as pool jobs with the same result.
  */
 export function rfe(columns: readonly ArrayLike<number | null | undefined>[], endpoint: RfeEndpoint, options: RfeOptions = {}): RfeResult {
   const seed = options.seed ?? RFE_DEFAULTS.seed;

@@ -6,8 +6,8 @@ import { RFE, rfeRequest } from "./spec.ts";
 
 export const rfe: Algorithm = {
   spec: RFE,
-  async submit(params, _raw, uri, { store, uris, vocab, tasks, config }) {
+  async submit(params, _raw, uri, { store, uris, vocab, tasks }) {
     const request = rfeRequest(params, store, uris, vocab);
-    return tasks.submit(request.title, "feature selection", rfeOperation(request, uris.dataset(newId()), uri, vocab.base, config.workers));
+    return tasks.submit(request.title, "feature selection", rfeOperation(request, uris.dataset(newId()), uri, vocab.base));
   },
 };

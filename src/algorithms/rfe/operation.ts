@@ -7,7 +7,7 @@ import { RfeInputError } from "../../learn/rfe.ts";
 import { type FeatureView } from "../../resources/dataset-read.ts";
 import { featureDatasetNTriples, type ComputedFeature } from "../../resources/feature-dataset.ts";
 import { int, NS, str } from "../../store/vocab.ts";
-import { rfeParallel } from "./parallel.ts";
+import { rfeOnResamples } from "./resamples.ts";
 import type { Operation } from "../jobs.ts";
 import type { RfeRequest } from "./spec.ts";
 
@@ -16,11 +16,11 @@ function nameOf(f: FeatureView): string {
   return decodeURIComponent(f.uri.slice(f.uri.lastIndexOf("/") + 1));
 }
 
-export function rfeOperation(request: RfeRequest, datasetUri: string, algorithm: string, base: string, threads: number): Operation {
+export function rfeOperation(request: RfeRequest, datasetUri: string, algorithm: string, base: string): Operation {
   return async (ctx) => {
     let result;
     try {
-      result = await rfeParallel(request.columns, request.endpoint, { seed: request.seed, delMissing: request.delMissing, threads, signal: ctx.signal, onProgress: (f: number) => ctx.progress(0.95 * f) });
+      result = await rfeOnResamples(request.columns, request.endpoint, { seed: request.seed, delMissing: request.delMissing, signal: ctx.signal, onProgress: (f: number) => ctx.progress(0.95 * f) }, (input) => ctx.run("rfe.resample", input));
     } catch (e) {
       if (e instanceof RfeInputError) throw new BadRequest(e.message, { field: "feature_dataset_uri" });
       throw e;

@@ -27,7 +27,8 @@ import { readFileSync } from "node:fs";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { cleanColumns, knnImpute, rfe, RfeInputError, subsetSizes, type RfeEndpoint } from "../../../src/learn/rfe.ts";
-import { rfeParallel } from "../../../src/algorithms/rfe/parallel.ts";
+import { rfeOnResamples } from "../../../src/algorithms/rfe/resamples.ts";
+import { servicePool } from "../../../src/algorithms/jobs.ts";
 import { mulberry32, shuffle } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
@@ -178,8 +179,9 @@ test("EPAFHM-constitutional with the EPAFHM endpoint: a smaller set, the same fo
   assert.ok(r1.performance.every((p) => p.performance > 0 && Number.isFinite(p.performance)));
   const best = r1.performance.filter((p) => p.candidate).reduce((a, b) => (b.performance < a.performance ? b : a));
   assert.equal(r1.bestSize, best.size);
-  // worker threads: the same result
-  const rp = await rfeParallel(d.columns, endpoint, { seed: 1, threads: 2 });
+  // worker threads (resamples as jobs of a pool of two): the same result
+  const pool = servicePool(2, { rdkit: false });
+  const rp = await rfeOnResamples(d.columns, endpoint, { seed: 1 }, (input) => pool.run("rfe.resample", input)).finally(() => pool.close());
   assert.deepEqual(rp.selected, r1.selected);
   assert.deepEqual(rp.performance, r1.performance);
   // caret's two most important columns are kept, its three least important dropped
@@ -226,8 +228,9 @@ test("hamster carcinogenicity, CDK constitutional + topological descriptors: a s
 test("worker threads: aborting rejects and stops the workers", async () => {
   const d = await epafhm();
   const controller = new AbortController();
-  const run = rfeParallel(d.columns, { kind: "regression", values: d.y }, { seed: 1, threads: 2, resamples: 6, signal: controller.signal, onProgress: () => controller.abort(new Error("stop")) });
-  await assert.rejects(run, /stop/);
+  const pool = servicePool(2, { rdkit: false });
+  const run = rfeOnResamples(d.columns, { kind: "regression", values: d.y }, { seed: 1, resamples: 6, signal: controller.signal, onProgress: () => controller.abort(new Error("stop")) }, (input) => pool.run("rfe.resample", input, { signal: controller.signal }));
+  await assert.rejects(run, /stop/).finally(() => pool.close());
 });
 
 test("bad inputs are named", () => {
