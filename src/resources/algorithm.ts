@@ -10,6 +10,7 @@
  */
 import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
+import { DESCRIPTORS } from "../chem/descriptors/index.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import { dc, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
 
@@ -81,6 +82,17 @@ export function algorithmNTriples(spec: AlgorithmSpec, uri: string, v: Vocab): s
     );
     if (p.default !== undefined) q.push(quad(pn, ot.paramValue, str(p.default)));
     if (p.kind.type === "enum" || p.kind.type === "list") for (const value of p.kind.values) q.push(quad(pn, v.qg.allowedValue, str(value)));
+  }
+  return toNTriples(q);
+}
+
+/** GET /algorithm/pc as RDF: every descriptor with its pc_type, lib and value names. */
+export function pcListNTriples(algorithms: string, vocab: Vocab): string {
+  const q: Quad[] = [];
+  for (const d of DESCRIPTORS) {
+    const s = iri(`${algorithms}/pc/${encodeURIComponent(d.id)}`);
+    q.push(quad(s, rdf.type, ot.Algorithm), quad(s, dc.title, str(d.title)), quad(s, vocab.qg.pcType, str(d.pcType)), quad(s, vocab.qg.lib, str(d.lib)));
+    for (const v of d.values) q.push(quad(s, vocab.qg.valueName, str(v)));
   }
   return toNTriples(q);
 }

@@ -156,3 +156,9 @@ export function readModel(store: ox.Store, uri: string, v: Vocab): ModelRecord |
     features: Number(one(v.qg.numberOfFeatures.value) || 0),
   };
 }
+
+/** The models whose training or feature dataset `dataset` is, in URI order. */
+export function modelsUsing(store: ox.Store, dataset: string): string[] {
+  const rows = store.query(`SELECT DISTINCT ?m WHERE { GRAPH ?m { ?m <${NS.ot}trainingDataset>|<${NS.ot}featureDataset> <${dataset}> } } ORDER BY ?m`) as Map<string, { value: string }>[];
+  return rows.map((r) => r.get("m")!.value);
+}

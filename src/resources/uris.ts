@@ -77,6 +77,9 @@ export class Uris {
   crossValidations(): string {
     return `${this.base}/validation/crossvalidation`;
   }
+  crossValidationReports(): string {
+    return `${this.base}/validation/report/crossvalidation`;
+  }
   sparql(): string {
     return `${this.base}/sparql`;
   }

@@ -1,7 +1,8 @@
 /**
  * A cross-validation's graph: its parameters, its pooled statistics and every prediction
  * (compound, fold, measured, predicted, confidence) ↔ the result the report shows, recomputed
- * from the stored predictions when read (validate/ computes the statistics).
+ * from the stored predictions when read (validate/ computes the statistics); and a report's
+ * graph ↔ the cross-validations it shows.
  */
 import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
@@ -117,4 +118,19 @@ export function readCrossValidation(store: GraphStore, uri: string, v: Vocab): C
     predictions,
     Number(one(v.qg.runtimeMs.value) ?? 0),
   );
+}
+
+/** The graph of report `uri`: the cross-validations it shows. */
+export function reportNTriples(uri: string, validations: readonly string[], v: Vocab): string {
+  const s = iri(uri);
+  return toNTriples([quad(s, rdf.type, v.qg.Report), quad(s, dc.title, str("Cross-validation report")), quad(s, dc.date, dateTime(new Date())), ...validations.map((u) => quad(s, v.qg.validation, iri(u)))]);
+}
+
+/** The cross-validations report `uri` shows, in URI order (some may have been deleted since). */
+export function readReportValidations(store: GraphStore, uri: string, v: Vocab): string[] {
+  const g = ox.namedNode(uri);
+  return store.ox
+    .match(g, ox.namedNode(v.qg.validation.value), null, g)
+    .map((q) => q.object.value)
+    .sort();
 }

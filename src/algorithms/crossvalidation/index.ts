@@ -12,3 +12,5 @@ export const crossValidation: Algorithm = {
     return tasks.submit(request.title, "cross-validation", crossValidationOperation(request, cv, vocab));
   },
 };
+
+export { crossValidationReport } from "./report.ts";

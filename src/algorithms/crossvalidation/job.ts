@@ -10,6 +10,8 @@ import { createLazarModel, FingerprintMatrix, type LazarPrediction, type Predict
 import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
 import type { JobContext } from "../../tasks/job.ts";
 import { mineGuarded, type Found, type MinerOptions } from "../mining/job.ts";
+import type { OrderedCompounds } from "../../mining/order.ts";
+import { distinctFeatures, fingerprintOf, minedHits, queryHits } from "../lazar/featurise.ts";
 import type { ModelData } from "../lazar/model-data.ts";
 import { lazarModelOf, rowDescriptors, rowFingerprint } from "../lazar/job.ts";
 
@@ -52,58 +54,69 @@ function foldPrediction(key: string, p: LazarPrediction): FoldPrediction {
 /** Shares of a fold's time: mining, training fingerprints, predictions (they add up to 1). */
 const FOLD_SHARES = { mine: 0.35, train: 0.15, predict: 0.5 } as const;
 
-export async function crossValidationFold(input: FoldInput, ctx: JobContext): Promise<FoldOutput> {
-  const rows = input.train.map((r, i) => ({ id: i + 1, smiles: r.smiles, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), activity: r.activity }));
-  // Progress: mining the training fold, then the training fingerprints, then each test compound
-  // (shares measured on LOAEL, 998 compounds, paths, local SVM regression: 4.2 s, 1.6 s and 8 s).
-  const run = await mineGuarded({ ...input.miner, rows, classes: input.classes }, (f) => ctx.progress(FOLD_SHARES.mine * f));
-  ctx.progress(FOLD_SHARES.mine);
-  const found: Found[] = [];
-  const seen = new Set<string>();
-  for (const f of run.found) if (!seen.has(f.smarts)) (seen.add(f.smarts), found.push(f));
+/**
+ * A fold's training data from its mining run, as a stored model of the same rows has it
+ * (lazar/model-data.ts): the training compounds (the first row of each key the miner could
+ * read), their fingerprints (lazar/featurise.ts), and one instance per row with its activity.
+ */
+export interface FoldTraining {
+  readonly keys: readonly string[];
+  readonly fingerprints: readonly SparseFingerprint[];
+  readonly instRow: Int32Array;
+  readonly instActivity: Float64Array;
+  /** The features (each SMARTS once, in the miner's order) and their weights (p-values). */
+  readonly smarts: readonly string[];
+  readonly weights: Float64Array;
+}
+
+export function foldTraining(train: FoldInput["train"], run: { readonly compounds: OrderedCompounds; readonly found: readonly Found[] }, nrHits: boolean, progress: (f: number) => void = () => undefined): FoldTraining {
+  const found = distinctFeatures(run.found);
   const weights = Float64Array.from(found, (f) => f.pValue);
-  const set = new QuerySet(found.map((f) => f.smarts));
-  // Training compounds: the first row of each key the miner could read.
+  const hits = minedHits(found, run.compounds, nrHits);
   const tidOfId = new Map(run.compounds.ids.map((id, t) => [id, t]));
   const keyRow = new Map<string, number>();
   const keys: string[] = [];
   const firstTid: number[] = [];
-  input.train.forEach((r, i) => {
+  train.forEach((r, i) => {
     const t = tidOfId.get(i + 1);
     if (t === undefined || keyRow.has(r.key)) return;
     keyRow.set(r.key, keys.length);
     keys.push(r.key);
     firstTid.push(t);
   });
-  const present: number[][] = keys.map(() => []);
-  const rowOfTid = new Map(firstTid.map((t, r) => [t, r]));
-  found.forEach((f, j) => {
-    for (let i = 0; i < f.tids.length; i++) {
-      const r = rowOfTid.get(f.tids[i]!);
-      if (r !== undefined) present[r]!.push(j);
-    }
-  });
-  const fingerprint = (features: readonly number[], counts: Int32Array | null): SparseFingerprint => {
-    const sorted = [...features].sort((a, b) => a - b);
-    return { idx: Int32Array.from(sorted), val: Float64Array.from(sorted, (j) => (input.nrHits && counts ? counts[j]! : 1) * weights[j]!) };
-  };
-  const trainRows = present.map((features, r) => {
-    if (r % 64 === 0) ctx.progress(FOLD_SHARES.mine + FOLD_SHARES.train * (r / present.length));
-    return fingerprint(features, input.nrHits && features.length > 0 ? set.countAll(run.compounds.graphs[firstTid[r]!]!) : null);
+  const fingerprints = firstTid.map((t, r) => {
+    if (r % 64 === 0) progress(r / firstTid.length);
+    return fingerprintOf(hits[t]!, weights, nrHits);
   });
   const instRow: number[] = [];
   const instActivity: number[] = [];
-  input.train.forEach((r, i) => {
+  train.forEach((r, i) => {
     const row = keyRow.get(r.key);
     if (row !== undefined && tidOfId.has(i + 1)) {
       instRow.push(row);
       instActivity.push(r.activity);
     }
   });
+  return { keys, fingerprints, instRow: Int32Array.from(instRow), instActivity: Float64Array.from(instActivity), smarts: found.map((f) => f.smarts), weights };
+}
+
+/** Mine the training rows of a fold (the miner's rows are numbered 1… in `train`'s order). */
+export function mineFold(input: Pick<FoldInput, "train" | "miner" | "classes">, progress?: (f: number) => void): ReturnType<typeof mineGuarded> {
+  const rows = input.train.map((r, i) => ({ id: i + 1, smiles: r.smiles, ...(r.inchi !== undefined ? { inchi: r.inchi } : {}), activity: r.activity }));
+  return mineGuarded({ ...input.miner, rows, classes: input.classes }, progress);
+}
+
+export async function crossValidationFold(input: FoldInput, ctx: JobContext): Promise<FoldOutput> {
+  // Progress: mining the training fold, then the training fingerprints, then each test compound
+  // (shares measured on LOAEL, 998 compounds, paths, local SVM regression: 4.2 s, 1.6 s and 8 s).
+  const run = await mineFold(input, (f) => ctx.progress(FOLD_SHARES.mine * f));
+  ctx.progress(FOLD_SHARES.mine);
+  const t = foldTraining(input.train, run, input.nrHits, (f) => ctx.progress(FOLD_SHARES.mine + FOLD_SHARES.train * f));
+  const set = new QuerySet(t.smarts);
   const model = await createLazarModel({
-    features: new FingerprintMatrix(found.length, trainRows),
-    instances: { row: Int32Array.from(instRow), activity: Float64Array.from(instActivity) },
-    keys,
+    features: new FingerprintMatrix(t.smarts.length, t.fingerprints),
+    instances: { row: t.instRow, activity: t.instActivity },
+    keys: t.keys,
     nClasses: input.classes.length,
     algorithm: input.algorithm,
     minSim: input.minSim,
@@ -117,12 +130,9 @@ export async function crossValidationFold(input: FoldInput, ctx: JobContext): Pr
       predictions.push({ key: q.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" });
       continue;
     }
-    const counts = set.countAll(mol, input.nrHits ? Number.MAX_SAFE_INTEGER : 1);
-    const features: number[] = [];
-    for (let j = 0; j < counts.length; j++) if (counts[j]! > 0) features.push(j);
-    predictions.push(foldPrediction(q.key, model.predict({ fingerprint: fingerprint(features, counts) })));
+    predictions.push(foldPrediction(q.key, model.predict({ fingerprint: fingerprintOf(queryHits(set, mol, input.nrHits), t.weights, input.nrHits) })));
   }
-  return { predictions, features: found.length };
+  return { predictions, features: t.smarts.length };
 }
 
 /**

@@ -30,15 +30,7 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
         if (features.kind === "stored") {
           out = await ctx.run("cv.fold.stored", { data: features.data, test: [...testKeys.keys()] }, onProgress);
         } else {
-          const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, ...(x.inchi !== undefined ? { inchi: x.inchi } : {}), activity: x.activity }] : []));
-          const minfreq = absoluteFrequency(features.frequency, train.length);
-          const input: FoldInput = {
-            ...features.fold,
-            miner: { ...features.fold.miner, options: { ...features.fold.miner.options, minfreq } } as FoldInput["miner"],
-            train,
-            test: [...testKeys].map(([key, smiles]) => ({ key, smiles })),
-          };
-          out = await ctx.run("cv.fold", input, onProgress);
+          out = await ctx.run("cv.fold", foldInput(request, features, (i) => foldOf(i) !== k, testKeys), onProgress);
         }
         done[k] = 1;
         return out;
@@ -55,5 +47,26 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
     const runtimeMs = Date.now() - t0;
     const result = crossValidationResultOf(request, cvUri, predictions, runtimeMs);
     return { ops: [{ graph: cvUri, ntriples: crossValidationNTriples(cvUri, request, predictions, result, runtimeMs, v) }], resultUri: cvUri };
+  };
+}
+
+/**
+ * The input of fold job `cv.fold`: the training instances (those `inTraining` says, with a
+ * structure), the miner's settings with the minimum frequency computed for that many rows (a
+ * per-mil or per-cent frequency is relative to the training fold), and the test compounds.
+ */
+export function foldInput(
+  request: CrossValidationRequest,
+  features: Extract<CrossValidationRequest["features"], { kind: "mined" }>,
+  inTraining: (instance: number) => boolean,
+  test: ReadonlyMap<string, string | null>,
+): FoldInput {
+  const train = request.instances.flatMap((x, i) => (inTraining(i) && x.smiles !== null ? [{ key: x.compound, smiles: x.smiles, ...(x.inchi !== undefined ? { inchi: x.inchi } : {}), activity: x.activity }] : []));
+  const minfreq = absoluteFrequency(features.frequency, train.length);
+  return {
+    ...features.fold,
+    miner: { ...features.fold.miner, options: { ...features.fold.miner.options, minfreq } } as FoldInput["miner"],
+    train,
+    test: [...test].map(([key, smiles]) => ({ key, smiles })),
   };
 }

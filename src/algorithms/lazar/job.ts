@@ -25,6 +25,7 @@ import { toNTriples } from "../../store/ntriples.ts";
 import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";
 import type { ModelData } from "./model-data.ts";
 import type { JobContext } from "../../tasks/job.ts";
+import { fingerprintOf, queryHits } from "./featurise.ts";
 
 const { quad, literal } = DataFactory;
 
@@ -125,19 +126,9 @@ export async function predictJob(input: PredictInput, ctx: JobContext): Promise<
       const mol = await readSmilesGuarded(query.smiles, moleculeFromSmiles);
       if (mol === null) readable = false;
       else {
-        const counts = queries.countAll(mol, d.nrHits ? Number.MAX_SAFE_INTEGER : 1);
-        const idx: number[] = [];
-        const val: number[] = [];
-        for (let j = 0; j < counts.length; j++) {
-          if (counts[j]! <= 0) continue;
-          matched.push(j);
-          const x = d.nrHits ? counts[j]! * d.weights[j]! : d.weights[j]!;
-          if (x > 0) {
-            idx.push(j);
-            val.push(x);
-          }
-        }
-        fingerprint = { idx: Int32Array.from(idx), val: Float64Array.from(val) };
+        const hits = queryHits(queries, mol, d.nrHits);
+        matched = hits.map((h) => h.feature);
+        fingerprint = fingerprintOf(hits, d.weights, d.nrHits);
       }
     } else if (query.smiles !== null) {
       const computed = await readSmilesGuarded(query.smiles, (rdkit, smiles) => computeDescriptors(rdkit, smiles, { pcTypes: d.pcTypes, lib: d.libs }));

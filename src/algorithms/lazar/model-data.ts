@@ -11,12 +11,13 @@
  */
 import type { Lib, PcType } from "../../chem/descriptors/index.ts";
 import { PC_TYPES, LIBS } from "../../chem/descriptors/index.ts";
-import { readDatasetInfo, readEntryValues, readFeaturePage, type FeatureView } from "../../resources/dataset-read.ts";
+import { readEntryValues, readFeaturePage } from "../../resources/dataset-read.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
 import type { ModelRecord } from "../../resources/model.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import { parseNumber } from "../../tabular/typing.ts";
+import { fingerprintOf } from "./featurise.ts";
 
 export interface ModelData {
   readonly uri: string;
@@ -74,8 +75,7 @@ export function loadModelData(store: GraphStore, m: ModelRecord, v: Vocab): Prom
   return data;
 }
 
-/** Features read per step, and values per step of the feature dataset's entries (≈ 10–20 ms each). */
-const FEATURES_PER_STEP = 500;
+/** Values read per step of the feature dataset's entries (≈ 10–20 ms each). */
 const VALUES_PER_STEP = 5000;
 
 /**
@@ -89,12 +89,7 @@ export async function buildModelData(store: GraphStore, m: ModelDataSource, v: V
   const fd = m.featureDataset;
   const order = new EntryOrder(store, v);
   const pause = (): Promise<void> => order.pauseFor(fd);
-  const total = readDatasetInfo(store.ox, fd, v).featureCount;
-  const features: FeatureView[] = [];
-  for (let offset = 0; offset < total; offset += FEATURES_PER_STEP) {
-    if (offset > 0) await pause();
-    features.push(...readFeaturePage(store.ox, fd, v, offset, FEATURES_PER_STEP, total));
-  }
+  const features = await order.features(fd, (offset, count, total) => readFeaturePage(store.ox, fd, v, offset, count, total));
   const column = new Map(features.map((f, j) => [f.uri, j]));
   // Feature values per compound (first value per compound and feature), and every compound the
   // feature dataset has an entry for (a substructure feature dataset lists compounds without patterns too).
@@ -157,15 +152,10 @@ export async function buildModelData(store: GraphStore, m: ModelDataSource, v: V
     const idx: number[] = [];
     const val: number[] = [];
     keys.forEach((c, r) => {
-      const map = values.get(c) ?? new Map<number, number>();
-      for (const j of [...map.keys()].sort((a, b) => a - b)) {
-        const w = weights[j]!;
-        const x = m.nrHits ? map.get(j)! * w : w;
-        if (x > 0) {
-          idx.push(j);
-          val.push(x);
-        }
-      }
+      // The stored values are the hits (1, or the count with nr_hits; lazar/featurise.ts).
+      const fp = fingerprintOf([...(values.get(c) ?? [])].map(([feature, hits]) => ({ feature, hits })), weights, m.nrHits);
+      idx.push(...fp.idx);
+      val.push(...fp.val);
       offsets[r + 1] = idx.length;
     });
     data = {

@@ -30,6 +30,7 @@ import { EntryWriter, type EntryRow } from "../../resources/dataset.ts";
 import { featureDatasetHeader, type ComputedFeature } from "../../resources/feature-dataset.ts";
 import { dbl, int, NS, str, Vocab } from "../../store/vocab.ts";
 import type { JobContext } from "../../tasks/job.ts";
+import { distinctFeatures, minedHits } from "../lazar/featurise.ts";
 
 export interface MiningRow {
   /** fminer id: 1-based position among the training rows. */
@@ -257,13 +258,7 @@ export async function mineFeaturesJob(input: MiningInput, ctx: JobContext): Prom
   const k = input.classes.length;
   const sizes = k > 0 ? classCounts(run.compounds.activities.map((_, t) => t), run.compounds, k) : [];
   const allMedian = regression ? median(run.compounds.activities) : NaN;
-  const seen = new Set<string>();
-  const kept: Found[] = [];
-  for (const p of run.found) {
-    if (seen.has(p.smarts)) continue;
-    seen.add(p.smarts);
-    kept.push(p);
-  }
+  const kept = distinctFeatures(run.found);
   const features: ComputedFeature[] = kept.map((p, i) => {
     const props: [string, ReturnType<typeof str>][] = [
       [`${NS.ot}smarts`, str(p.smarts)],
@@ -281,24 +276,13 @@ export async function mineFeaturesJob(input: MiningInput, ctx: JobContext): Prom
     }
     return { name: `${input.miner}-${i + 1}`, title: p.smarts, numeric: true, types: [`${NS.ot}Substructure`], properties: props };
   });
-  // Which feature occurs in which training row (fminer id).
-  const occurs = new Map<number, number[]>();
-  kept.forEach((p, j) => {
-    for (let i = 0; i < p.tids.length; i++) {
-      const id = ids[p.tids[i]!]!;
-      const list = occurs.get(id);
-      if (list) list.push(j);
-      else occurs.set(id, [j]);
-    }
-  });
-  // With nr_hits, count the embeddings in the row's graph (mining/match.ts counts as fminer does).
-  const counter = input.nrHits ? new QuerySet(kept.map((p) => p.smarts)) : null;
+  // Each training row's features and hits (lazar/featurise.ts: the same as a model's and a fold's).
+  const hits = minedHits(kept, run.compounds, input.nrHits);
   const tidOf = new Map(ids.map((id, t) => [id, t]));
   const entries = input.entries.map((e): MinedEntry => {
-    const present = occurs.get(e.id) ?? [];
     const t = tidOf.get(e.id);
-    const counts = counter && present.length > 0 && t !== undefined ? counter.countAll(run.compounds.graphs[t]!) : null;
-    return { line: e.line, compound: e.compound, features: present, ...(counts ? { values: present.map((j) => String(counts[j])) } : {}) };
+    const h = t === undefined ? [] : hits[t]!;
+    return { line: e.line, compound: e.compound, features: h.map((x) => x.feature), ...(input.nrHits && h.length > 0 ? { values: h.map((x) => String(x.hits)) } : {}) };
   });
   const header = featureDatasetHeader({ ...input.dataset, features, entryCount: input.entries.length, compounds: input.entries.length });
   return { header, columns: features.map((f) => f.name), entries, features: features.length, dropped: [...run.refused, ...run.compounds.dropped].sort((a, b) => a - b) };

@@ -18,7 +18,7 @@ import { readCompound, type CompoundView } from "../../resources/dataset-read.ts
 import { toNTriples } from "../../store/ntriples.ts";
 import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
-import { dl, esc, link, page } from "../html/layout.ts";
+import { link, page } from "../html/layout.ts";
 import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
 import { intParam, pageNav, readPage, ROWS } from "../paging.ts";
@@ -29,18 +29,9 @@ import { parseParams } from "../../resources/params.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { describeCompound } from "../../algorithms/descriptors/index.ts";
 import { shorten } from "../../validate/svg.ts";
+import { compoundHtml } from "../html/compound.ts";
 
 const PREFIX = "/compound/";
-
-function compoundHtml(c: CompoundView, base: string): string {
-  const img = c.smiles ? `<p><img src="${esc(c.uri)}?format=svg" alt="${esc(c.smiles)}" width="300" height="200"></p>` : "";
-  return page(`Compound ${c.smiles ?? c.inchikey}`, img + dl([
-    ["URI", `<span class="mono">${esc(c.uri)}</span>`],
-    ["SMILES", `<span class="mono">${esc(c.smiles ?? "(not known: the compound was given as an InChI)")}</span>`],
-    ["InChI", `<span class="mono">${esc(c.inchi)}</span>`],
-    ["InChIKey", `<span class="mono">${esc(c.inchikey)}</span>`],
-  ]), { base, self: c.uri, formats: ["ttl", "json", "rdf", "smi", "inchi", "mol", "svg"] });
-}
 
 async function readBody(ctx: Context, limit: number): Promise<string> {
   return (await readBytes(ctx.req, limit, () => new PayloadTooLarge(`body exceeds ${limit} bytes`))).toString("utf8");

@@ -7,11 +7,12 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { Readable } from "node:stream";
 import { BadRequest, Conflict, NotFound } from "../../errors.ts";
-import { describeInGraph, readCompound, readDatasetInfo, readDatasetTitle, readEntryValues, readFeatureOf, readFeaturePage, readFeatureTitles, type EntryRef, type EntryView, type FeatureTitle } from "../../resources/dataset-read.ts";
+import { describeInGraph, readCompound, readDatasetInfo, readDatasetTitle, readEntryValues, readFeatureOf, readFeaturePage } from "../../resources/dataset-read.ts";
 import { EntryOrder } from "../../resources/entry-order.ts";
+import { datasetCsv, featureList } from "../../resources/dataset-export.ts";
+import { modelsUsing } from "../../resources/model.ts";
 import { readCreator } from "../../resources/creator.ts";
 import { encodeSegment, isId } from "../../resources/uris.ts";
-import { csvRows } from "../../tabular/csv-write.ts";
 import type { Deps } from "../deps.ts";
 import { COLUMNS, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
 import { readPage, ROWS } from "../paging.ts";
@@ -86,7 +87,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
         const compounds = new Map(entries.map((e) => [e.compound, readCompound(store.ox, e.compound, vocab)]));
         return datasetHtml({ summary, features, entries, compounds, rows, columns }, vocab.base);
       }],
-      ["text/csv", () => datasetCsv(deps, order, uri)],
+      ["text/csv", () => datasetCsv(store, order, uri, vocab)],
       ["text/uri-list", () => compoundList(uri)],
     ]);
   });
@@ -98,7 +99,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.get("/dataset/:id/features", async (ctx) => {
     const uri = datasetUri(ctx);
-    await respond(ctx, [["text/uri-list", async () => uriList((await featureList(deps, order, uri)).map((f) => f.uri))]]);
+    await respond(ctx, [["text/uri-list", async () => uriList((await featureList(store, order, uri, vocab)).map((f) => f.uri))]]);
   });
 
   router.get("/dataset/:id/feature/:name", async (ctx) => {
@@ -124,95 +125,11 @@ export function registerDatasets(router: Router, deps: Deps): void {
     const uri = datasetUri(ctx);
     requireOwner(ctx, readCreator(store.ox, uri, vocab), uri, "delete");
     // A model predicts from its training and feature datasets: they stay while it exists.
-    const users = store.ox.query(
-      `SELECT DISTINCT ?m WHERE { GRAPH ?m { ?m <http://www.opentox.org/api/1.1#trainingDataset>|<http://www.opentox.org/api/1.1#featureDataset> <${uri}> } } ORDER BY ?m`,
-    ) as Map<string, { value: string }>[];
-    if (users.length > 0) {
-      const models = users.map((r) => r.get("m")!.value);
+    const models = modelsUsing(store.ox, uri);
+    if (models.length > 0) {
       throw new Conflict(`${uri} is the training or feature dataset of ${models.length} model${models.length === 1 ? "" : "s"} (${models.slice(0, 5).join(", ")}${models.length > 5 ? ", …" : ""}); delete ${models.length === 1 ? "it" : "them"} first`, { field: "dataset" });
     }
     await store.commit([{ graph: uri, delete: true }]);
     await respond(ctx, [["text/plain", () => `deleted ${uri}\n`], ["text/uri-list", () => uriList([uri])]]);
   });
-}
-
-/** Features read per step of a feature list; the event loop is served between steps. */
-const FEATURES_PER_STEP = 1000;
-
-/** Every feature of a dataset in order, as URI and title, read in steps (a wide dataset has 50,000). */
-async function featureList(deps: Deps, order: EntryOrder, uri: string): Promise<FeatureTitle[]> {
-  const { store, vocab } = deps;
-  const total = readDatasetInfo(store.ox, uri, vocab).featureCount;
-  const out: FeatureTitle[] = [];
-  for (let offset = 0; offset < total; offset += FEATURES_PER_STEP) {
-    if (offset > 0) await order.pauseFor(uri);
-    out.push(...readFeatureTitles(store.ox, uri, vocab, offset, FEATURES_PER_STEP, total));
-  }
-  return out;
-}
-
-/**
- * Values read per step of the CSV export (≈ 10–20 ms); the event loop is served between steps.
- * A step is a block of entries, and for very wide datasets a block of one entry's columns.
- */
-const CSV_STEP_VALUES = 2000;
-
-/**
- * CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known),
- * then one column per feature. Streamed: the entry list is read once, then the values in steps
- * of about CSV_STEP_VALUES, each step written as it is ready, so the first rows go out at once
- * and the server holds one step in memory. A dataset deleted during the export ends the stream
- * with an error (the client sees the transfer cut off, not a short file). Cells a spreadsheet
- * would run as formulas are neutralised (tabular/csv-write.ts).
- */
-async function datasetCsv(deps: Deps, order: EntryOrder, uri: string): Promise<Readable> {
-  const { store, vocab } = deps;
-  const features = await featureList(deps, order, uri);
-  const lines = await order.lines(uri);
-  const entries = lines.length;
-  const perEntry = Math.max(1, store.graphSize(uri) / 3 / Math.max(1, entries));
-  const entriesPerStep = Math.max(1, Math.floor(CSV_STEP_VALUES / perEntry));
-  // Columns in blocks only when one entry has more values than a step takes; a block's values
-  // are then looked up from its features, in every entry (readEntryValues).
-  const blocks: string[][] = [];
-  const blockSize = perEntry > CSV_STEP_VALUES ? Math.max(1, Math.floor(CSV_STEP_VALUES / Math.max(1, entries))) : features.length;
-  for (let j = 0; j < features.length; j += blockSize) blocks.push(features.slice(j, j + blockSize).map((f) => f.uri));
-  const pause = (): Promise<void> => order.pauseFor(uri);
-  /** The values of some entries, in column blocks when the dataset is very wide. */
-  async function values(block: readonly EntryRef[]): Promise<EntryView[]> {
-    if (blocks.length <= 1) return readEntryValues(store.ox, uri, block);
-    const merged = block.map(({ entry: _e, ...r }) => ({ ...r, values: new Map<string, readonly string[]>() }));
-    for (const [k, columns] of blocks.entries()) {
-      if (k > 0) await pause();
-      readEntryValues(store.ox, uri, block, { features: columns, totalEntries: entries, valuesPerEntry: perEntry }).forEach((e, i) => {
-        for (const [f, vs] of e.values) merged[i]!.values.set(f, vs);
-      });
-    }
-    return merged;
-  }
-  async function* rows(): AsyncGenerator<string> {
-    yield csvRows([["SMILES", ...features.map((f) => f.title)]]);
-    const cache = new Map<string, string>();
-    for (let offset = 0; offset < entries; offset += entriesPerStep) {
-      if (offset > 0) await pause();
-      const out: string[][] = [];
-      for (const e of await values(order.refsOn(uri, lines.subarray(offset, offset + entriesPerStep)))) {
-        let s = cache.get(e.compound);
-        if (s === undefined) {
-          const c = readCompound(store.ox, e.compound, vocab);
-          s = c?.smiles ?? c?.inchi ?? e.compound;
-          cache.set(e.compound, s);
-        }
-        // A very wide row is assembled in steps too.
-        const cells = [e.smiles ?? s];
-        for (let j = 0; j < features.length; j += CSV_STEP_VALUES) {
-          if (j > 0) await pause();
-          for (const f of features.slice(j, j + CSV_STEP_VALUES)) cells.push((e.values.get(f.uri) ?? []).join(" "));
-        }
-        out.push(cells);
-      }
-      yield csvRows(out);
-    }
-  }
-  return Readable.from(rows(), { objectMode: false });
 }

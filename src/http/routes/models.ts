@@ -19,34 +19,13 @@ import { ot } from "../../store/vocab.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
-import { dl, esc, link, page } from "../html/layout.ts";
+import { link, page } from "../html/layout.ts";
 import { readParams } from "../params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
-
-function modelHtml(m: ModelRecord, base: string): string {
-  return page(
-    m.title,
-    dl([
-      ["URI", `<span class="mono">${esc(m.uri)}</span>`],
-      ["Endpoint", `${link(m.endpoint, m.endpointTitle)}${m.classes.length > 0 ? ` (classes ${esc(m.classes.join(", "))})` : " (numeric)"}`],
-      ["Training dataset", link(m.trainingDataset)],
-      ["Feature dataset", link(m.featureDataset)],
-      ["Features", `${m.features} (${m.featureKind === "substructure" ? "substructures, weighted Tanimoto" : "descriptors, cosine in the whitened SVD space"})`],
-      ["Training compounds", String(m.trainingCompounds)],
-      ["Prediction algorithm", esc(m.predictionAlgorithm)],
-      ["min_sim", String(m.minSim)],
-      ["Parameters", m.parameters.map(([k, v]) => `<code>${esc(k)}</code> = <span class="mono">${esc(v)}</span>`).join("<br>")],
-      ["Created", esc(m.created.toISOString())],
-      ["Software", `qsargraph ${esc(m.version)}`],
-    ]) +
-      `<h2>Predict</h2><form method="post" action="${esc(m.uri)}"><p><label>compound_uri <input name="compound_uri" size="80" placeholder="${esc(base)}/compound/InChI=1S/…"></label> <button>Predict</button></p></form>` +
-      `<form method="post" action="${esc(m.uri)}"><p><label>dataset_uri <input name="dataset_uri" size="80" placeholder="${esc(base)}/dataset/…"></label> <button>Predict the dataset</button></p></form>`,
-    { base, self: m.uri, formats: ["ttl", "json", "rdf"] },
-  );
-}
+import { modelHtml } from "../html/model.ts";
 
 export function registerModels(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;

@@ -13,31 +13,16 @@ import { toNTriples } from "../../store/ntriples.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { problem, reportText } from "../error-response.ts";
-import { dl, esc, link, page } from "../html/layout.ts";
+import { esc, link, page } from "../html/layout.ts";
 import { negotiate } from "../negotiate.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { textSource } from "../render-rdf.ts";
 import { ot } from "../../store/vocab.ts";
+import { taskHtml } from "../html/task.ts";
 
 function taskJson(t: TaskState): Record<string, unknown> {
   return { uri: t.uri, status: t.status, percentageCompleted: t.percentageCompleted, resultURI: t.resultUri ?? null, error: t.error ?? null };
-}
-
-function taskHtml(t: TaskState, base: string): string {
-  const rows: [string, string][] = [
-    ["Status", esc(t.status)],
-    ["Operation", esc(t.operation)],
-    ["Progress", `<progress max="100" value="${t.percentageCompleted}"></progress> ${t.percentageCompleted.toFixed(1)} %`],
-    ["Created", esc(t.createdAt.toISOString())],
-  ];
-  if (t.startedAt) rows.push(["Started", esc(t.startedAt.toISOString())]);
-  if (t.finishedAt) rows.push(["Finished", esc(t.finishedAt.toISOString())]);
-  if (t.resultUri) rows.push(["Result", link(t.resultUri)]);
-  if (t.error) rows.push(["Error", `<pre class="err">${esc(reportText(t.error))}</pre>`]);
-  // The refresh names the task: the page may have been the answer to a POST (an HTML form).
-  const refresh = isFinished(t.status) ? "" : `<meta http-equiv="refresh" content="2; url=${esc(t.uri)}">`;
-  return page(`Task: ${t.title}`, dl(rows), { base, self: t.uri, formats: ["ttl", "json", "uri"], head: refresh });
 }
 
 export function registerTasks(router: Router, deps: Deps): void {

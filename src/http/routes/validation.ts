@@ -7,17 +7,13 @@
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { DataFactory } from "n3";
-import * as oxigraph from "oxigraph";
-import { BadRequest, NotFound } from "../../errors.ts";
-import type { AlgorithmSpec } from "../../resources/algorithm.ts";
+import { NotFound } from "../../errors.ts";
 import { parseParams } from "../../resources/params.ts";
 import { readCreator } from "../../resources/creator.ts";
-import { isId, newId } from "../../resources/uris.ts";
-import { toNTriples } from "../../store/ntriples.ts";
-import { dateTime, dc, iri, rdf, str } from "../../store/vocab.ts";
-import { crossValidation } from "../../algorithms/crossvalidation/index.ts";
-import { readCrossValidation } from "../../resources/validation.ts";
+import { isId } from "../../resources/uris.ts";
+import { rdf } from "../../store/vocab.ts";
+import { crossValidation, crossValidationReport } from "../../algorithms/crossvalidation/index.ts";
+import { readCrossValidation, readReportValidations } from "../../resources/validation.ts";
 import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
@@ -28,21 +24,10 @@ import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
 
-const { quad } = DataFactory;
-
-const REPORT: AlgorithmSpec = {
-  path: "validation/report/crossvalidation",
-  aliases: [],
-  title: "Cross-validation report",
-  description: "A human-readable report of one or more cross-validations.",
-  types: [],
-  parameters: [{ name: "validation_uris", description: "one or more cross-validations of this service, separated by commas or spaces (or the parameter repeated)", required: true, kind: { type: "text" } }],
-};
-
 export function registerValidation(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
   const cvBase = uris.crossValidations();
-  const reportBase = `${uris.validations()}/report/crossvalidation`;
+  const reportBase = uris.crossValidationReports();
   const members = (prefix: string): string[] => store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1))).sort();
 
   /** A paged HTML list of links. */
@@ -90,18 +75,8 @@ export function registerValidation(router: Router, deps: Deps): void {
   });
 
   router.post("/validation/report/crossvalidation", async (ctx) => {
-    const params = parseParams(REPORT, await readParams(ctx));
-    const list = (params.string("validation_uris") ?? "").split(/[\s,]+/).filter(Boolean);
-    if (list.length === 0) throw new BadRequest("parameter 'validation_uris' names no cross-validation", { field: "validation_uris" });
-    for (const u of list) {
-      if (!u.startsWith(`${cvBase}/`) || !isId(u.slice(cvBase.length + 1)) || !store.has(u)) throw new BadRequest(`parameter 'validation_uris': ${u} is not a cross-validation of this service`, { field: "validation_uris" });
-    }
-    const report = `${reportBase}/${newId()}`;
-    const t = await tasks.submit("Cross-validation report", "report", async () => {
-      const s = iri(report);
-      const q = [quad(s, rdf.type, vocab.qg.Report), quad(s, dc.title, str("Cross-validation report")), quad(s, dc.date, dateTime(new Date())), ...list.map((u) => quad(s, vocab.qg.validation, iri(u)))];
-      return { ops: [{ graph: report, ntriples: toNTriples(q) }], resultUri: report };
-    });
+    const raw = await readParams(ctx);
+    const t = await crossValidationReport.submit(parseParams(crossValidationReport.spec, raw), raw, reportBase, deps);
     await respondTask(ctx, t, deps);
   });
 
@@ -122,7 +97,7 @@ export function registerValidation(router: Router, deps: Deps): void {
     const id = String(ctx.params.id);
     const uri = `${reportBase}/${id}`;
     if (!isId(id) || !store.has(uri)) throw new NotFound(`no report ${uri}`);
-    const cvs = readReportValidations(deps, uri);
+    const cvs = readReportValidations(store, uri, vocab);
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, uri), deps),
       [
@@ -138,12 +113,4 @@ export function registerValidation(router: Router, deps: Deps): void {
       ["text/uri-list", () => uriList([uri])],
     ]);
   });
-}
-
-function readReportValidations(deps: Deps, report: string): string[] {
-  const { store, vocab } = deps;
-  return store.ox
-    .match(oxigraph.namedNode(report), oxigraph.namedNode(vocab.qg.validation.value), null, oxigraph.namedNode(report))
-    .map((q) => q.object.value)
-    .sort();
 }

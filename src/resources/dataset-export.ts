@@ -1,0 +1,80 @@
+/**
+ * A dataset's CSV export and its feature list, read from the graphs in steps (the event loop is
+ * served between steps; a dataset deleted meanwhile ends the read with NotFound).
+ */
+import { Readable } from "node:stream";
+import type { GraphStore } from "../store/graph-store.ts";
+import type { Vocab } from "../store/vocab.ts";
+import { csvRows } from "../tabular/csv-write.ts";
+import { readCompound, readEntryValues, readFeatureTitles, type EntryRef, type EntryView, type FeatureTitle } from "./dataset-read.ts";
+import type { EntryOrder } from "./entry-order.ts";
+
+/** Every feature of a dataset in order, as URI and title, read in steps (a wide dataset has 50,000). */
+export function featureList(store: GraphStore, order: EntryOrder, uri: string, v: Vocab): Promise<FeatureTitle[]> {
+  return order.features(uri, (offset, count, total) => readFeatureTitles(store.ox, uri, v, offset, count, total));
+}
+
+/**
+ * Values read per step of the CSV export (≈ 10–20 ms); the event loop is served between steps.
+ * A step is a block of entries, and for very wide datasets a block of one entry's columns.
+ */
+const CSV_STEP_VALUES = 2000;
+
+/**
+ * CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known),
+ * then one column per feature. Streamed: the entry list is read once, then the values in steps
+ * of about CSV_STEP_VALUES, each step written as it is ready, so the first rows go out at once
+ * and the server holds one step in memory. A dataset deleted during the export ends the stream
+ * with an error (the client sees the transfer cut off, not a short file). Cells a spreadsheet
+ * would run as formulas are neutralised (tabular/csv-write.ts).
+ */
+export async function datasetCsv(store: GraphStore, order: EntryOrder, uri: string, vocab: Vocab): Promise<Readable> {
+  const features = await featureList(store, order, uri, vocab);
+  const lines = await order.lines(uri);
+  const entries = lines.length;
+  const perEntry = Math.max(1, store.graphSize(uri) / 3 / Math.max(1, entries));
+  const entriesPerStep = Math.max(1, Math.floor(CSV_STEP_VALUES / perEntry));
+  // Columns in blocks only when one entry has more values than a step takes; a block's values
+  // are then looked up from its features, in every entry (readEntryValues).
+  const blocks: string[][] = [];
+  const blockSize = perEntry > CSV_STEP_VALUES ? Math.max(1, Math.floor(CSV_STEP_VALUES / Math.max(1, entries))) : features.length;
+  for (let j = 0; j < features.length; j += blockSize) blocks.push(features.slice(j, j + blockSize).map((f) => f.uri));
+  const pause = (): Promise<void> => order.pauseFor(uri);
+  /** The values of some entries, in column blocks when the dataset is very wide. */
+  async function values(block: readonly EntryRef[]): Promise<EntryView[]> {
+    if (blocks.length <= 1) return readEntryValues(store.ox, uri, block);
+    const merged = block.map(({ entry: _e, ...r }) => ({ ...r, values: new Map<string, readonly string[]>() }));
+    for (const [k, columns] of blocks.entries()) {
+      if (k > 0) await pause();
+      readEntryValues(store.ox, uri, block, { features: columns, totalEntries: entries, valuesPerEntry: perEntry }).forEach((e, i) => {
+        for (const [f, vs] of e.values) merged[i]!.values.set(f, vs);
+      });
+    }
+    return merged;
+  }
+  async function* rows(): AsyncGenerator<string> {
+    yield csvRows([["SMILES", ...features.map((f) => f.title)]]);
+    const cache = new Map<string, string>();
+    for (let offset = 0; offset < entries; offset += entriesPerStep) {
+      if (offset > 0) await pause();
+      const out: string[][] = [];
+      for (const e of await values(order.refsOn(uri, lines.subarray(offset, offset + entriesPerStep)))) {
+        let s = cache.get(e.compound);
+        if (s === undefined) {
+          const c = readCompound(store.ox, e.compound, vocab);
+          s = c?.smiles ?? c?.inchi ?? e.compound;
+          cache.set(e.compound, s);
+        }
+        // A very wide row is assembled in steps too.
+        const cells = [e.smiles ?? s];
+        for (let j = 0; j < features.length; j += CSV_STEP_VALUES) {
+          if (j > 0) await pause();
+          for (const f of features.slice(j, j + CSV_STEP_VALUES)) cells.push((e.values.get(f.uri) ?? []).join(" "));
+        }
+        out.push(cells);
+      }
+      yield csvRows(out);
+    }
+  }
+  return Readable.from(rows(), { objectMode: false });
+}
