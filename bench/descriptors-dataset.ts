@@ -1,7 +1,7 @@
 /**
  * All descriptors (every pc_type, lib cdk) of a large dataset through `POST /dataset/{id}/pc`,
  * as a user runs it: the first N compounds (default 10,000) of MoleculeNet MUV
- * (shared/data/moleculenet/muv.csv, SMILES column only) are uploaded, the descriptor task is
+ * (fixtures/data/moleculenet/muv.csv, SMILES column only) are uploaded, the descriptor task is
  * polled to its end, and the server's memory is sampled every 0.5 s from /proc (resident set
  * and its high-water mark; the process includes the worker threads and both Oxigraph stores).
  * Then the server is stopped and started again on the same data directory, and the time until

@@ -1,7 +1,7 @@
 /**
  * Physico-chemical descriptors, 2D: molecules/s per pc_type (lib cdk), for all 2D CDK
  * categories together, and for lib rdkit (MinimalLib get_descriptors), on the first 1000
- * compounds of shared/data/lazar/test/data/kazius.csv. Each figure is the median of 3 runs and
+ * compounds of fixtures/data/lazar/test/data/kazius.csv. Each figure is the median of 3 runs and
  * includes SMILES parsing (one get_mol per molecule) and reading RDKit's JSON.
  * Reference (spec/issue): RDKit get_descriptors() ≈ 870 mol/s; goal 2D together ≥ 500 mol/s.
  *
@@ -17,7 +17,7 @@ import { loadRDKit } from "../src/chem/rdkit.ts";
 import { computeDescriptors, type Lib, type PcType } from "../src/chem/descriptors/index.ts";
 import { CDK_2D, CDK_3D, DescriptorContext, graphFromJson } from "../src/chem/descriptors/index.ts";
 
-const DATA = new URL("../../shared/data/", import.meta.url).pathname;
+const DATA = new URL("../fixtures/data/", import.meta.url).pathname;
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const only3D = process.argv.includes("--3d-only");
 const count = Number(args[0] ?? 1000);

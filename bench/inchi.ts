@@ -1,6 +1,6 @@
 /**
  * InChI decoding speed (issue 4, "Any standard InChI"): decodes per second over every compound of
- * shared/data/lazar/test/data/kazius.csv (4069), median of 3 runs. The InChIs are computed with
+ * fixtures/data/lazar/test/data/kazius.csv (4069), median of 3 runs. The InChIs are computed with
  * RDKit from the SMILES first (not timed); a decode includes the RDKit round trip that verifies
  * it (get_mol + get_inchi of each candidate). Also prints the round-trip rate and the slowest
  * decode.
@@ -12,7 +12,7 @@ import { loadRDKit } from "../src/chem/rdkit.ts";
 import { decodeInchi } from "../src/chem/inchi/index.ts";
 
 const RUNS = Number(process.argv[2] ?? 3);
-const DATA = new URL("../../shared/data/", import.meta.url).pathname;
+const DATA = new URL("../fixtures/data/", import.meta.url).pathname;
 const lines = readFileSync(`${DATA}lazar/test/data/kazius.csv`, "utf8").split(/\r?\n/).slice(1).filter((l) => l.trim());
 
 const rdkit = await loadRDKit();

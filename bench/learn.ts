@@ -1,7 +1,7 @@
 /**
  * The lazar learning core (src/learn) on real data; prints measured figures, asserts nothing.
  *
- * 1. Kazius/Bursi (shared/data/lazar/test/data/kazius.csv, 4069 compounds), BBRC at minimum
+ * 1. Kazius/Bursi (fixtures/data/lazar/test/data/kazius.csv, 4069 compounds), BBRC at minimum
  *    frequency 20, pValue fingerprints: per query, weighted Tanimoto against every training row +
  *    neighbours (> 0.3) + weighted majority vote — p50/p99 ms over 400 queries (training
  *    compounds queried without their identity, so they are predicted, not looked up). SMARTS

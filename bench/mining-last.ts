@@ -1,5 +1,5 @@
 /**
- * LAST-PM on Kazius/Bursi mutagenicity (shared/data/lazar/test/data/kazius.csv, 4069 compounds)
+ * LAST-PM on Kazius/Bursi mutagenicity (fixtures/data/lazar/test/data/kazius.csv, 4069 compounds)
  * at minimum frequency 325, 200, 100: pattern counts (GraphML graphs, distinct SMARTS), peak RSS
  * and medians of 3 runs, as wall and CPU seconds (user + system of this process; less sensitive
  * than wall time to other load on a shared machine), of

@@ -1,5 +1,5 @@
 /**
- * BBRC on Kazius/Bursi mutagenicity (shared/data/lazar/test/data/kazius.csv, 4069 compounds) at
+ * BBRC on Kazius/Bursi mutagenicity (fixtures/data/lazar/test/data/kazius.csv, 4069 compounds) at
  * minimum frequency 100, 50, 20, 10: medians of 3 runs, as wall and CPU seconds, of
  * - the job as the service runs it: SMILES parsing, ordering by the compounds' InChIs (which
  *   the service stored at upload, so they are computed here before the clock starts), database,

@@ -4,7 +4,7 @@
  *
  * Data: CDK-compatible 2D descriptors (constitutional, electronic, topological, hybrid: 198
  * values; lib cdk, no 3D) of
- * - classification: 1000 Kazius compounds (shared/data/lazar/test/data/kazius.csv, every 4th
+ * - classification: 1000 Kazius compounds (fixtures/data/lazar/test/data/kazius.csv, every 4th
  *   line — the file is sorted by class, its first 1000 lines are all mutagens), mutagenicity;
  * - regression: the first 1000 lines of FDA_v3b_Maximum_Recommended_Daily_Dose_mmol.csv
  *   (999 parse), log10(MRDD mmol).

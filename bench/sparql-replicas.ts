@@ -1,6 +1,6 @@
 /**
  * What the SPARQL replica workers cost and how fast a replaced one is back: a data directory with
- * Kazius (shared/data/lazar/test/data/kazius.csv, 4069 rows) and its BBRC features (default
+ * Kazius (fixtures/data/lazar/test/data/kazius.csv, 4069 rows) and its BBRC features (default
  * minimum frequency) is built once through the service; then the server is started on it with
  * SPARQL_WORKERS=1 and =2 and, for each,
  * - the time from process start to "listening" (the writer's recovery; the first worker loads

@@ -36,7 +36,8 @@
  * path), at 600 up to 26 s (SVG of polystyrene) — on the shared 2-core test machine at a load
  * of ≈ 13, so several times slower than on a quiet one.
  *
- * The largest structures of every CSV and SDF under /work/shared/data (248,147 structure cells,
+ * The largest structures of every CSV and SDF of the public QSAR collection fixtures/data was
+ * taken from (fixtures/data/SOURCES.md lists its repositories; 248,147 structure cells,
  * 134 files): 222 atoms other than hydrogen (RDKit's count; moleculenet/HIV.csv), 580 SMILES
  * characters (HIV.csv), 222 SMILES atom tokens, 457 InChI characters and 91 formula atoms
  * (lazar rat_feature_dataset.csv), molfiles of 417 atoms / 420 bonds, 219 of them heavy

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
-/** Where the shared reference data lives: `shared/data` beside the repository (SOURCES.md). */
-export const DATA = new URL("../../../shared/data/", import.meta.url).pathname;
+/** The reference data the tests and benches read: fixtures/data (fixtures/data/SOURCES.md says where each file comes from). */
+export const DATA = new URL("../../fixtures/data/", import.meta.url).pathname;
 
 
 /**

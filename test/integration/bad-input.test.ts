@@ -6,7 +6,7 @@
  * unchanged (task graphs record the failed tasks, by design). Inputs that are not failures
  * (ragged rows, quoted cells spanning lines) are checked for their warnings and line numbers.
  *
- * Expected values come from the inputs: wrong_dataset.csv (shared/data; SOURCES.md: invalid
+ * Expected values come from the inputs: wrong_dataset.csv (fixtures/data; SOURCES.md: invalid
  * SMILES "Tost", "Is", "A", …) has no parseable structure; a file whose first byte is 0x89 (PNG
  * signature) is not UTF-8 text at line 1; line numbers of the hand-made CSVs are counted in their
  * literals; the 406/415/413/404 statuses from RFC 9110 and DESIGN §6; SPARQL update from the

@@ -9,7 +9,7 @@
  * hamster file, `CC=O`) InChI=1S/C2H4O/c1-2-3/h2H,1H3, InChIKey IKHGUXGNUITLKF-UHFFFAOYSA-N;
  * phenol (CID 996; not in the hamster file) InChI=1S/C6H6O/c7-6-4-2-1-3-5-6/h1-5,7H, InChIKey
  * ISWSIDIOOBJBQZ-UHFFFAOYSA-N; methylamine (CID 6329) InChI=1S/CH5N/c1-2/h2H2,1H3. Acetaldehyde
- * has 3 heavy atoms and 2 bonds (the molfile counts line); shared/data/lazar/test/data/
+ * has 3 heavy atoms and 2 bonds (the molfile counts line); fixtures/data/lazar/test/data/
  * acetaldehyde.sdf is one record of it, with empty header lines and CRLF line ends.
  */
 import { after, before, describe, test } from "node:test";

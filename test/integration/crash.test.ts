@@ -5,7 +5,7 @@
  * the same data directory and port. After a restart a completed dataset is intact, an interrupted
  * task is an Error "interrupted by restart", and no half-written dataset is visible.
  *
- * Expected counts come from the files (shared/data/SOURCES.md and the files themselves):
+ * Expected counts come from the files (fixtures/data/SOURCES.md and the files themselves):
  * hamster_carcinogenicity.csv 85 rows / 85 distinct compounds; multicolumn.csv 7 rows / 5 distinct
  * compounds; kazius.csv 4069 rows / 4068 compounds (one tautomer pair shares a standard InChI, see
  * datasets.test.ts).

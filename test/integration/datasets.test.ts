@@ -3,7 +3,7 @@
  * the representations and via SPARQL, the HTML features section, the duplicate warning, and a
  * restart that serves every dataset identically.
  *
- * Expected values come from the files themselves (shared/data/lazar/test/data; SOURCES.md):
+ * Expected values come from the files themselves (fixtures/data/lazar/test/data; SOURCES.md):
  * hamster_carcinogenicity.csv has 85 data rows with 85 distinct structures and one column of
  * true/false; multicolumn.csv has 7 rows, 6 feature columns, lines 4 and 6 and lines 5 and 7 hold
  * the same structures; kazius.csv has 4069 rows.

@@ -7,7 +7,7 @@
  * dataset) and leaves a finished task alone; /task lists the tasks.
  *
  * Inputs: kazius.csv (4069 rows, long enough to be seen running), muv.csv (93,127 rows, ≈30 s,
- * cancelled after ≈1 s) from shared/data (SOURCES.md). Status codes from spec §2.2 / DESIGN §5.
+ * cancelled after ≈1 s) from fixtures/data (SOURCES.md). Status codes from spec §2.2 / DESIGN §5.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { loadRDKit, type RDKit } from "../../../src/chem/rdkit.ts";
 import { decodeInchi, parseInchi, stripStereo } from "../../../src/chem/inchi/index.ts";
 
-const KAZIUS = new URL("../../../../shared/data/lazar/test/data/kazius.csv", import.meta.url).pathname;
+const KAZIUS = new URL("../../../fixtures/data/lazar/test/data/kazius.csv", import.meta.url).pathname;
 
 function inchiOf(rdkit: RDKit, smiles: string): string {
   const mol = rdkit.get_mol(smiles);

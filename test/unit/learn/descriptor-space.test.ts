@@ -1,6 +1,6 @@
 /**
  * Cosine in the whitened SVD space of autoscaled descriptors (spec lazar.md §3.4), on real CDK
- * constitutional descriptors of EPAFHM (shared/data/opentox-test-2012/data/EPAFHM-constitutional.csv,
+ * constitutional descriptors of EPAFHM (fixtures/data/opentox-test-2012/data/EPAFHM-constitutional.csv,
  * the 2012 regression test's feature dataset).
  *
  * Independent reference: with all components kept, rows of U satisfy u_i·u_j = z_i (ZᵀZ)⁻¹ z_jᵀ

@@ -3,7 +3,7 @@
  *
  * Data (built here exactly as for the reference runs): CDK-compatible 2D descriptors
  * (constitutional, electronic, topological, hybrid; lib cdk, no 3D) of
- * - classification: every 4th compound of shared/data/lazar/test/data/kazius.csv, the first
+ * - classification: every 4th compound of fixtures/data/lazar/test/data/kazius.csv, the first
  *   1000 (426 non-mutagens, 574 mutagens);
  * - regression: the first 1000 compounds of FDA_v3b_Maximum_Recommended_Daily_Dose_mmol.csv
  *   (999 parse), endpoint log10(MRDD mmol);

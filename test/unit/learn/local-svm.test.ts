@@ -2,7 +2,7 @@
  * Local SVMs on real data (spec lazar.md §3.6): properties that could be false, never values
  * produced by this code.
  *
- * - Regression: EPAFHM (fathead minnow, -log10 LC50 mmol; shared/data/lazar/test/data/
+ * - Regression: EPAFHM (fathead minnow, -log10 LC50 mmol; fixtures/data/lazar/test/data/
  *   EPAFHM.medi_log10.csv, 91 rows) with CDK-compatible topological descriptors, cosine
  *   neighbours (min_sim 0.7 → 0.4 on the cosine), leave-one-out: the local SVM must beat the
  *   training mean (the no-model baseline) in RMSE, stay inside the training range, and be

@@ -4,11 +4,11 @@
  * - Subset sizes as R computes `unique(round(p * seq(0.3, 0.7, by = 0.02)))` (values printed
  *   by R 4.2.2 for these p).
  * - A planted signal: the 15 usable CDK constitutional columns of
- *   shared/data/opentox-test-2012/data/EPAFHM-constitutional.csv plus a shuffled copy of each
+ *   fixtures/data/opentox-test-2012/data/EPAFHM-constitutional.csv plus a shuffled copy of each
  *   (pure noise with the same distribution); the endpoint is a function of two real columns.
  *   Both must be kept and most noise columns dropped.
  * - EPAFHM-constitutional.csv with the EPAFHM endpoint (LC50 mmol from
- *   shared/data/lazar/test/data/EPAFHM.csv, matched by InChI): a smaller set, the same set for the
+ *   fixtures/data/lazar/test/data/EPAFHM.csv, matched by InChI): a smaller set, the same set for the
  *   same seed (also with worker threads). Reference: R caret 6.0-93 (Debian r-cran-caret) as the
  *   reference service ran it — `preProcess(c("center", "scale", "knnImpute"))`, `set.seed(1)`,
  *   `rfe(x, y, sizes, rfeControl(functions = rfFuncs, number = 150))` — on the same matrix: size

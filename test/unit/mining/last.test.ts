@@ -2,7 +2,7 @@
  * LAST-PM against liblast's golden GraphML (spec miners.md §5, §9.2): fminer1 = hamster,
  * minfreq 2; fminer2 = hamster with 3 classes, minfreq 5; fminer4 = EPAFHM regression, minfreq 5
  * (fminer3, the Kekulé run, is not attempted: its encoding depends on OpenBabel's Kekulé
- * assignment, §9.2). Reference values are read from shared/data/fminer2; nothing is copied.
+ * assignment, §9.2). Reference values are read from fixtures/data/fminer2; nothing is copied.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

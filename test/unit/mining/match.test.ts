@@ -1,6 +1,6 @@
 /**
  * The SMARTS matcher (src/mining/match.ts) against golden data and against RDKit's own SMARTS
- * matcher. Reference values come from shared/data (fminer2 golden files, hamster and Kazius
+ * matcher. Reference values come from fixtures/data (fminer2 golden files, hamster and Kazius
  * compounds) or from RDKit at test time; nothing computed by the matcher is copied in here.
  */
 import { test } from "node:test";

@@ -32,7 +32,7 @@ test("three classes: the largest relative excess wins, not the largest count", (
  * parameter to change first: feature_type in regression with trees (the Kuiper test cannot
  * prune, spec miners.md §3.5, §4.4; lazar mined paths for numeric endpoints, spec lazar.md
  * §3.1), backbone with backbone=false, else min_frequency. Rows: fminer2's hamster input
- * (classes 1/2) and EPAFHM regression input (shared/data/fminer2/libbbrc/test).
+ * (classes 1/2) and EPAFHM regression input (fixtures/data/fminer2/libbbrc/test).
  */
 const F2 = `${DATA}fminer2/libbbrc/test/`;
 function rows(smi: string, act: string, classes: boolean): MiningRow[] {

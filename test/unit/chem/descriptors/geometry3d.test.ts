@@ -3,7 +3,7 @@
  * generator.
  *
  * Reference values. The CDK test structures spec descriptors.md §4.2 names (gravindex.hin,
- * momi2.hin, lobtest.sdf, petitejean.sdf, benzene.hin) are not in shared/data, the spec does not
+ * momi2.hin, lobtest.sdf, petitejean.sdf, benzene.hin) are not in fixtures/data, the spec does not
  * reproduce their coordinates, and Debian's CDK source package could not be fetched here — so
  * the §4.2 numbers cannot be tested. Instead every value is compared with CDK itself on fixed
  * inputs (fixtures/descriptors-3d/, read as they are; nothing regenerated):

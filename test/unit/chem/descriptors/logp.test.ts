@@ -204,7 +204,7 @@ test("Wildman–Crippen logP/MR: @rdkit/rdkit 2026.9.1 CrippenClogP/CrippenMR as
  * differ for some structures.
  */
 test("table: our Wildman–Crippen logP/MR equal RDKit's CrippenClogP/CrippenMR on the hamster molecules (±1e-6)", async () => {
-  const path = new URL("../../../../../shared/data/lazar/test/data/hamster_carcinogenicity.csv", import.meta.url).pathname;
+  const path = new URL("../../../../fixtures/data/lazar/test/data/hamster_carcinogenicity.csv", import.meta.url).pathname;
   const rows = readFileSync(path, "utf8").split(/\r?\n/).slice(1).filter((l) => l.trim());
   const rdkit = await loadRDKit();
   let compared = 0;

@@ -69,7 +69,7 @@ test("Data/NCI/first_200.tpsa.csv (Ertl's tpsa.c, ±0.01): our TopoPSA and RDKit
  */
 test("table: our TopoPSA and VP-0..4 equal RDKit's tpsa and chi0v..chi4v on 25 hamster molecules", async () => {
   const rdkit = await loadRDKit();
-  const path = new URL("../../../../../shared/data/lazar/test/data/hamster_carcinogenicity.csv", import.meta.url).pathname;
+  const path = new URL("../../../../fixtures/data/lazar/test/data/hamster_carcinogenicity.csv", import.meta.url).pathname;
   const rows = readFileSync(path, "utf8").split(/\r?\n/).slice(1).filter((l) => l.trim());
   let compared = 0;
   for (const row of rows) {
