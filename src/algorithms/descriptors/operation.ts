@@ -4,10 +4,10 @@
  */
 import { featureDatasetHeader } from "../../resources/feature-dataset.ts";
 import type { GraphStore, Stage } from "../../store/graph-store.ts";
-import { concatBodies } from "../../store/journal.ts";
 import type { DescriptorChunkInput, DescriptorChunkOutput } from "./job.ts";
 import type { Operation } from "../jobs.ts";
 import { selectedFeatures, type DescriptorRequest } from "./spec.ts";
+import { chunked, chunkedBody, runChunks } from "../chunks.ts";
 
 /** Compounds per pool job. */
 const CHUNK = 100;
@@ -20,23 +20,12 @@ type RunJob = (input: DescriptorChunkInput, onProgress: (f: number) => void) => 
  */
 export async function describe(request: DescriptorRequest, datasetUri: string, base: string, runJob: RunJob, progress: (f: number) => void, stage?: Stage): Promise<Uint8Array> {
   const { values, features } = selectedFeatures(request.pcTypes, request.libs);
-  const chunks: DescriptorRequest["rows"][] = [];
-  for (let i = 0; i < request.rows.length; i += CHUNK) chunks.push(request.rows.slice(i, i + CHUNK));
-  const done = new Array<number>(chunks.length).fill(0);
-  const loads: Promise<void>[] = [];
-  const outputs = await Promise.all(
-    chunks.map(async (rows, k) => {
-      const out = await runJob({ rows, pcTypes: request.pcTypes, libs: request.libs, values, datasetUri, base }, (f) => {
-        done[k] = f * rows.length;
-        progress((0.95 * done.reduce((a, b) => a + b, 0)) / request.rows.length);
-      });
-      if (stage) {
-        const loaded = stage.load(out.entries);
-        loaded.catch(() => undefined); // awaited below
-        loads.push(loaded);
-      }
-      return out;
-    }),
+  const { outputs, loads } = await runChunks(
+    chunked(request.rows, CHUNK),
+    (rows) => rows.length,
+    (rows, onProgress) => runJob({ rows, pcTypes: request.pcTypes, libs: request.libs, values, datasetUri, base }, onProgress),
+    (f) => progress(0.95 * f),
+    stage,
   );
   const header = featureDatasetHeader({
     uri: datasetUri,
@@ -50,11 +39,7 @@ export async function describe(request: DescriptorRequest, datasetUri: string, b
     entryCount: request.rows.length,
     compounds: request.rows.length,
   });
-  if (stage) {
-    loads.push(stage.load(header));
-    await Promise.all(loads);
-  }
-  return concatBodies([header, ...outputs.map((o) => o.entries)]);
+  return chunkedBody(header, outputs, loads, stage);
 }
 
 /** The task of a dataset's descriptors: compute, load while computing, commit. */

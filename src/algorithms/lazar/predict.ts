@@ -7,7 +7,6 @@ import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts
 import { predictedFeatureQuads, predictedConfidenceUri, predictedValueUri, type ModelRecord } from "../../resources/model.ts";
 import type { GraphStore, Stage } from "../../store/graph-store.ts";
 import type { Quad } from "@rdfjs/types";
-import { concatBodies } from "../../store/journal.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, str, type Vocab } from "../../store/vocab.ts";
 import { loadModelData } from "./model-data.ts";
@@ -15,6 +14,7 @@ import type { PredictInput, PredictOutput, PredictSummary } from "./job.ts";
 import type { Operation, OperationContext } from "../jobs.ts";
 import type { JobInput, JobOutput } from "../jobs.ts";
 import { DataFactory } from "n3";
+import { chunked, chunkedBody, runChunks } from "../chunks.ts";
 
 const { quad } = DataFactory;
 
@@ -62,30 +62,9 @@ type RunPredict = (input: PredictInput, onProgress: (f: number) => void) => Prom
 /** Predict the queries in chunks on the pool; the prediction dataset's body and per-query summaries. */
 export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
   const model = await loadModelData(store, m, v);
-  const chunks: Queries["rows"][] = [];
-  for (let i = 0; i < q.rows.length; i += PREDICT_CHUNK) chunks.push(q.rows.slice(i, i + PREDICT_CHUNK));
-  const done = new Array<number>(chunks.length).fill(0);
-  const loads: Promise<void>[] = [];
-  const outputs = await Promise.all(
-    chunks.map(async (queries, k) => {
-      const out = await run({ model, queries, datasetUri, base: v.base, verbose }, (f) => {
-        done[k] = f * queries.length;
-        progress(done.reduce((a, b) => a + b, 0) / Math.max(1, q.rows.length));
-      });
-      if (stage) {
-        const loaded = stage.load(out.entries);
-        loaded.catch(() => undefined);
-        loads.push(loaded);
-      }
-      return out;
-    }),
-  );
+  const { outputs, loads } = await runChunks(chunked(q.rows, PREDICT_CHUNK), (queries) => queries.length, (queries, onProgress) => run({ model, queries, datasetUri, base: v.base, verbose }, onProgress), progress, stage);
   const header = predictionHeader(m, datasetUri, q, { entries: q.rows.length }, v);
-  if (stage) {
-    loads.push(stage.load(header));
-    await Promise.all(loads);
-  }
-  return { body: await concatBodies([header, ...outputs.map((o) => o.entries)]), summary: outputs.flatMap((o) => o.summary) };
+  return { body: await chunkedBody(header, outputs, loads, stage), summary: outputs.flatMap((o) => o.summary) };
 }
 
 export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab): Operation {

@@ -24,6 +24,7 @@ import { Uris } from "../../resources/uris.ts";
 import type { UploadLimits } from "../../resources/upload-limits.ts";
 import { Vocab } from "../../store/vocab.ts";
 import { headerWhenAllParsed } from "../../tabular/table.ts";
+import { chunkedBody, runChunks } from "../chunks.ts";
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
@@ -56,21 +57,14 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
     const vocab = new Vocab(input.base);
     const stage = store.stage(input.datasetUri);
     try {
-      const done = new Array<number>(prepared.rows.length).fill(0);
-      const report = (): void => ctx.progress(0.1 + (0.8 * done.reduce((a, b) => a + b, 0)) / Math.max(1, cells.length));
-      const loads: Promise<void>[] = [];
-      const outputs = await Promise.all(
-        prepared.rows.map(async (rows, k) => {
-          const chunk = cells.slice(k * CHUNK, (k + 1) * CHUNK);
-          const out = await ctx.run("dataset.chunk", { cells: chunk, rows, features: entryFeatures, datasetUri: input.datasetUri, base: input.base }, (f) => {
-            done[k] = f * chunk.length;
-            report();
-          });
-          const loaded = stage.load(out.entries);
-          loaded.catch(() => undefined); // awaited below; a failed upload discards the stage
-          loads.push(loaded);
-          return out;
-        }),
+      // Chunk k: the structure cells k·CHUNK… and the rows that use them (prepared.rows[k]).
+      const chunks = prepared.rows.map((rows, k) => ({ rows, cells: cells.slice(k * CHUNK, (k + 1) * CHUNK) }));
+      const { outputs, loads } = await runChunks(
+        chunks,
+        (c) => c.cells.length,
+        (c, onProgress) => ctx.run("dataset.chunk", { cells: c.cells, rows: c.rows, features: entryFeatures, datasetUri: input.datasetUri, base: input.base }, onProgress),
+        (f) => ctx.progress(0.1 + 0.8 * f),
+        stage,
       );
       lap("structures");
       // When every structure parsed, the typing over all rows is final and the header is
@@ -103,9 +97,7 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       let body: Uint8Array;
       const preloaded: Stage[] = [];
       if (sameFeatures(features, entryFeatures)) {
-        loads.push(stage.load(header));
-        await Promise.all(loads);
-        body = await concatBodies([header, ...outputs.map((o) => o.entries)]);
+        body = await chunkedBody(header, outputs, loads, stage);
         preloaded.push(stage);
       } else {
         await stage.discard();
