@@ -1,6 +1,7 @@
 /**
  * Composition root: builds the store, the worker pool, the task runner, the SPARQL replica and
- * the routes; nothing else wires dependencies (DESIGN §2, §7).
+ * the routes; nothing else wires dependencies (plain constructor arguments, no DI framework;
+ * the layers: docs/ARCHITECTURE.md).
  */
 import Koa from "koa";
 import Router from "@koa/router";

@@ -1,5 +1,5 @@
 /**
- * The one error hierarchy of the service (DESIGN §6, spec lazar.md §2.4).
+ * The one error hierarchy of the service (how errors reach clients: docs/opentox-api.md "Errors").
  *
  * Every error a client can see is a `ServiceError` with a fixed HTTP status. Pure modules throw
  * these too (e.g. the CSV parser throws `BadRequest` with the line and column at fault), so the

@@ -1,7 +1,8 @@
 /**
  * Checks shared by the operations that take a dataset as a parameter (miners, descriptors,
- * models, predictions, feature selection): DESIGN §3 — a URI given as a parameter must name a
- * resource of this service, else 400 naming the parameter.
+ * models, predictions, feature selection): a URI given as a parameter must name a resource of
+ * this service, else 400 naming the parameter; nothing is ever fetched from another server
+ * (docs/opentox-api.md "Resources and URIs").
  */
 import { BadRequest } from "../errors.ts";
 import type { Uris } from "../resources/uris.ts";

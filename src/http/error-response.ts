@@ -1,6 +1,6 @@
 /**
- * The error → response mapping (DESIGN §6): every error leaves through here, negotiated as
- * `text/plain` (curl, uri-list clients), `application/problem+json` (RFC 9457), an
+ * The error → response mapping (docs/opentox-api.md "Errors"): every error leaves through here,
+ * negotiated as `text/plain` (curl, uri-list clients), `application/problem+json` (RFC 9457), an
  * `ot:ErrorReport` in RDF, or HTML. No stack traces; unexpected errors are logged server-side.
  */
 import type { Context, Next } from "koa";

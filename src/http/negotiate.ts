@@ -1,8 +1,9 @@
 /**
- * Content negotiation for every route (DESIGN §6): RFC 9110 q-values and specificity through
- * koa's `ctx.accepts` (the `negotiator` package), `Vary: Accept` always, 406 listing what is
- * available. The first offer is the default for `*\/*` or a missing Accept. A `?format=` query
- * parameter (e.g. `?format=ttl`) overrides the header, for browsers and `<img>` tags.
+ * Content negotiation for every route (docs/opentox-api.md "Representations"): RFC 9110 q-values
+ * and specificity through koa's `ctx.accepts` (the `negotiator` package), `Vary: Accept` always,
+ * 406 listing what is available. The first offer is the default for `*\/*` or a missing Accept. A
+ * `?format=` query parameter (e.g. `?format=ttl`) overrides the header, for browsers and `<img>`
+ * tags.
  */
 import type { Context } from "koa";
 import { BadRequest, NotAcceptable } from "../errors.ts";

@@ -1,9 +1,9 @@
 /**
- * RDF representations over HTTP (DESIGN §6), without holding the event loop: a graph of at most
- * INLINE_TRIPLES is serialised on the main thread (a few ms); a larger one in the render pool
- * (worker threads of their own, so that renders never wait behind long tasks), from the range of
- * the journal file that holds it (GraphStore.storedBody), which the worker reads itself.
- * N-Triples of a stored graph are streamed straight from that file.
+ * RDF representations over HTTP (docs/opentox-api.md "Representations"), without holding the event
+ * loop: a graph of at most INLINE_TRIPLES is serialised on the main thread (a few ms); a larger one
+ * in the render pool (worker threads of their own, so that renders never wait behind long tasks),
+ * from the range of the journal file that holds it (GraphStore.storedBody), which the worker reads
+ * itself. N-Triples of a stored graph are streamed straight from that file.
  *
  * Budgets. Each format has a size limit (RENDER_LIMITS, from the throughput measured in
  * bench/render.ts; a render stays within ≈ 10 CPU seconds): a larger graph is refused at once

@@ -1,7 +1,8 @@
 /**
- * Similarity-weighted average of the neighbours' activities: Σ s_i·y_i / Σ s_i (spec lazar.md
- * §3.6 last paragraph; Era C's regression fallback). Confidence = mean similarity, as for the
- * local SVMs. No neighbour (or Σ s_i ≤ 0): no prediction, confidence 0.
+ * Similarity-weighted average of the neighbours' activities: Σ s_i·y_i / Σ s_i (not in the 2012
+ * lazar services, which regressed only with the local SVM; lazar's later library versions fell
+ * back to it when the SVM could not run). Confidence = mean similarity, as for the local SVMs.
+ * No neighbour (or Σ s_i ≤ 0): no prediction, confidence 0. docs/lazar-method.md "Prediction".
  */
 
 import type { Neighbour } from "./neighbours.ts";

@@ -1,5 +1,6 @@
 /**
- * Cosine similarity of lazar descriptor models (spec lazar.md §3.4, "Cosine (descriptors)"):
+ * Cosine similarity of lazar descriptor models, computed as lazar computed it
+ * (docs/lazar-method.md "Similarity"):
  *
  * 1. drop the descriptor columns the query lacks;
  * 2. repeatedly remove whichever column or training row has the largest fraction of missing
@@ -22,7 +23,7 @@
 
 import { jacobiEigen, type JacobiOptions } from "../numeric/jacobi.ts";
 
-/** Components kept for the cosine (spec §3.4 step 5). */
+/** Components kept for the cosine (step 5 above). */
 export const COSINE_COMPONENTS = 12;
 
 /** Cosine of two vectors over their first `k` entries (0 when either part is the null vector). */
@@ -62,7 +63,8 @@ const PCA_JACOBI: JacobiOptions = { converged: (off, diag) => off <= 1e-30 * dia
 
 /**
  * Training descriptors (rows = training compounds, NaN = missing) prepared for cosine queries.
- * `raw(r)` gives a row's original values, which the local SVMs use (spec §3.4, last sentence).
+ * `raw(r)` gives a row's original values: the local SVMs train on those, not on the scaled and
+ * projected ones (as lazar did).
  */
 export class DescriptorSpace {
   readonly nRows: number;

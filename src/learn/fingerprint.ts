@@ -1,5 +1,5 @@
 /**
- * Weighted substructure fingerprints of lazar models (spec lazar.md §3.3).
+ * Weighted substructure fingerprints of lazar models (docs/lazar-method.md "Features").
  *
  * A fingerprint is sparse: the indices of the model's features that occur in a compound
  * (ascending) and one value per index — the feature's pValue ("Substructure.match", used by the

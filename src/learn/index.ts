@@ -1,5 +1,5 @@
 /**
- * The learning core of lazar models (spec lazar.md §3): fingerprints, similarities, neighbours,
+ * The learning core of lazar models (docs/lazar-method.md): fingerprints, similarities, neighbours,
  * weighted majority vote, weighted average, local SVMs and the model that ties them together.
  * Pure modules: nothing here imports http, store or resources.
  */

@@ -1,15 +1,16 @@
 /**
- * A lazar model's learning core: similarity → neighbours → local prediction (spec lazar.md §3.1,
- * §3.4–§3.8). Pure: plain typed arrays in, plain objects out; the model/HTTP layer builds the
- * fingerprints (feature matching) or descriptor rows and turns results into resources.
+ * A lazar model's learning core: similarity → neighbours → local prediction
+ * (docs/lazar-method.md). Pure: plain typed arrays in, plain objects out; the model/HTTP
+ * layer builds the fingerprints (feature matching) or descriptor rows and turns results into
+ * resources.
  *
- * Parameters follow §3.1: `min_sim` 0.3 for substructures; for descriptors 0.7 on the user's
+ * Parameters as lazar's: `min_sim` 0.3 for substructures; for descriptors 0.7 on the user's
  * scale, compared with the cosine as 2·min_sim − 1 (so 0.4). Confidences of cosine models are
- * mapped back with (c + 1)/2 (the reference's post-v4.0.0 fix). Fixed reference quirks: an
- * unpredicted query always has confidence 0 (the reference reported the mean similarity for a
- * censored SVM classification); a query in the training set gets its measured value(s) and no
- * prediction (§3.8); a query without neighbours gets no value and the reason "outside the
- * applicability domain" (§3.7).
+ * mapped back with (c + 1)/2 (as lazar did after its 4.0 release). One quirk of lazar fixed: an
+ * unpredicted query always has confidence 0 (lazar reported the mean similarity for a censored
+ * SVM classification). As lazar: a query in the training set gets its measured value(s) and no
+ * prediction; a query without neighbours gets no value (here with the reason "outside the
+ * applicability domain"; there is no other domain test).
  */
 
 import type { SparseFingerprint } from "./fingerprint.ts";
@@ -25,7 +26,7 @@ import { loadLibsvm, type Libsvm } from "./svm.ts";
 export const PREDICTION_ALGORITHMS = ["weighted_majority_vote", "local_svm_classification", "local_svm_regression", "weighted_average"] as const;
 export type PredictionAlgorithm = (typeof PREDICTION_ALGORITHMS)[number];
 
-/** Default `min_sim` on the user's scale (§3.1). */
+/** Default `min_sim` on the user's scale (lazar's defaults). */
 export const DEFAULT_MIN_SIM = { substructure: 0.3, descriptor: 0.7 } as const;
 export const DEFAULT_MIN_TRAIN_PERFORMANCE = 0.1;
 
@@ -40,8 +41,8 @@ export function defaultAlgorithm(nClasses: number): PredictionAlgorithm {
 }
 
 /**
- * Whether substructure fingerprints carry hits × pValue (true) or pValue (false): §3.1 `nr_hits`,
- * false only for the weighted majority vote of a classification model.
+ * Whether substructure fingerprints carry hits × pValue (true) or pValue (false): lazar's
+ * `nr_hits`, false only for the weighted majority vote of a classification model.
  */
 export function usesHits(algorithm: PredictionAlgorithm, nClasses: number): boolean {
   return !(algorithm === "weighted_majority_vote" && nClasses > 0);

@@ -1,14 +1,16 @@
 /**
- * Neighbours and training-set queries of lazar models (spec lazar.md §3.5, §3.8).
+ * Neighbours and training-set queries of lazar models (docs/lazar-method.md "Neighbours" and
+ * "Prediction").
  *
  * A training *instance* is one activity value of a training compound: a compound measured
- * twice is two instances and counts twice as a neighbour (§3.5). Every instance whose
+ * twice is two instances and counts twice as a neighbour. Every instance whose
  * compound's similarity to the query is strictly greater than `min_sim` is a neighbour; no k
  * limit; training order is kept (no sorting).
  *
  * A query that is itself in the training set (same identity key, e.g. its InChI) is not
- * predicted: the model reports its measured value(s), marked as such (§3.8; the issue follows
- * the reference here, not Era C which predicted and excluded the query from its neighbours).
+ * predicted: the model reports its measured value(s), marked as such — as the 2012 lazar
+ * services did; lazar's later library versions predicted it with itself left out of the
+ * neighbours instead.
  */
 
 /** Training instances: instance i belongs to training compound row `row[i]`. */

@@ -1,5 +1,5 @@
 /**
- * Similarities of lazar models (spec lazar.md §3.4).
+ * Similarities of lazar models (docs/lazar-method.md "Similarity").
  *
  * - Weighted Tanimoto (substructure fingerprints): sim(a, b) = Σ_f min(a_f, b_f) / Σ_f max(a_f, b_f)
  *   over the union of features, 0 when the denominator is 0. With pValue entries this is
@@ -36,8 +36,9 @@ export function weightedTanimoto(a: SparseFingerprint, b: SparseFingerprint): nu
 }
 
 /**
- * The Gaussian weight lazar used before v3.1 (spec §3.6 "Historical"; the 2011 algorithm tests
- * passed feature weights through it): exp(−(1 − x)² / (2σ²)), σ = 0.3.
+ * The Gaussian weight lazar used before its 3.1 release (neighbours were weighted by it instead
+ * of their raw similarity; the 2011 algorithm tests passed feature weights through it):
+ * exp(−(1 − x)² / (2σ²)), σ = 0.3.
  */
 export function gauss(x: number, sigma = 0.3): number {
   const d = 1 - x;
@@ -69,7 +70,7 @@ export class TanimotoIndex {
     let qSum = 0;
     for (let k = 0; k < query.idx.length; k++) {
       const f = query.idx[k]!;
-      if (f < 0 || f >= n) continue; // a feature the model does not know is ignored (§3.4)
+      if (f < 0 || f >= n) continue; // a feature the model does not know is ignored, as in lazar
       q[f] = query.val[k]!;
       qSum += query.val[k]!;
     }

@@ -1,6 +1,6 @@
 /**
- * Weighted majority vote (spec lazar.md §3.6; ruby4 lib/algorithm.rb `Neighbors`,
- * lib/utils.rb `get_confidence`).
+ * Weighted majority vote (docs/lazar-method.md "Prediction"), as lazar computed it (opentox-ruby
+ * 4.0.0, lib/algorithm.rb `Neighbors` and lib/utils.rb `get_confidence`).
  *
  * Two classes: S = Σ (+s_i for class 2, −s_i for class 1); prediction = class 2 when S ≥ 0
  * (ties → class 2, the larger accept value), else class 1; confidence = |S| / n.

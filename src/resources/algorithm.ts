@@ -1,8 +1,8 @@
 /**
- * Algorithm resources (DESIGN §3: `GET /algorithm/{path}` describes the parameters as an
- * `ot:Algorithm`; `POST` runs it). An algorithm is described once, by an `AlgorithmSpec`, which
- * serves both the description and the validation of a request's parameters (http/params.ts),
- * so the two cannot disagree.
+ * Algorithm resources (docs/opentox-api.md "Algorithms": `GET /algorithm/{path}` describes the
+ * parameters as an `ot:Algorithm`; `POST` runs it). An algorithm is described once, by an
+ * `AlgorithmSpec`, which serves both the description and the validation of a request's parameters
+ * (resources/params.ts), so the two cannot disagree.
  *
  *   <alg> a ot:Algorithm, <algorithm types> ; dc:title ; dc:description ; ot:parameters <alg#{name}> .
  *   <alg#{name}> a ot:Parameter ; dc:title "{name}" ; dc:description ; ot:paramScope "mandatory"|"optional" ;

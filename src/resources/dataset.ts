@@ -1,5 +1,6 @@
 /**
- * Dataset resource → quads, in the OpenTox shape (spec lazar.md §1.8; DESIGN §4):
+ * Dataset resource → quads, in the OpenTox 1.1 shape that OpenTox clients read
+ * (docs/opentox-api.md "RDF shapes"):
  *
  *   <ds> a ot:Dataset ; dc:title ; ot:hasSource "file.csv" ; ot:dataEntry <ds#e{line}> ; qg:warning <ds#w{k}> .
  *   <ds#e{line}> a ot:DataEntry ; ot:compound <c> ; qg:line L ; ot:values <ds#e{line}v{j}> .

@@ -1,7 +1,7 @@
 /**
  * Computed feature datasets → N-Triples: the result of an algorithm run over a source dataset
  * (mined substructures now; descriptors and predictions use the same shape). The OpenTox shape
- * of spec lazar.md §1.8 and miners.md §7.1:
+ * in which lazar's services wrote computed features (docs/opentox-api.md "RDF shapes"):
  *
  *   <fd> a ot:Dataset ; dc:title ; dc:date ; ot:hasSource <source dataset> ;
  *        qg:algorithm <algorithm> ; ot:parameters <fd#param-{name}> ; ot:dataEntry <fd#e{line}> .

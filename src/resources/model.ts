@@ -1,7 +1,7 @@
 /**
- * lazar model resources ↔ quads (spec lazar.md §3.9; DESIGN §4). The model graph holds the
- * OpenTox record and what prediction needs besides the training and feature datasets (which it
- * links to; a model is lazy: its "learning" is its training data):
+ * lazar model resources ↔ quads (docs/lazar-method.md "Model and prediction resources"). The model
+ * graph holds the OpenTox record and what prediction needs besides the training and feature
+ * datasets (which it links to; a model is lazy: its "learning" is its training data):
  *
  *   <m> a ot:Model, ota:ClassificationLazySingleTarget | ota:RegressionLazySingleTarget ;
  *       dc:title "lazar model for <endpoint>" ; dc:date ; ot:algorithm <…/algorithm/lazar> ;

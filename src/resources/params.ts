@@ -59,7 +59,10 @@ export class Params {
   }
 }
 
-/** The absolute minimum support for `n` compounds (lazar: max(2, floor(‰ · N / 1000)), miners.md §7.1). */
+/**
+ * The absolute minimum support for `n` compounds: a share becomes a count as lazar made it,
+ * max(2, floor(‰ · N / 1000)).
+ */
 export function absoluteFrequency(f: Frequency, n: number): number {
   return "absolute" in f ? f.absolute : Math.max(2, Math.floor((f.perMil * n) / 1000));
 }

@@ -1,5 +1,5 @@
 /**
- * Task resource ↔ quads (DESIGN §5; spec lazar.md §2).
+ * Task resource ↔ quads (the task conventions: docs/opentox-api.md "Long operations are tasks").
  *
  * States: Queued → Running → Completed | Error | Cancelled. The task graph holds
  * `ot:hasStatus`, `ot:percentageCompleted`, `ot:resultURI`, `dc:date`, timings, the time budget
@@ -40,7 +40,10 @@ export function isFinished(s: TaskStatus): boolean {
   return s === "Completed" || s === "Error" || s === "Cancelled";
 }
 
-/** HTTP status of GET on a task (spec §2.2). */
+/**
+ * HTTP status of GET on a task, as OpenTox clients expect it: 202 while queued or running, 200
+ * once completed, the error's own status when failed (500 if it has none), 503 when cancelled.
+ */
 export function taskHttpStatus(t: TaskState): number {
   switch (t.status) {
     case "Completed":

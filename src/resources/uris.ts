@@ -1,5 +1,6 @@
 /**
- * URI minting (DESIGN §3): opaque, stable ids and the URI of every resource kind.
+ * URI minting (docs/opentox-api.md "Resources and URIs"): opaque, stable ids and the URI of every
+ * resource kind.
  *
  * Ids are 12 random characters from a 32-letter alphabet (60 bits). Compound URIs carry the
  * standard InChI unencoded, except for the few characters that cannot stand in an IRI path

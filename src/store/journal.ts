@@ -1,6 +1,7 @@
 /**
  * The on-disk format of the graph store: an append-only journal of committed changes and
- * snapshots, both made of the same framed records (DESIGN §1.4 "durable before acknowledged").
+ * snapshots, both made of the same framed records. A change is acknowledged to a client only
+ * once its record is on disk (docs/ARCHITECTURE.md "Store and durability").
  *
  * A record is one atomic commit: an ordered list of graph operations, each either "replace graph
  * G by these N-Triples" or "delete graph G". Framing, little-endian:

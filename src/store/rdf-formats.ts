@@ -1,10 +1,11 @@
 /**
- * The RDF serialisations of a graph (DESIGN §6), all through libraries: Turtle with prefixes by
- * n3's writer, RDF/XML by Oxigraph's serialiser, JSON-LD by jsonld.js (`application/json` =
- * compacted against the published context `/ontology/context.jsonld`; `application/ld+json` =
- * compacted with the context inlined). Input is N-Triples, as the store holds it, in slices of
- * whole lines, so that a large graph is never parsed into one array of quads. Pure: runs on the
- * main thread for small graphs and in the render workers for large ones (http/render-rdf.ts).
+ * The RDF serialisations of a graph (docs/opentox-api.md "Representations"), all through libraries:
+ * Turtle with prefixes by n3's writer, RDF/XML by Oxigraph's serialiser, JSON-LD by jsonld.js
+ * (`application/json` = compacted against the published context `/ontology/context.jsonld`;
+ * `application/ld+json` = compacted with the context inlined). Input is N-Triples, as the store
+ * holds it, in slices of whole lines, so that a large graph is never parsed into one array of
+ * quads. Pure: runs on the main thread for small graphs and in the render workers for large ones
+ * (http/render-rdf.ts).
  *
  * Measured (bench/render.ts, triples per CPU second on a shared 2-core machine): Turtle
  * ≈ 120k, RDF/XML ≈ 110k, JSON-LD ≈ 50k (jsonld.js's compaction is most of it, halved by

@@ -1,8 +1,8 @@
 /**
- * The SPARQL read replicas (DESIGN §1.2 "compute never blocks the server"; SPARQL 1.1 Protocol,
- * query only): a small pool of worker threads (replica-worker.ts), each holding its own Oxigraph
- * copy of the graphs, because Oxigraph's `query()` runs synchronously: a large query would block
- * the event loop, and it can only be stopped by terminating its thread.
+ * The SPARQL read replicas (SPARQL 1.1 Protocol, query only; queries, like any computation, run off
+ * the main thread): a small pool of worker threads (replica-worker.ts), each holding its own
+ * Oxigraph copy of the graphs, because Oxigraph's `query()` runs synchronously: a large query would
+ * block the event loop, and it can only be stopped by terminating its thread.
  *
  * - Consistency: the replica subscribes to `GraphStore.onRecord`, which fires right after a
  *   commit's record is appended to the journal, and posts where it lies (file, offset, length) to

@@ -1,5 +1,5 @@
 /**
- * The vocabulary: every IRI the service writes is built here (DESIGN §4).
+ * The vocabulary: every IRI the service writes is built here (docs/opentox-api.md "RDF shapes").
  *
  * OpenTox ontology 1.1 (`ot:`), Dublin Core elements (`dc:`), RDF/RDFS/OWL/XSD, and the service's
  * own additions in `<base>/ontology#` (`qg:`, declared in `ontology/qsargraph.ttl`). Terms are

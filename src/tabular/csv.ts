@@ -1,8 +1,9 @@
 /**
  * RFC 4180 CSV reading for dataset uploads: text → header + rows with their file line numbers.
  *
- * Replaces the reference parser (spec lazar.md §1.2: quotes deleted, any of `, ; TAB` splits,
- * any ragged row fails the upload) with a real CSV parser (`csv-parse`):
+ * Replaces lazar's CSV reading (it deleted every quote character, split lines at any of
+ * `, ; TAB`, and failed the whole upload on a row with the wrong number of cells) with a real
+ * CSV parser (`csv-parse`):
  * - quoted fields may contain separators, newlines and doubled quotes (`""`);
  * - the separator is detected once from the header record: the one of `,` `;` TAB that occurs
  *   most often outside quotes; ties (including "none") → comma, then semicolon, then tab;

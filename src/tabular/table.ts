@@ -2,7 +2,9 @@
  * From a parsed CSV table to dataset content: structure column, compounds, typed features,
  * values per row and the warnings a person needs to check the upload. Pure; no RDF.
  *
- * Follows spec lazar.md §1.2–§1.6 with these changes (document in the README):
+ * Follows lazar's upload rules (line 1 is the header, the structure column, every other column a
+ * feature, duplicate structures all kept, unreadable structures skipped with a warning) with
+ * these changes (the README's "CSV rules" state the result for users):
  * - structure column: a header named `SMILES` or `InChI` (any case) anywhere; else a header whose
  *   last word is one of these (`STRUCTURE_SMILES`, `Canonical SMILES`, `Canonical_Smiles`, …,
  *   /(^|[^a-z])(smiles|inchi)$/i); the first exact match wins, then the first loose one; if none,
@@ -13,7 +15,7 @@
  * - ragged rows are warnings, not a failed upload: a short row gets empty cells, a long row is
  *   skipped unless its extra cells are all empty (then they are dropped);
  * - a row whose structure cannot be parsed is skipped with a warning; duplicate structures are all
- *   kept (one warning per compound naming all its lines), as in §1.5;
+ *   kept (one warning per compound naming all its lines), as lazar kept them;
  * - no usable row at all → BadRequest.
  * The work is split so that structure parsing (the slow part) can run in worker threads:
  * `prepareTable` → parse `prepared.structures` (chunks, chem/structure.ts) → `assembleDataset`.

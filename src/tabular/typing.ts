@@ -1,16 +1,16 @@
 /**
  * Feature typing of a dataset column: nominal (classes) and/or numeric, and its accept values.
  *
- * Follows spec lazar.md §1.3 — "≤ 3 distinct values → nominal, and numeric as well when they are
- * all numbers" — without its quirks: missing cells are ignored instead of counting as one of the
- * three values, numbers are recognised by one strict decimal syntax (below) instead of Ruby
- * `Float()`, and a column that is all missing is reported as empty instead of getting a
- * `#MissingFeature` placeholder type.
+ * Follows lazar's rule that a column with at most 3 distinct values is nominal (and numeric as
+ * well when they are all numbers), without its quirks: missing cells are ignored instead of
+ * counting as one of the three values, numbers are recognised by one strict decimal syntax
+ * (below) instead of Ruby `Float()`, and a column that is all missing is reported as empty
+ * instead of getting a `#MissingFeature` placeholder type.
  *
- * Accept values (only for nominal columns) are sorted like the reference's `value_map`
- * (§1.3): numerically when every value is a number, else by UTF-16 code units (= byte order for
- * ASCII, as Ruby's `sort`). Values are compared as the raw trimmed strings, so `1` and `1.0` are
- * two distinct values.
+ * Accept values (only for nominal columns) are sorted like lazar's `value_map`, which numbers the
+ * classes 1…k in this order: numerically when every value is a number, else by UTF-16 code
+ * units (= byte order for ASCII, as Ruby's `sort`). Values are compared as the raw trimmed
+ * strings, so `1` and `1.0` are two distinct values.
  */
 
 /** At most this many distinct values make a column nominal even when all are numbers. */

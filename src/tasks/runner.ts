@@ -1,6 +1,7 @@
 /**
- * Task lifecycle (DESIGN §5; spec lazar.md §2): create a durable task, run its operation, and
- * commit the operation's graphs together with the task's completion in one transaction.
+ * Task lifecycle (what clients see of it: docs/opentox-api.md "Long operations are tasks"): create
+ * a durable task, run its operation, and commit the operation's graphs together with the task's
+ * completion in one transaction.
  *
  * An operation is an async function on the main thread that orchestrates pool jobs (the compute
  * happens in workers) and returns the graph operations to commit and the result URI. Progress is

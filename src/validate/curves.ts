@@ -1,7 +1,8 @@
 /**
- * The data behind the report's plots (spec lazar.md §6.5): ROC curves on the signed score of
- * §6.4 and cumulative confidence curves ("sort by confidence descending, merge near-identical
- * confidences, and plot the metric of the top-k predictions against the k-th confidence").
+ * The data behind the report's plots (docs/cross-validation.md "The report"): ROC curves on the
+ * signed score conf·(±1) of the AUC (statistics.ts) and cumulative confidence curves, which, like
+ * the 2012 validation service's, order the predictions by confidence from the highest, merge
+ * near-equal confidences, and give the metric of the predictions down to each confidence.
  *
  * ROC: instances (measured and predicted) sorted by the signed score conf·(±1) descending;
  * instances with equal scores form one step, so a tie between a positive and a negative is a

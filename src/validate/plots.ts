@@ -1,8 +1,8 @@
 /**
- * The cross-validation report's plots as server-side SVG (spec lazar.md §6.5; the reference drew
- * them with gnuplot): ROC curves, accuracy versus confidence (cumulative), predicted versus
- * measured with the identity line (coloured by fold), and error (RMSE, cumulative) versus
- * confidence. Each function returns a standalone `<svg>` string; see svg.ts for the frame.
+ * The cross-validation report's plots as server-side SVG (docs/cross-validation.md "The report";
+ * the reference drew them with gnuplot): ROC curves, accuracy versus confidence (cumulative),
+ * predicted versus measured with the identity line (coloured by fold), and error (RMSE, cumulative)
+ * versus confidence. Each function returns a standalone `<svg>` string; see svg.ts for the frame.
  */
 import { accuracyByConfidence, rmseByConfidence, rocCurve, type ConfidencePoint, type RocPoint } from "./curves.ts";
 import type { ClassificationInstance, RegressionInstance } from "./statistics.ts";
@@ -34,8 +34,8 @@ export function rocPlot(curves: readonly RocSeries[], title = "ROC curve"): stri
 }
 
 /**
- * The labels the reference recognised as the "positive" class of a binary endpoint (our
- * choice: the reference's regular expression is not in the spec).
+ * Labels taken as the "positive" class of a binary endpoint, whose ROC curve the report shows
+ * (our own list; lazar's report likewise chose the class that matched a pattern of "true" labels).
  */
 export const TRUE_CLASS = /^(true|active|positive|yes|1|mutagen(ic)?|carcinogen(ic)?|toxic)$/i;
 

@@ -1,10 +1,11 @@
 /**
- * The human-readable cross-validation report (spec lazar.md §6.5, val32 report_factory.rb
+ * The human-readable cross-validation report (docs/cross-validation.md "The report"; its content
+ * follows the 2012 validation service's, opentox/validation report_factory.rb
  * `create_report_crossvalidation`), built from a plain {@link CrossValidationResult}: parameters
- * and the pooled-results table, the confusion matrix and per-class table (classification), the
- * SVG plots (ROC and accuracy versus confidence, or predicted versus measured and RMSE versus
- * confidence), the per-fold table and a table of every prediction with the compound's
- * depiction (`<compound URI>?format=svg`). Plain HTML with a print stylesheet; no scripts.
+ * and the pooled-results table, the confusion matrix and per-class table (classification), the SVG
+ * plots (ROC and accuracy versus confidence, or predicted versus measured and RMSE versus
+ * confidence), the per-fold table and a table of every prediction with the compound's depiction
+ * (`<compound URI>?format=svg`). Plain HTML with a print stylesheet; no scripts.
  *
  * Every text and URI is escaped; links and images are only emitted for http(s) URIs and
  * root-relative paths, so a hostile URI cannot become a `javascript:` link.

@@ -1,8 +1,8 @@
 /**
- * The plain cross-validation result (spec lazar.md §6.1, §6.4): parameters, every prediction, the
- * pooled statistics and the statistics per fold. The HTTP layer fills it (from a finished run,
- * or back from the graph) and hands it to report.ts; `crossValidationResult` computes the
- * statistics from the predictions.
+ * The plain cross-validation result (docs/cross-validation.md "The request" and "Instances and
+ * pooling"): parameters, every prediction, the pooled statistics and the statistics per fold. The
+ * HTTP layer fills it (from a finished run, or back from the graph) and hands it to report.ts;
+ * `crossValidationResult` computes the statistics from the predictions.
  */
 import {
   classificationCrossValidation,

@@ -1,8 +1,9 @@
 /**
- * Validation statistics of lazar cross-validations (spec lazar.md §6.3–§6.4; val32
- * lib/predictions.rb). Statistics are computed over a list of prediction instances — pooled over
- * all folds for the cross-validation, and the same function over one fold's instances for the
- * per-fold table (never by averaging fold statistics).
+ * Validation statistics of lazar cross-validations (definitions: docs/cross-validation.md; as the
+ * 2012 validation service computed them, opentox/validation lib/predictions.rb). Statistics are
+ * computed over a list of prediction instances — pooled over all folds for the cross-validation,
+ * and the same function over one fold's instances for the per-fold table (never by averaging fold
+ * statistics).
  *
  * An instance is one measured value of a test compound (a compound measured twice is two
  * instances, each with the compound's one prediction). Counts:
@@ -10,23 +11,24 @@
  * - `numUnpredicted` instances with a measured value but no prediction, `percentUnpredicted` of
  *   the instances with a measured value; n (`numPredicted`) = instances with both.
  *
- * Every rate whose denominator is 0 is 0 (spec §6.4), and so are R², r and CCC when undefined.
+ * Every rate whose denominator is 0 is 0 (as the validation service had it), and so are R², r
+ * and CCC when undefined.
  *
- * Choices where the spec is open (see also the tests):
+ * Choices where the 2012 definitions leave room (see also the tests):
  * - classes: the caller's class list (the feature's accept values) keeps its order; measured or
  *   predicted labels outside it are appended in code-point order. `emptyClasses` are classes
  *   with no measured instance.
  * - one-vs-rest counts in the multi-class case: TN = instances with actual ≠ c and predicted ≠ c
- *   (as val32 `num_true_negatives`), so NPV = TN / (predictions ≠ c).
+ *   (as the validation service's `num_true_negatives`), so NPV = TN / (predictions ≠ c).
  * - AUC: Wilcoxon–Mann–Whitney on the signed score conf·(+1 if predicted c else −1) with ties
  *   counted ½ (computed with mid-ranks, exact); +0 and −0 are a tie. 0 without positives, 1
  *   without negatives. The average AUC weights class c by its number of actual instances among
  *   the n predicted ones.
  * - weighted R²: ā in Σc·(a−ā)² is the plain (unweighted) mean of the actual values, as the
- *   spec writes it. Weighted RMSE/MAE divide by n·c̄ = Σc.
+ *   2012 definition has it. Weighted RMSE/MAE divide by n·c̄ = Σc.
  * - target variances are sample variances (n − 1) over the n predicted instances (0 if n < 2).
- * - a predicted instance must carry a finite confidence in [0, 1] (spec §6.3); otherwise the
- *   functions throw a RangeError naming the compound.
+ * - a predicted instance must carry a finite confidence in [0, 1], as the validation service
+ *   required; otherwise the functions throw a RangeError naming the compound.
  */
 
 /** One prediction of a cross-validation: a measured value of a test compound. */
@@ -190,7 +192,7 @@ export function classList(classes: readonly string[], instances: readonly Classi
 
 /**
  * Wilcoxon–Mann–Whitney AUC: P(score_pos > score_neg) + ½·P(score_pos = score_neg), by mid-ranks.
- * 0 when there are no positives, 1 when there are no negatives (spec §6.4).
+ * 0 when there are no positives, 1 when there are no negatives (the validation service's convention).
  */
 export function wilcoxonAuc(scores: readonly number[], positive: readonly boolean[]): number {
   const idx = scores.map((_, k) => k).sort((a, b) => scores[a]! - scores[b]!);

@@ -1,5 +1,5 @@
 /**
- * One fold of a cross-validation (issue "Cross-validation"; spec lazar.md §6), in a worker: mine
+ * One fold of a cross-validation (docs/cross-validation.md "One fold"), in a worker: mine
  * the training fold (the features never see the test fold), build the lazar model from the
  * miner's own occurrences, and predict the test fold's compounds by matching the mined SMARTS
  * on them — the same steps as building a model and predicting over HTTP, without storing the

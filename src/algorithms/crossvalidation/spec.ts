@@ -1,5 +1,6 @@
 /**
- * Cross-validation of the lazar algorithm (issue "Cross-validation"; spec lazar.md §6):
+ * Cross-validation of the lazar algorithm (docs/cross-validation.md: parameters, folds,
+ * pooled statistics):
  * `POST /validation/crossvalidation` checks the model parameters as `/algorithm/qsar` would, then
  * a task assigns folds by unique compound (src/validate/folds.ts: seeded, documented), runs one
  * pool job per fold and stores the cross-validation. Features: mined inside each training fold

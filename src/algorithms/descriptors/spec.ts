@@ -1,6 +1,7 @@
 /**
- * Physico-chemical descriptors as algorithms (issue "Chemistry core" §3; spec lazar.md §4,
- * descriptors.md): `POST /algorithm/pc/AllDescriptors` (dataset_uri, pc_type, lib) and
+ * Physico-chemical descriptors as algorithms, under the routes and parameters of lazar's "pc"
+ * service (categories `pc_type`, libraries `lib`; the catalogue is src/chem/descriptors/):
+ * `POST /algorithm/pc/AllDescriptors` (dataset_uri, pc_type, lib) and
  * `POST /dataset/{id}/pc` → task → feature dataset; `POST /compound/{InChI}/pc` → a one-compound
  * feature dataset, answered directly (the work runs in the pool, not on the main thread).
  *

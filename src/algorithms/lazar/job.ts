@@ -1,5 +1,5 @@
 /**
- * Worker-side prediction with a lazar model (spec lazar.md §3.4–§3.10): the query's features
+ * Worker-side prediction with a lazar model (docs/lazar-method.md): the query's features
  * (the model's SMARTS matched on the query as fminer encodes it, or its descriptors computed),
  * similarity to every training compound, neighbours above min_sim, the model's prediction
  * algorithm (src/learn), written as data entries of the prediction dataset:

@@ -1,13 +1,13 @@
 /**
- * What a lazar model needs to predict, gathered from its graphs (model, training dataset,
- * feature dataset) into plain typed arrays that a worker job can take (spec lazar.md §3.3):
- * training compounds (those the feature dataset has values for), their activities (one instance
- * per measured value; class index 1…k or number), and either weighted substructure fingerprints
- * (value = pValue, or hits × pValue when the model uses hits) with the SMARTS to match on
- * queries, or descriptor rows with the value names and pc_types/libs to compute on queries.
+ * What a lazar model needs to predict, gathered from its graphs (model, training dataset, feature
+ * dataset) into plain typed arrays that a worker job can take (docs/lazar-method.md "Training data"
+ * and "Features"): training compounds (those the feature dataset has values for), their activities
+ * (one instance per measured value; class index 1…k or number), and either weighted substructure
+ * fingerprints (value = pValue, or hits × pValue when the model uses hits) with the SMARTS to match
+ * on queries, or descriptor rows with the value names and pc_types/libs to compute on queries.
  *
- * Derived from the graph and never edited on its own (DESIGN §1.1): cached per model URI in
- * memory and rebuilt after a restart on first use.
+ * A cache derived from the graph, which stays the record: never edited on its own, cached per
+ * model URI in memory and rebuilt after a restart on first use.
  */
 import type { Lib, PcType } from "../../chem/descriptors/index.ts";
 import { PC_TYPES, LIBS } from "../../chem/descriptors/index.ts";
@@ -54,7 +54,10 @@ export function forgetModel(uri: string): void {
   cache.delete(uri);
 }
 
-/** "<descriptor> [<pc_type>, <lib>]" (the descriptor features' dc:description, spec lazar.md §4.4). */
+/**
+ * "<descriptor> [<pc_type>, <lib>]": the dc:description of a descriptor feature, from which a
+ * model reads which categories and libraries to compute for a query, as lazar did.
+ */
 const PC_DESCRIPTION = /\[(\w+), (\w+)\]$/;
 
 /** What `buildModelData` reads from a model record (a cross-validation passes its own). */

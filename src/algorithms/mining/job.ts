@@ -1,21 +1,23 @@
 /**
  * Worker-side job of the substructure miners (orchestrated by operation.ts): mine the training
  * rows, then write the feature dataset (resources/feature-dataset.ts) — the way lazar's fminer
- * service turned fminer's output into features (spec miners.md §7.1):
+ * service turned fminer's output into features (what pValue and effect mean to a model:
+ * docs/lazar-method.md "Features"):
  *
  * - one training instance per data entry with a value (fminer id = 1..N in line order), so
  *   duplicate measurements count several times;
- * - classes 1..k = the feature's accept values in their documented order; regression when the
- *   feature is numeric only;
+ * - classes 1..k = the feature's accept values in their sorted order (tabular/typing.ts);
+ *   regression when the feature is numeric only;
  * - per pattern a feature `<fd>/feature/{bbrc|last}-{n}` of type ot:Substructure with
- *   `ot:smarts`, `ot:pValue`, `ot:effect` (§7.1), `qg:statistic` (the raw value), `qg:support`
+ *   `ot:smarts`, `ot:pValue`, `ot:effect`, `qg:statistic` (the raw value), `qg:support`
  *   and `qg:classCount`; duplicate SMARTS are skipped;
  * - BBRC: the occurrences are the miner's; pValue = CDF of fminer's chi-square at df = 1 (as
  *   FMINER_PVALUES printed it), the Kuiper p in regression;
  * - LAST-PM: the occurrences come from matching each latent structure's SMARTS on the training
- *   rows (§5.9); pValue = CDF of fminer's chi-square at df = k − 1 (liblast's ChisqTest), the
- *   Kuiper p in regression;
- * - one entry per compound (its first row), value 1 where the pattern occurs in that row.
+ *   rows, as lazar's LAST service did; pValue = CDF of fminer's chi-square at df = k − 1
+ *   (liblast's ChisqTest), the Kuiper p in regression;
+ * - one entry per compound (its first row), value 1 where the pattern occurs in that row (the
+ *   number of occurrences with nr_hits).
  */
 import { measureSmiles } from "../../chem/limits.ts";
 import { loadRDKit, toolkitFailed, type RDKit } from "../../chem/rdkit.ts";
@@ -116,7 +118,7 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * ot:effect for classification (miners.md §7.1): 1 + the class (0-based, ascending) whose share
+ * ot:effect for classification, lazar's rule: 1 + the class (0-based, ascending) whose share
  * of the pattern's occurrences exceeds its share of the data by the largest relative margin.
  */
 export function classEffect(occurrences: readonly number[], classSizes: readonly number[]): number {
@@ -153,7 +155,7 @@ function classCounts(tids: ArrayLike<number>, c: OrderedCompounds, k: number): n
 /**
  * The 400 for a search that reached its `max_visited` (mining/budget.ts), naming the parameter to
  * change first: in regression with trees, feature_type=paths (the search cannot prune there;
- * lazar mined paths for numeric endpoints, spec lazar.md §3.1); with backbone=false, backbone;
+ * lazar mined paths for numeric endpoints); with backbone=false, backbone;
  * otherwise min_frequency.
  */
 export function searchLimitError(input: MinerOptions, e: SearchLimitError): BadRequest {

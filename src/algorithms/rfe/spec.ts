@@ -1,6 +1,7 @@
 /**
- * Feature selection by recursive feature elimination as an algorithm (issue "Feature selection";
- * spec lazar.md §5): `POST /algorithm/fs/rfe` (dataset_uri with the endpoint, prediction_feature,
+ * Feature selection by recursive feature elimination as an algorithm, as lazar's feature
+ * selection service offered it (R caret's `rfe` with random forests; src/learn/rfe.ts says how
+ * it is reproduced): `POST /algorithm/fs/rfe` (dataset_uri with the endpoint, prediction_feature,
  * feature_dataset_uri with the candidate features, del_missing, random_seed) → task → a feature
  * dataset with the selected features, their metadata copied from the input, and the values of
  * every compound. The selection (src/learn/rfe.ts: cleaning, k-NN imputation, random-forest

@@ -1,5 +1,5 @@
 /**
- * The CSV upload operation (issue "Service foundation" §6): CSV → prepared table (worker) →
+ * The CSV upload operation (the CSV rules: README "Datasets"): CSV → prepared table (worker) →
  * structures parsed in parallel chunks on every worker, each chunk also writing the data entries
  * of its rows → header (dataset node, typed features, warnings; worker) → one commit of the
  * dataset graph, the new compound graphs and the task's completion.

@@ -1,7 +1,8 @@
 /**
- * /algorithm and /algorithm/{path} (DESIGN §3): GET describes an algorithm and its parameters
- * (ot:Algorithm, from its AlgorithmSpec; HTML with a form that runs it), POST runs it as a task.
- * OpenTox 1.1 paths (`/algorithm/fminer/bbrc`, …) answer as aliases of the same algorithm.
+ * /algorithm and /algorithm/{path} (docs/opentox-api.md "Algorithms"): GET describes an algorithm
+ * and its parameters (ot:Algorithm, from its AlgorithmSpec; HTML with a form that runs it), POST
+ * runs it as a task. OpenTox 1.1 paths (`/algorithm/fminer/bbrc`, …) answer as aliases of the same
+ * algorithm.
  */
 import type Router from "@koa/router";
 import { algorithmNTriples, type AlgorithmSpec } from "../../resources/algorithm.ts";

@@ -1,7 +1,7 @@
 /**
- * /dataset, /dataset/{id}, /dataset/{id}/feature/{name}, /dataset/{id}/compounds and /features
- * (issue "Service foundation" §6; spec lazar.md §1). Upload = multipart field `file` or a raw
- * `text/csv` body → 202 + task; the task's result is the dataset.
+ * /dataset, /dataset/{id}, /dataset/{id}/feature/{name}, /dataset/{id}/compounds and /features (the
+ * CSV rules: README "Datasets"; the graph: resources/dataset.ts). Upload = multipart field `file`
+ * or a raw `text/csv` body → 202 + task; the task's result is the dataset.
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";

@@ -1,8 +1,8 @@
 /**
- * /model and /model/{id} (spec lazar.md §3.9–§3.10): the model record (RDF, HTML with the
- * training summary), its predicted-variable features, DELETE, and POST predicting a compound
- * (`compound_uri`: answered directly, 201 + the prediction dataset) or a dataset
- * (`dataset_uri`: 202 + task → prediction dataset).
+ * /model and /model/{id} (docs/lazar-method.md "Model and prediction resources"): the model record
+ * (RDF, HTML with the training summary), its predicted-variable features, DELETE, and POST
+ * predicting a compound (`compound_uri`: answered directly, 201 + the prediction dataset) or a
+ * dataset (`dataset_uri`: 202 + task → prediction dataset).
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";

@@ -1,7 +1,7 @@
 /**
- * /task and /task/{id} (DESIGN §5, spec lazar.md §2.2–2.3): status codes by state, uri-list body =
- * task URI until completed then the result URI, HTML that refreshes, `text/event-stream` progress,
- * DELETE cancels.
+ * /task and /task/{id} (docs/opentox-api.md "Long operations are tasks"): status codes by state,
+ * uri-list body = task URI until completed then the result URI, HTML that refreshes,
+ * `text/event-stream` progress, DELETE cancels.
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
@@ -56,7 +56,7 @@ export function registerTasks(router: Router, deps: Deps): void {
     const status = taskHttpStatus(t);
     if (t.status === "Completed" && t.resultUri) ctx.set("Location", t.resultUri);
     // A failed or cancelled task answers uri-list and plain-text clients with its error report,
-    // so that a client polling until the body differs from the task URI stops (DESIGN §5).
+    // so that a client polling until the body differs from the task URI stops.
     const failure = t.status === "Error" && t.error ? reportText(t.error) : t.status === "Cancelled" ? `503 Cancelled: task ${t.uri} was cancelled\n` : undefined;
     await respond(
       ctx,

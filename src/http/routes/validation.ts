@@ -1,6 +1,6 @@
 /**
  * /validation, /validation/crossvalidation[/{id}], /validation/report/crossvalidation[/{id}]
- * (issue "Cross-validation"; spec lazar.md §6): POST runs a cross-validation (task) or makes a
+ * (docs/cross-validation.md): POST runs a cross-validation (task) or makes a
  * report of one or more (task); GET serves them as RDF, uri-list and HTML (the report page:
  * statistics, confusion matrix, plots as server-rendered SVG, per-fold table, every prediction);
  * DELETE removes one (its creator or an admin token, README "Access control").
