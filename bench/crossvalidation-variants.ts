@@ -23,8 +23,8 @@
  */
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { ForestData, trainForest } from "../src/learn/forest.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
-import { moleculeFromSmiles, QuerySet } from "../src/mining/match.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
+import { moleculeFromSmiles, QuerySet } from "../src/chem/smarts/index.ts";
 import { mine } from "../src/tasks/jobs/mining.ts";
 import { assignFolds } from "../src/validate/folds.ts";
 import { kaziusMiningInput } from "../test/helpers/data.ts";

@@ -14,9 +14,9 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { loadRDKit } from "../src/chem/rdkit.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
 import { mineBbrc } from "../src/mining/index.ts";
-import { MolTarget, QuerySet } from "../src/mining/match.ts";
+import { MolTarget, QuerySet } from "../src/chem/smarts/index.ts";
 import { DATA, kaziusMiningInput } from "../test/helpers/data.ts";
 
 const runs = Number(process.argv[2] ?? 5);

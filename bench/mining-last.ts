@@ -12,7 +12,7 @@
  * Usage: nice -n 19 npx tsx bench/mining-last.ts [minfreq …]
  */
 import { loadRDKit } from "../src/chem/rdkit.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
 import { mineLast } from "../src/mining/last/index.ts";
 import { kaziusMiningInput } from "../test/helpers/data.ts";
 

@@ -23,7 +23,7 @@ import { mineBbrc } from "../src/mining/index.ts";
 import { canonicalOrder } from "../src/mining/order.ts";
 import { Database } from "../src/mining/database.ts";
 import { BbrcMiner } from "../src/mining/bbrc.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
 import { kaziusMiningInput } from "../test/helpers/data.ts";
 
 const { compounds, activity } = kaziusMiningInput();

@@ -8,7 +8,7 @@
  * (see `edgeLess`). All molecules live in flat typed arrays indexed by a global atom number.
  */
 
-import type { MolGraph } from "./encode.ts";
+import type { MolGraph } from "../chem/labelled-graph.ts";
 import { stdSort } from "./stdsort.ts";
 
 export interface NodeLabelInfo {

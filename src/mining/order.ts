@@ -8,7 +8,7 @@
  */
 
 import type { RDKit } from "../chem/rdkit.ts";
-import { encodeGraph, encodeSmiles, type MolGraph } from "./encode.ts";
+import { encodeGraph, encodeSmiles, type MolGraph } from "../chem/labelled-graph.ts";
 
 export interface InputCompound {
   /** Positive integer id printed in the output lists. */

@@ -23,7 +23,7 @@ import { BadRequest, InternalError } from "../../errors.ts";
 import { chiSquareCdf } from "../../mining/chisq.ts";
 import { mineBbrc, SearchLimitError, type BbrcOptions, type MiningProgress } from "../../mining/index.ts";
 import { mineLast, type LastOptions } from "../../mining/last/index.ts";
-import { QuerySet } from "../../mining/match.ts";
+import { QuerySet } from "../../chem/smarts/index.ts";
 import type { OrderedCompounds } from "../../mining/order.ts";
 import { chisqCdf1, fminerChisq, fminerKuiper } from "../../mining/stats.ts";
 import { EntryWriter, type EntryRow } from "../../resources/dataset.ts";

@@ -16,10 +16,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { DATA } from "../../helpers/data.ts";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
-import { encodeSmiles } from "../../../src/mining/encode.ts";
+import { encodeSmiles } from "../../../src/chem/labelled-graph.ts";
 import { mineBbrc } from "../../../src/mining/index.ts";
 import { chisqCdf1 } from "../../../src/mining/stats.ts";
-import { QuerySet, moleculeFromSmiles } from "../../../src/mining/match.ts";
+import { QuerySet, moleculeFromSmiles } from "../../../src/chem/smarts/index.ts";
 import { FingerprintMatrix, LazarModel, instancesOf, weightedFingerprint, weightedTanimoto } from "../../../src/learn/index.ts";
 
 test("hamster BBRC (min_frequency 8) + WMV: c1ccccc1NN → false as the reference; CNN → measured", async (t) => {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { Database } from "../../../src/mining/database.ts";
 import { LegCounter, type Level } from "../../../src/mining/legs.ts";
 import { Pattern, DEFAULT_TREE_ORDER } from "../../../src/mining/pattern.ts";
-import type { MolGraph } from "../../../src/mining/encode.ts";
+import type { MolGraph } from "../../../src/chem/labelled-graph.ts";
 import { mulberry32 } from "../../../src/numeric/random.ts";
 
 function randomGraphs(n: number, seed: number): MolGraph[] {

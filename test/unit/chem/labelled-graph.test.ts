@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
-import { encodeGraph, encodeSmiles } from "../../../src/mining/encode.ts";
+import { encodeGraph, encodeSmiles } from "../../../src/chem/labelled-graph.ts";
 import { canonicalOrder, parseActivityFile, parseSmiFile } from "../../../src/mining/order.ts";
 import { DATA, kaziusMiningInput } from "../../helpers/data.ts";
 

@@ -1,5 +1,6 @@
 /**
- * Molecule graphs as fminer encodes them (spec miners.md §1.3), read from SMILES with RDKit.
+ * Molecule graphs as fminer encodes them, read from SMILES with RDKit: the graphs the miners
+ * (src/mining/) search and the SMARTS matcher (./smarts/) matches patterns on.
  *
  * - heavy atoms only (hydrogens dropped), no charges, isotopes, stereo or H counts;
  * - node label = atomic number, + 150 when the atom is aromatic (aromatic perception on);
@@ -11,7 +12,7 @@
  * benzenoid and heteroaromatic rings; where they differ the encoding (hence patterns) differs.
  */
 
-import type { RDKit, RDKitMol } from "../chem/rdkit.ts";
+import type { RDKit, RDKitMol } from "./rdkit.ts";
 
 /** Heavy-atom graph of one compound with fminer's input labels. */
 export interface MolGraph {
@@ -21,7 +22,7 @@ export interface MolGraph {
   readonly bonds: Int32Array;
 }
 
-/** An encoded compound, with the standard InChI used for fminer's canonical order (§1.2). */
+/** An encoded compound, with the standard InChI that fminer's canonical compound order sorts by. */
 export interface EncodedCompound {
   readonly graph: MolGraph;
   readonly inchi: string;
@@ -73,7 +74,7 @@ export function encodeSmiles(rdkit: RDKit, smiles: string, aromatic = true): Enc
 }
 
 /**
- * The graph alone (§1.3), without the InChI: for compounds whose InChI is known already (the
+ * The graph alone, without the InChI: for compounds whose InChI is known already (the
  * service's compounds are identified by it) and for query molecules, which are only matched.
  * Equal to `encodeSmiles(…).graph` (tested over the shared data sets).
  */
