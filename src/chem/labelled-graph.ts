@@ -14,8 +14,13 @@
 
 import type { RDKit, RDKitMol } from "./rdkit.ts";
 
-/** Heavy-atom graph of one compound with fminer's input labels. */
-export interface MolGraph {
+/**
+ * Heavy-atom graph of one compound with fminer's input labels: one integer per atom and per
+ * bond, nothing else (no hydrogens, charges or stereo). Not the descriptors' graph
+ * (descriptors/graph.ts `HDepletedGraph`, which keeps hydrogen counts, charges and Kekulé
+ * orders beside aromaticity).
+ */
+export interface LabelledGraph {
   /** Input node label per atom: Z, or Z + 150 for aromatic atoms. */
   readonly labels: Int32Array;
   /** Bonds as triples (atom a, atom b, bond label 1..4), in the toolkit's bond order. */
@@ -24,7 +29,7 @@ export interface MolGraph {
 
 /** An encoded compound, with the standard InChI that fminer's canonical compound order sorts by. */
 export interface EncodedCompound {
-  readonly graph: MolGraph;
+  readonly graph: LabelledGraph;
   readonly inchi: string;
 }
 
@@ -78,11 +83,11 @@ export function encodeSmiles(rdkit: RDKit, smiles: string, aromatic = true): Enc
  * service's compounds are identified by it) and for query molecules, which are only matched.
  * Equal to `encodeSmiles(…).graph` (tested over the shared data sets).
  */
-export function encodeGraph(rdkit: RDKit, smiles: string, aromatic = true): MolGraph | null {
+export function encodeGraph(rdkit: RDKit, smiles: string, aromatic = true): LabelledGraph | null {
   return withMolecule(rdkit, smiles, GRAPH_ONLY, null, aromatic);
 }
 
-function withMolecule(rdkit: RDKit, smiles: string, options: string | null, visit: ((mol: RDKitMol) => void) | null, aromatic: boolean): MolGraph | null {
+function withMolecule(rdkit: RDKit, smiles: string, options: string | null, visit: ((mol: RDKitMol) => void) | null, aromatic: boolean): LabelledGraph | null {
   let mol = options === null ? rdkit.get_mol(smiles) : rdkit.get_mol(smiles, options);
   if (mol === null) mol = rdkit.get_mol(smiles, UNSANITISED);
   if (mol === null) return null;

@@ -26,11 +26,11 @@
  * large nodes) or by sorting packed (rank, position) keys of the node's cases (small nodes);
  * partitioning is in place on one index array; all scratch memory is allocated once per forest.
  *
- * Determinism: tree t draws from mulberry32 (src/numeric/random.ts) seeded with
+ * Determinism: tree t draws from mulberry32Unit (src/numeric/random.ts) seeded with
  * `mixSeed(seed, t)` (a 32-bit integer hash, below), so a forest is a function of its seed,
  * independent of how trees are scheduled.
  */
-import { mulberry32 } from "../numeric/random.ts";
+import { mulberry32Unit } from "../numeric/random.ts";
 
 /** Hash two 32-bit integers into a seed (murmur3's finaliser over a golden-ratio combination). */
 export function mixSeed(a: number, b: number): number {
@@ -325,7 +325,7 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   const rightPerm = new Float64Array(K);
 
   for (let t = 0; t < ntree; t++) {
-    const rand = mulberry32(mixSeed(seed, t));
+    const rand = mulberry32Unit(mixSeed(seed, t));
     for (let d = 0; d < m; d++) {
       const e = Math.floor(rand() * m);
       entryDrawn[e] = 1;

@@ -40,11 +40,11 @@
  * `rfe` runs in the calling thread; `rfeParallel` (tasks/rfe-parallel.ts) spreads the resamples over
  * worker threads and returns the same result.
  *
- * Deterministic for a seed: resample b draws from mulberry32(mixSeed(seed, b)); its forests
+ * Deterministic for a seed: resample b draws from mulberry32Unit(mixSeed(seed, b)); its forests
  * get seeds derived from that stream, so a resample's result does not depend on the others.
  */
 import { ForestData, mixSeed, trainForest, type ForestTarget } from "./forest.ts";
-import { mulberry32 } from "../numeric/random.ts";
+import { mulberry32Unit } from "../numeric/random.ts";
 
 /** The endpoint: class labels or numeric values per row (null / NaN = missing). */
 export type RfeEndpoint =
@@ -342,7 +342,7 @@ export function rankColumns(importance: Float64Array): number[] {
 export function runResample(problem: RfeProblem, b: number, seed: number, rankTrees: number, ntree: number): ResampleResult {
   const { data, target, sizes } = problem;
   const n = data.n;
-  const rand = mulberry32(mixSeed(seed, b));
+  const rand = mulberry32Unit(mixSeed(seed, b));
   const train = new Int32Array(n);
   const drawn = new Uint8Array(n);
   for (let i = 0; i < n; i++) {

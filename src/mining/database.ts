@@ -8,7 +8,7 @@
  * (see `edgeLess`). All molecules live in flat typed arrays indexed by a global atom number.
  */
 
-import type { MolGraph } from "../chem/labelled-graph.ts";
+import type { LabelledGraph } from "../chem/labelled-graph.ts";
 import { stdSort } from "./stdsort.ts";
 
 export interface NodeLabelInfo {
@@ -46,7 +46,7 @@ export class Database {
   /** Frequent edge labels by final number. */
   readonly edgeLabels: EdgeLabelInfo[];
 
-  constructor(graphs: readonly MolGraph[], minfreq: number) {
+  constructor(graphs: readonly LabelledGraph[], minfreq: number) {
     const n = graphs.length;
     this.nTrees = n;
     let nAtoms = 0;

@@ -36,9 +36,6 @@
 import { mulberry32Uint32 } from "../numeric/random.ts";
 import { compareCodePoints } from "./statistics.ts";
 
-/** mulberry32: the next 32-bit unsigned draw of the generator seeded with `seed` (step 2). */
-export const mulberry32 = mulberry32Uint32;
-
 /** Fisher–Yates shuffle in place with 32-bit draws (step 3). */
 export function shuffleInPlace<T>(items: T[], next: () => number): T[] {
   if (items.length > 2 ** 21) throw new RangeError("too many units for an exact shuffle");
@@ -94,7 +91,7 @@ export function assignFolds(
   if (stratified && (!targets || targets.length !== compounds.length)) {
     throw new FoldError("stratified folds need one target value per instance");
   }
-  shuffleInPlace(units, mulberry32(options.seed));
+  shuffleInPlace(units, mulberry32Uint32(options.seed)); // step 2
   const folds: string[][] = Array.from({ length: k }, () => []);
   if (!stratified) {
     const base = Math.floor(units.length / k);

@@ -28,11 +28,11 @@
  * conformers came from InChIs/SMILES without guaranteed stereo either.
  */
 
-import type { MolGraph } from "./graph.ts";
+import type { HDepletedGraph } from "./graph.ts";
 import { COVALENT_RADIUS, elementValue, orientPrincipal, VDW_RADIUS, type Mol3D } from "./geometry3d.ts";
 import { DeadlineExceeded } from "../../numeric/deadline.ts";
 import { lbfgs, type Objective } from "../../numeric/lbfgs.ts";
-import { mulberry32 } from "../../numeric/random.ts";
+import { mulberry32Unit } from "../../numeric/random.ts";
 import { topEigenpairs } from "../../numeric/subspace-iteration.ts";
 
 export interface ConformerOptions {
@@ -79,7 +79,7 @@ interface FullMol {
   arom: Uint8Array;
 }
 
-function expandHydrogens(g: MolGraph): FullMol {
+function expandHydrogens(g: HDepletedGraph): FullMol {
   let nH = 0;
   for (let i = 0; i < g.n; i++) nH += g.h[i]!;
   const n = g.n + nH;
@@ -869,7 +869,7 @@ function checkQuality(mol: FullMol, geo: Geometry, bd: Bounds, x: Float64Array):
  * A 3D conformer of `g` with all hydrogens, or null (time bound exceeded, molecule too large,
  * or no acceptable embedding). `info`, when given, receives diagnostics.
  */
-export function generateConformer(g: MolGraph, options: ConformerOptions = {}, info?: ConformerInfo): Mol3D | null {
+export function generateConformer(g: HDepletedGraph, options: ConformerOptions = {}, info?: ConformerInfo): Mol3D | null {
   const t0 = performance.now();
   const deadline = t0 + (options.timeLimitMs ?? 500);
   const seed = options.seed ?? 42;
@@ -891,7 +891,7 @@ export function generateConformer(g: MolGraph, options: ConformerOptions = {}, i
     let best: { x: Float64Array; e: number; q: Quality } | null = null;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       stats.attempts = attempt + 1;
-      const rand = mulberry32((seed ^ Math.imul(attempt + 1, 0x9e3779b1)) >>> 0);
+      const rand = mulberry32Unit((seed ^ Math.imul(attempt + 1, 0x9e3779b1)) >>> 0);
       let x4: Float64Array;
       if (mol.n === 1) x4 = new Float64Array(4);
       else x4 = embed(bd, rand, deadline);
@@ -940,7 +940,7 @@ export function generateConformer(g: MolGraph, options: ConformerOptions = {}, i
  * V2000 molfile of a conformer made from `g` by `generateConformer` (bond orders and charges
  * from the graph; hydrogen bonds single) — for inspection and for other programs.
  */
-export function conformerMolblock(mol: Mol3D, g: MolGraph, title = ""): string {
+export function conformerMolblock(mol: Mol3D, g: HDepletedGraph, title = ""): string {
   const SYM = "H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I".split(" ");
   const f = (v: number, w: number, p: number): string => v.toFixed(p).padStart(w);
   const lines = [title, "  qsargraph      3D", "", `${f(mol.n, 3, 0)}${f(mol.m, 3, 0)}  0  0  0  0  0  0  0  0999 V2000`];

@@ -15,7 +15,7 @@
  */
 
 import { alogp } from "./alogp.ts";
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import { NATURAL_MASS } from "./elements.ts";
 import { put, type CdkDescriptor } from "./types.ts";
 import { ELECTRONIC } from "./electronic.ts";

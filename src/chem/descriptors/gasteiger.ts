@@ -10,7 +10,7 @@
  * iteration, so they are handled as one pooled charge per heavy atom.
  */
 
-import type { MolGraph } from "./graph.ts";
+import type { HDepletedGraph } from "./graph.ts";
 
 export interface GMCharges {
   /** Charge of each heavy atom. */
@@ -69,7 +69,7 @@ function params(z: number, maxOrder: number, charge: number): readonly [number, 
  * into H atoms bonded to it), else on the H-depleted graph. Null when an element has no
  * parameters.
  */
-export function gasteigerMarsili(g: MolGraph, withH: boolean): GMCharges | null {
+export function gasteigerMarsili(g: HDepletedGraph, withH: boolean): GMCharges | null {
   const n = g.n;
   const maxOrder = new Uint8Array(n);
   for (let b = 0; b < g.m; b++) {

@@ -10,7 +10,7 @@
  */
 
 import { jacobiEigen } from "../../numeric/jacobi.ts";
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import { MAJOR_ISOTOPE_MASS } from "./elements.ts";
 import { put, type CdkDescriptor } from "./types.ts";
 

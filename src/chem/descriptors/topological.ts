@@ -7,7 +7,7 @@
  * PetitjeanShapeIndex's geomShape needs 3D coordinates and is not produced here.
  */
 
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import { CARBON_NATURAL_MASS, NATURAL_MASS } from "./elements.ts";
 import { KIER_HALL } from "./estate.ts";
 import { FAR } from "./graph.ts";

@@ -1,6 +1,6 @@
 /** Shared types of the descriptor library. */
 
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import type { Mol3D } from "./geometry3d.ts";
 
 /** lazar's single-valued descriptor categories (spec descriptors.md §1.1). */

@@ -8,13 +8,13 @@
  * its search order and the evaluation of recursive predicates.
  */
 
-import type { MolGraph } from "../labelled-graph.ts";
+import type { LabelledGraph } from "../labelled-graph.ts";
 import type { SmartsQuery } from "./query.ts";
 import { bindSlots, ensureWorkspace, evalProgram, passesPrefilter, prepareRecursive, toQuery } from "./search.ts";
 import { prepareMolecule, type MolTarget } from "./target.ts";
 
 /** The embeddings as query-atom → molecule-atom arrays (for tests and diagnostics; allocates). */
-export function embeddings(query: SmartsQuery | string, mol: MolGraph | MolTarget, limit = 100000): Int32Array[] {
+export function embeddings(query: SmartsQuery | string, mol: LabelledGraph | MolTarget, limit = 100000): Int32Array[] {
   const q = toQuery(query);
   const t = prepareMolecule(mol);
   const out: Int32Array[] = [];

@@ -3,7 +3,7 @@
  * queries first, then the search (search.ts) for the survivors.
  */
 
-import type { MolGraph } from "../labelled-graph.ts";
+import type { LabelledGraph } from "../labelled-graph.ts";
 import { SCREEN_WORDS } from "./labels.ts";
 import { compileSmarts } from "./parse.ts";
 import type { SmartsQuery } from "./query.ts";
@@ -42,7 +42,7 @@ export class QuerySet {
   }
 
   /** 1 where query k occurs in the molecule, else 0. */
-  matchAll(mol: MolGraph | MolTarget, out = new Uint8Array(this.queries.length)): Uint8Array {
+  matchAll(mol: LabelledGraph | MolTarget, out = new Uint8Array(this.queries.length)): Uint8Array {
     const t = prepareMolecule(mol);
     this.screenPass(t, out);
     for (let k = 0; k < out.length; k++) if (out[k] === 1) out[k] = run(this.queries[k]!, t, 1);
@@ -50,7 +50,7 @@ export class QuerySet {
   }
 
   /** Hit count (embeddings) of every query in the molecule, each at most `limit`. */
-  countAll(mol: MolGraph | MolTarget, limit = Number.MAX_SAFE_INTEGER, out = new Int32Array(this.queries.length)): Int32Array {
+  countAll(mol: LabelledGraph | MolTarget, limit = Number.MAX_SAFE_INTEGER, out = new Int32Array(this.queries.length)): Int32Array {
     const t = prepareMolecule(mol);
     this.screenPass(t, out);
     for (let k = 0; k < out.length; k++) if (out[k] === 1) out[k] = run(this.queries[k]!, t, limit);
@@ -58,7 +58,7 @@ export class QuerySet {
   }
 
   /** Indices of the queries occurring in the molecule, ascending. */
-  matching(mol: MolGraph | MolTarget): number[] {
+  matching(mol: LabelledGraph | MolTarget): number[] {
     const hits = this.matchAll(mol);
     const out: number[] = [];
     for (let k = 0; k < hits.length; k++) if (hits[k] === 1) out.push(k);

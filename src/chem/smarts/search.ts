@@ -25,7 +25,7 @@
  * embeddings.ts; index.ts does not export them.
  */
 
-import type { MolGraph } from "../labelled-graph.ts";
+import type { LabelledGraph } from "../labelled-graph.ts";
 import { W } from "./labels.ts";
 import { compileSmarts } from "./parse.ts";
 import { OP_AND, OP_MASK, OP_NOT, OP_REC, type Order, type SmartsQuery } from "./query.ts";
@@ -275,7 +275,7 @@ export function toQuery(q: SmartsQuery | string): SmartsQuery {
 }
 
 /** Does the query occur in the molecule? */
-export function matches(query: SmartsQuery | string, mol: MolGraph | MolTarget): boolean {
+export function matches(query: SmartsQuery | string, mol: LabelledGraph | MolTarget): boolean {
   return run(toQuery(query), prepareMolecule(mol), 1) > 0;
 }
 
@@ -283,6 +283,6 @@ export function matches(query: SmartsQuery | string, mol: MolGraph | MolTarget):
  * Number of embeddings (injective atom mappings, automorphic images counted separately: fminer's
  * and OpenBabel's hit count), at most `limit`.
  */
-export function countEmbeddings(query: SmartsQuery | string, mol: MolGraph | MolTarget, limit = Number.MAX_SAFE_INTEGER): number {
+export function countEmbeddings(query: SmartsQuery | string, mol: LabelledGraph | MolTarget, limit = Number.MAX_SAFE_INTEGER): number {
   return run(toQuery(query), prepareMolecule(mol), limit);
 }

@@ -6,7 +6,7 @@
  */
 
 import type { RDKit } from "../rdkit.ts";
-import { encodeGraph, type MolGraph } from "../labelled-graph.ts";
+import { encodeGraph, type LabelledGraph } from "../labelled-graph.ts";
 import { EDGE_TYPES, edgeHash, neighbourBit, NLABELS, screenBits } from "./labels.ts";
 
 /** A molecule prepared for matching (adjacency, label histogram, edge-type bits). */
@@ -36,7 +36,7 @@ export class MolTarget {
   /** Search scratch: atom in use by the current partial embedding. */
   readonly used: Uint8Array;
 
-  constructor(g: MolGraph) {
+  constructor(g: LabelledGraph) {
     const n = g.labels.length;
     this.size = n;
     this.labels = Int32Array.from(g.labels);
@@ -93,10 +93,10 @@ export class MolTarget {
   }
 }
 
-const prepared = new WeakMap<MolGraph, MolTarget>();
+const prepared = new WeakMap<LabelledGraph, MolTarget>();
 
 /** The prepared form of a molecule graph (cached per graph object). */
-export function prepareMolecule(g: MolGraph | MolTarget): MolTarget {
+export function prepareMolecule(g: LabelledGraph | MolTarget): MolTarget {
   if (g instanceof MolTarget) return g;
   let t = prepared.get(g);
   if (t === undefined) {

@@ -28,7 +28,7 @@ import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { cleanColumns, knnImpute, rfe, RfeInputError, subsetSizes, type RfeEndpoint } from "../../../src/learn/rfe.ts";
 import { rfeParallel } from "../../../src/tasks/rfe-parallel.ts";
-import { mulberry32, shuffle } from "../../../src/numeric/random.ts";
+import { mulberry32Unit, shuffle } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
 test("subset sizes: round(p × 0.30 … 0.70) as R computes them", () => {
@@ -133,7 +133,7 @@ for (const kind of ["regression", "classification"] as const) {
     const za = standardise(d.columns[a]!);
     const zb = standardise(d.columns[b]!);
     const signal = za.map((v, i) => v + zb[i]!);
-    const rand = mulberry32(2024);
+    const rand = mulberry32Unit(2024);
     const noise = d.columns.map((c) => shuffle([...c], rand));
     const columns = [...d.columns, ...noise];
     const median = [...signal].sort((x, y) => x - y)[signal.length >> 1]!;

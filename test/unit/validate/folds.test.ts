@@ -38,12 +38,13 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assignFolds, FoldError, mulberry32 } from "../../../src/validate/index.ts";
+import { mulberry32Uint32 } from "../../../src/numeric/random.ts";
+import { assignFolds, FoldError } from "../../../src/validate/index.ts";
 
 const units = Array.from({ length: 10 }, (_, i) => `c${String(i + 1).padStart(2, "0")}`);
 
 test("mulberry32 draws match the independent transcription", () => {
-  const r = mulberry32(1);
+  const r = mulberry32Uint32(1);
   assert.deepEqual([r(), r(), r()], [2693262067, 11749833, 2265367787]);
 });
 
