@@ -1,6 +1,6 @@
 /**
  * A fast random forest (Breiman 2001, as R's `randomForest` 4.x implements it) for the
- * recursive feature elimination of spec lazar.md §5 — pure TypeScript on typed arrays.
+ * recursive feature elimination (rfe.ts) — pure TypeScript on typed arrays.
  *
  * - CART trees: Gini for classification (maximise Σ_c n_Lc²/n_L + Σ_c n_Rc²/n_R), residual sum of
  *   squares for regression (maximise S_L²/n_L + S_R²/n_R); split thresholds at the midpoint of

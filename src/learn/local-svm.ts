@@ -1,6 +1,6 @@
 /**
- * Local SVM classification and regression on a query's neighbours (spec lazar.md §3.6,
- * "local_svm_classification / local_svm_regression", the reference's caret `svmRadial` setup):
+ * Local SVM classification and regression on a query's neighbours (lazar's prediction
+ * algorithms "local_svm_classification / local_svm_regression", the reference's caret `svmRadial` setup):
  *
  * - all neighbour activities identical → that value (no training);
  * - X = neighbour rows (hits × pValue fingerprints, or raw descriptors); columns missing in the

@@ -1,5 +1,5 @@
 /**
- * Recursive feature elimination as the reference service did it (spec lazar.md §5: alg32 fs.rb,
+ * Recursive feature elimination as the reference service did it (alg32 fs.rb,
  * R caret `rfe` with `rfFuncs`) — the pure core: a matrix in, the kept column indices out.
  *
  * 1. Rows whose endpoint is missing are ignored; fewer than 10 rows is an error.

@@ -1,5 +1,5 @@
 /**
- * fminer's canonical compound order (spec miners.md §1.1–§1.2).
+ * fminer's canonical compound order (the order of the tids the miners number compounds by).
  *
  * The library buffers compounds and inserts them sorted by the string `InChI + "-" + counter`
  * (std::map order = byte-wise string order; counter = 0-based insertion number), so duplicate

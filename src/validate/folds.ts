@@ -1,5 +1,5 @@
 /**
- * Cross-validation folds (spec lazar.md §6.2), reproducible from an integer seed in any language.
+ * Cross-validation folds, reproducible from an integer seed in any language.
  *
  * The unit is the unique compound: every measurement of a compound lands in the same fold. The
  * reference shuffled with Ruby's Mersenne Twister (not reproducible elsewhere) and stratified

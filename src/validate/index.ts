@@ -1,5 +1,5 @@
 /**
- * The validation core (spec lazar.md §6): folds, statistics, plot data, SVG plots and the HTML
+ * The validation core: folds, statistics, plot data, SVG plots and the HTML
  * report of cross-validations. Pure modules: nothing here imports http, store or resources.
  */
 export { assignFolds, shuffleInPlace, FoldError, type FoldAssignment, type FoldOptions } from "./folds.ts";

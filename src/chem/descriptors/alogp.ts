@@ -1,5 +1,5 @@
 /**
- * CDK ALOGPDescriptor (spec descriptors.md §1.2): Ghose–Crippen atom-type logP and molar
+ * CDK ALOGPDescriptor (lazar's constitutional category): Ghose–Crippen atom-type logP and molar
  * refractivity (A. K. Ghose, V. N. Viswanadhan, J. J. Wendoloski, J. Phys. Chem. A 102 (1998)
  * 3762–3772), ported from CDK's ALOGPDescriptor (cdk/cdk descriptor/qsarmolecular; the class
  * of CDK 2.8 was read for this port). Values: ALogP = Σ n_t·a_t, ALogp2 = ALogP², AMR = Σ n_t·r_t

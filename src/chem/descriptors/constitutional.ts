@@ -1,5 +1,5 @@
 /**
- * Constitutional descriptors, CDK-compatible (spec descriptors.md §1.2): AtomCount, BondCount,
+ * Constitutional descriptors, CDK-compatible: AtomCount, BondCount,
  * AromaticAtomsCount, AromaticBondsCount, RotatableBondsCount, LargestChain,
  * LongestAliphaticChain, LargestPiSystem, RuleOfFive, ALOGP (Ghose–Crippen, alogp.ts), XLogP
  * (xlogp.ts), MannholdLogP.

@@ -1,5 +1,5 @@
 /**
- * Gasteiger–Marsili sigma charges, CDK variant (spec descriptors.md §3.4; CDK
+ * Gasteiger–Marsili sigma charges, CDK variant (CDK
  * `GasteigerMarsiliPartialCharges`): parameters by element and highest Kekulé bond order at the
  * atom, all start charges 0, damping 0.5^k, at most 20 iterations, stop when no |q| changed by
  * more than 0.001 (with CDK's q_old[0] = 20 initialisation), χ⁺ of hydrogen 20.02. Any element

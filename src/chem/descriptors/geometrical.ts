@@ -1,5 +1,5 @@
 /**
- * Geometrical descriptors (CDK recipes, spec descriptors.md §1.5, §3.6) on a `Mol3D`: the atoms
+ * Geometrical descriptors (CDK recipes) on a `Mol3D`: the atoms
  * present in the container with their coordinates.
  *
  * - GravitationalIndexDescriptor (GRAV-1..3, GRAVH-1..3, GRAV-4..6): Σ m_i m_j / r_ij² with

@@ -1,5 +1,5 @@
 /**
- * Hybrid descriptors, 2D part: BCUT (CDK BCUTDescriptor, spec descriptors.md §3.5) at CDK's
+ * Hybrid descriptors, 2D part: BCUT (CDK BCUTDescriptor) at CDK's
  * default nhigh = nlow = 1. WHIM (the other hybrid class) needs 3D coordinates and is not
  * computed here.
  *

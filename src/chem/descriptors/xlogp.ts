@@ -1,5 +1,5 @@
 /**
- * CDK XLogPDescriptor (spec descriptors.md §1.2): XLogP 2 (R. Wang, Y. Gao, L. Lai, Perspect.
+ * CDK XLogPDescriptor (lazar's constitutional category): XLogP 2 (R. Wang, Y. Gao, L. Lai, Perspect.
  * Drug Discov. Des. 19 (2000) 47–66) as CDK implements it — ≈ 90 atom types on the molecule
  * with explicit hydrogens plus corrections: halogen pairs on one atom, 1,3-dicarbonyl,
  * hydrophobic carbon, internal hydrogen bonds, C-terminal amino acid, p-amino sulfonic acid,

@@ -1,11 +1,12 @@
 /**
- * The miners' molecule encoding (spec miners.md §1.3) read the two ways src/mining/encode.ts
- * offers: `encodeSmiles` (RDKit's default parse, with the InChI for fminer's canonical order —
- * the path every golden-file test in bbrc/last/match.test.ts goes through) and `encodeGraph`
- * (a cheaper parse that keeps explicit hydrogens and skips stereo perception, used when the
- * InChI is known already). The second must give the same graph as the first for every
- * structure, so the reference is the first path; the inputs are the shared data sets with
- * stereo, explicit [H], charges, nitro groups, salts and unreadable rows among them.
+ * The miners' molecule encoding read the two ways src/chem/labelled-graph.ts offers:
+ * `encodeSmiles` (RDKit's default parse, with the InChI for fminer's canonical order — the path
+ * every golden-file test in mining/bbrc, mining/last and chem/smarts/match.test.ts goes through)
+ * and `encodeGraph` (a cheaper parse that keeps explicit hydrogens and skips stereo
+ * perception, used when the InChI is known already). The second must give the same graph as
+ * the first for every structure, so the reference is the first path; the inputs are the shared
+ * data sets with stereo, explicit [H], charges, nitro groups, salts and unreadable rows among
+ * them.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Local SVMs on real data (spec lazar.md §3.6): properties that could be false, never values
+ * Local SVMs on real data (src/learn/local-svm.ts): properties that could be false, never values
  * produced by this code.
  *
  * - Regression: EPAFHM (fathead minnow, -log10 LC50 mmol; shared/data/lazar/test/data/

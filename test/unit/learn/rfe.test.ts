@@ -1,5 +1,5 @@
 /**
- * Recursive feature elimination (src/learn/rfe.ts, spec lazar.md §5) on real descriptor data.
+ * Recursive feature elimination (src/learn/rfe.ts) on real descriptor data.
  *
  * - Subset sizes as R computes `unique(round(p * seq(0.3, 0.7, by = 0.02)))` (values printed
  *   by R 4.2.2 for these p).

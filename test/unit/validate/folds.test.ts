@@ -1,5 +1,5 @@
 /**
- * Cross-validation folds (spec lazar.md §6.2; algorithm in the comment of src/validate/folds.ts).
+ * Cross-validation folds (algorithm in the comment of src/validate/folds.ts).
  *
  * The reference folds below were derived outside this code base, by this independent Python
  * transcription of the documented steps (run with Python 3):
