@@ -1,6 +1,8 @@
 /**
- * Many SMARTS queries against one molecule at a time (`QuerySet`): a screen pass over all
- * queries first, then the search (search.ts) for the survivors.
+ * Many SMARTS queries against one molecule at a time (`QuerySet`): first one pass over a typed
+ * array that screens every query against the molecule with 96-bit summaries of required edge
+ * types and labels (labels.ts `screenBits`), then the prefilters and the search of search.ts
+ * for the queries that survive.
  */
 
 import type { LabelledGraph } from "../labelled-graph.ts";
