@@ -4,8 +4,8 @@
  * fold as `POST /validation/crossvalidation` (algorithms/mining/job.ts `mine`, default 5 ‰), with
  * the prediction step varied in process:
  *
- * - lazar's weighted majority vote (spec lazar.md §3.6) over every training instance with
- *   weighted Tanimoto > min_sim (§3.4, §3.5) at min_sim 0.3 (the reference default), 0.5, 0.7;
+ * - lazar's weighted majority vote (learn/wmv.ts) over every training instance with
+ *   weighted Tanimoto > min_sim (learn/similarity.ts) at min_sim 0.3 (the reference default), 0.5, 0.7;
  * - the same with unweighted Tanimoto (Era B), with chi-square weights instead of fminer's
  *   1 − p (which is ≥ 0.95 for every significant pattern, so the weights hardly differ);
  * - the k most similar instances only (k-NN), and votes weighted by similarity^4 and ^10;
@@ -13,7 +13,7 @@
  *   features, as a reference point for structural read-across on this data;
  * - a neighbour vote on the geometric mean of the BBRC and the Morgan similarity;
  * - the accuracy of the reference method among predictions whose confidence (|Σ±s|/n)
- *   exceeds 0.025 (ToxCreate's suggested cut-off, spec §3.7), 0.1, 0.15, 0.2, with coverage;
+ *   exceeds 0.025 (ToxCreate's suggested cut-off), 0.1, 0.15, 0.2, with coverage;
  * - with `--forest`: a global learner instead of neighbours, a random forest (learn/forest.ts,
  *   200 trees, seed 1) on the BBRC features of each training fold, on the Morgan bits, and on
  *   both. This asks whether *any* learner reaches 0.84 on these features (7 more minutes).
@@ -23,8 +23,8 @@
  */
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { ForestData, trainForest } from "../src/learn/forest.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
-import { moleculeFromSmiles, QuerySet } from "../src/mining/match.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
+import { moleculeFromSmiles, QuerySet } from "../src/chem/smarts/index.ts";
 import { mine } from "../src/algorithms/mining/job.ts";
 import { assignFolds } from "../src/validate/folds.ts";
 import { kaziusMiningInput } from "../test/helpers/data.ts";

@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import { loadRDKit, type RDKit } from "../src/chem/rdkit.ts";
 import { mineBbrc, type InputCompound } from "../src/mining/index.ts";
 import { chisqCdf1 } from "../src/mining/stats.ts";
-import { QuerySet } from "../src/mining/match.ts";
+import { QuerySet } from "../src/chem/smarts/index.ts";
 import { FingerprintMatrix, weightedFingerprint, instancesOf, createLazarModel, loadLibsvm, localSvm, KernelSvm, type SparseFingerprint, type LazarModel } from "../src/learn/index.ts";
 import { DATA, readSmilesCsv } from "../test/helpers/data.ts";
 

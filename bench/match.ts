@@ -1,6 +1,6 @@
 /**
- * SMARTS matching speed (src/mining/match.ts): all BBRC patterns of a model against query
- * compounds, as lazar's prediction does for every query (spec miners.md §7.2).
+ * SMARTS matching speed (src/chem/smarts/): all BBRC patterns of a model against query
+ * compounds, as lazar's prediction does for every query.
  *
  * Pattern sets: fminer's golden hamster BBRC output `fminer/test/tmp1` (53 SMARTS) and the BBRC
  * representatives mined here from Kazius at minimum frequency 20 (fminer2: 3413).
@@ -14,9 +14,9 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { loadRDKit } from "../src/chem/rdkit.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
 import { mineBbrc } from "../src/mining/index.ts";
-import { MolTarget, QuerySet } from "../src/mining/match.ts";
+import { MolTarget, QuerySet } from "../src/chem/smarts/index.ts";
 import { DATA, kaziusMiningInput } from "../test/helpers/data.ts";
 
 const runs = Number(process.argv[2] ?? 5);
@@ -55,7 +55,7 @@ const tmp1 = readFileSync(`${DATA}fminer2/fminer/test/tmp1`, "utf8")
   .filter((l) => l.length > 0)
   .map((l) => /^- \[ "([^"]+)"/.exec(l)![1]!);
 
-// Training occurrences = SMARTS matches (spec §7.2, lazar's 2016 test), at Kazius scale.
+// Training occurrences = SMARTS matches (as lazar's 2016 test checks), at Kazius scale.
 {
   const set = new QuerySet(run.patterns.map((p) => p.smarts));
   const tidOf = new Map(run.compounds.ids.map((id, tid) => [id, tid]));

@@ -7,12 +7,12 @@
  *   upload, so computed here before the clock starts), mining, SVD, GraphML and LAST-SMARTS
  *   (src/algorithms/mining/job.ts passes the stored InChIs);
  * - the standalone miner computing the InChIs itself, as fminer2 does.
- * Reference (fminer2 C++ with OpenBabel, whole process, spec miners.md §8.3): 42 / 114 / 435
+ * Reference (fminer2 C++ with OpenBabel, whole process): 42 / 114 / 435
  * graphs in 2.1 / 4.0 / 7.6 s.
  * Usage: nice -n 19 npx tsx bench/mining-last.ts [minfreq …]
  */
 import { loadRDKit } from "../src/chem/rdkit.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
 import { mineLast } from "../src/mining/last/index.ts";
 import { kaziusMiningInput } from "../test/helpers/data.ts";
 

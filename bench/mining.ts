@@ -7,7 +7,7 @@
  * - the standalone miner computing the InChIs itself, as fminer2 does (its wall time includes
  *   OpenBabel's parsing and InChI);
  * - the search alone (database + mining on the already ordered compounds);
- * with peak RSS and the pattern counts next to fminer2's (spec miners.md §8.3: 370 / 823 /
+ * with peak RSS and the pattern counts next to fminer2's (370 / 823 /
  * 3413 / 5466 patterns in 2.6 / 3.2 / 3.7 / 3.5 s, C++ with OpenBabel, on this machine kind).
  *
  * The counts can differ slightly from fminer2's because the molecules are read with RDKit, not
@@ -23,7 +23,7 @@ import { mineBbrc } from "../src/mining/index.ts";
 import { canonicalOrder } from "../src/mining/order.ts";
 import { Database } from "../src/mining/database.ts";
 import { BbrcMiner } from "../src/mining/bbrc.ts";
-import { encodeSmiles } from "../src/mining/encode.ts";
+import { encodeSmiles } from "../src/chem/labelled-graph.ts";
 import { kaziusMiningInput } from "../test/helpers/data.ts";
 
 const { compounds, activity } = kaziusMiningInput();

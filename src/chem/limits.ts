@@ -14,7 +14,7 @@
  * Measured (probe scripts, fresh instance per failure, with the service's parser options; the
  * shapes as SMILES of n atoms): every call the service makes — parse, InChI + InChIKey, SMILES
  * (`get_smiles`), molblock, SVG, RDKit descriptors, CommonChem JSON, Morgan fingerprint, the
- * miners' encoding (mining/encode.ts), a molblock read back (molfile path), InChI decoding
+ * miners' encoding (chem/labelled-graph.ts), a molblock read back (molfile path), InChI decoding
  * (chem/inchi) — at n = 150, 300, 450, 600, 750, 900, followed by a tiny parse:
  *
  *   shape                         smallest n that failed      everything passed at

@@ -1,6 +1,6 @@
 /**
  * A fast random forest (Breiman 2001, as R's `randomForest` 4.x implements it) for the
- * recursive feature elimination of spec lazar.md §5 — pure TypeScript on typed arrays.
+ * recursive feature elimination (rfe.ts) — pure TypeScript on typed arrays.
  *
  * - CART trees: Gini for classification (maximise Σ_c n_Lc²/n_L + Σ_c n_Rc²/n_R), residual sum of
  *   squares for regression (maximise S_L²/n_L + S_R²/n_R); split thresholds at the midpoint of
@@ -26,11 +26,11 @@
  * large nodes) or by sorting packed (rank, position) keys of the node's cases (small nodes);
  * partitioning is in place on one index array; all scratch memory is allocated once per forest.
  *
- * Determinism: tree t draws from mulberry32 (src/numeric/random.ts) seeded with
+ * Determinism: tree t draws from mulberry32Unit (src/numeric/random.ts) seeded with
  * `mixSeed(seed, t)` (a 32-bit integer hash, below), so a forest is a function of its seed,
  * independent of how trees are scheduled.
  */
-import { mulberry32 } from "../numeric/random.ts";
+import { mulberry32Unit } from "../numeric/random.ts";
 
 /** Hash two 32-bit integers into a seed (murmur3's finaliser over a golden-ratio combination). */
 export function mixSeed(a: number, b: number): number {
@@ -325,7 +325,7 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   const rightPerm = new Float64Array(K);
 
   for (let t = 0; t < ntree; t++) {
-    const rand = mulberry32(mixSeed(seed, t));
+    const rand = mulberry32Unit(mixSeed(seed, t));
     for (let d = 0; d < m; d++) {
       const e = Math.floor(rand() * m);
       entryDrawn[e] = 1;

@@ -1,6 +1,6 @@
 /**
- * Local SVM classification and regression on a query's neighbours (spec lazar.md §3.6,
- * "local_svm_classification / local_svm_regression", the reference's caret `svmRadial` setup):
+ * Local SVM classification and regression on a query's neighbours (lazar's prediction
+ * algorithms "local_svm_classification / local_svm_regression", the reference's caret `svmRadial` setup):
  *
  * - all neighbour activities identical → that value (no training);
  * - X = neighbour rows (hits × pValue fingerprints, or raw descriptors); columns missing in the
@@ -24,7 +24,7 @@
  */
 
 import { KernelSvm, type Libsvm, type SvmKind } from "./svm.ts";
-import { mulberry32, shuffle } from "../numeric/random.ts";
+import { mulberry32Unit, shuffle } from "../numeric/random.ts";
 
 export interface LocalSvmOptions {
   readonly kind: SvmKind;
@@ -151,7 +151,7 @@ export function partitions(y: ArrayLike<number>, kind: SvmKind, times: number, f
       add(breaks.filter((b) => y[i]! > b).length, i);
     }
   }
-  const rand = mulberry32(seed);
+  const rand = mulberry32Unit(seed);
   const groups = [...strata.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
   const out: Int32Array[] = [];
   for (let t = 0; t < times; t++) {

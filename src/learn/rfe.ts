@@ -1,5 +1,5 @@
 /**
- * Recursive feature elimination as the reference service did it (spec lazar.md §5: alg32 fs.rb,
+ * Recursive feature elimination as the reference service did it (alg32 fs.rb,
  * R caret `rfe` with `rfFuncs`) — the pure core: a matrix in, the kept column indices out.
  *
  * 1. Rows whose endpoint is missing are ignored; fewer than 10 rows is an error.
@@ -40,11 +40,11 @@
  * `rfe` runs in the calling thread; `rfeOnResamples` (algorithms/rfe/resamples.ts) runs each
  * resample as a job of the service's worker pool and returns the same result.
  *
- * Deterministic for a seed: resample b draws from mulberry32(mixSeed(seed, b)); its forests
+ * Deterministic for a seed: resample b draws from mulberry32Unit(mixSeed(seed, b)); its forests
  * get seeds derived from that stream, so a resample's result does not depend on the others.
  */
 import { ForestData, mixSeed, trainForest, type ForestTarget } from "./forest.ts";
-import { mulberry32 } from "../numeric/random.ts";
+import { mulberry32Unit } from "../numeric/random.ts";
 
 /** The endpoint: class labels or numeric values per row (null / NaN = missing). */
 export type RfeEndpoint =
@@ -342,7 +342,7 @@ export function rankColumns(importance: Float64Array): number[] {
 export function runResample(problem: RfeProblem, b: number, seed: number, rankTrees: number, ntree: number): ResampleResult {
   const { data, target, sizes } = problem;
   const n = data.n;
-  const rand = mulberry32(mixSeed(seed, b));
+  const rand = mulberry32Unit(mixSeed(seed, b));
   const train = new Int32Array(n);
   const drawn = new Uint8Array(n);
   for (let i = 0; i < n; i++) {

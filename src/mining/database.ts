@@ -1,5 +1,6 @@
 /**
- * The graph database the miners search (spec miners.md §1.2–§1.3, Gaston's `Database`).
+ * The graph database the miners search (Gaston's `Database`), built from the encoded compounds
+ * (chem/labelled-graph.ts).
  *
  * Compounds arrive already in fminer's canonical order (tid = position). Node labels are
  * numbered by first appearance; a combined edge label is (bond label, lower node label, higher
@@ -8,7 +9,7 @@
  * (see `edgeLess`). All molecules live in flat typed arrays indexed by a global atom number.
  */
 
-import type { MolGraph } from "./encode.ts";
+import type { LabelledGraph } from "../chem/labelled-graph.ts";
 import { stdSort } from "./stdsort.ts";
 
 export interface NodeLabelInfo {
@@ -46,7 +47,7 @@ export class Database {
   /** Frequent edge labels by final number. */
   readonly edgeLabels: EdgeLabelInfo[];
 
-  constructor(graphs: readonly MolGraph[], minfreq: number) {
+  constructor(graphs: readonly LabelledGraph[], minfreq: number) {
     const n = graphs.length;
     this.nTrees = n;
     let nAtoms = 0;
@@ -57,7 +58,7 @@ export class Database {
     const labelOf = new Map<number, number>();
     const nodeLabels: NodeLabelInfo[] = [];
     const lastTidNode: number[] = [];
-    // Node labels by first appearance (§1.3), support per molecule.
+    // Node labels by first appearance, support per molecule.
     let a = 0;
     for (let t = 0; t < n; t++) {
       this.atomStart[t] = a;
@@ -177,7 +178,7 @@ export class Database {
 }
 
 /**
- * fminer's edge-label order (spec §1.3, §10.3): ascending support, ties by (from-node label,
+ * fminer's edge-label order: ascending support, ties by (from-node label,
  * bond label, to-node label). The tie-break tests `<` twice instead of `<` then `>`, so a
  * greater component does not stop the comparison: it is not a strict weak order, and the
  * outcome of `std::sort` depends on the algorithm (emulated exactly in stdsort.ts).

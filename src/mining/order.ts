@@ -1,5 +1,5 @@
 /**
- * fminer's canonical compound order (spec miners.md §1.1–§1.2).
+ * fminer's canonical compound order (the order of the tids the miners number compounds by).
  *
  * The library buffers compounds and inserts them sorted by the string `InChI + "-" + counter`
  * (std::map order = byte-wise string order; counter = 0-based insertion number), so duplicate
@@ -8,7 +8,7 @@
  */
 
 import type { RDKit } from "../chem/rdkit.ts";
-import { encodeGraph, encodeSmiles, type MolGraph } from "./encode.ts";
+import { encodeGraph, encodeSmiles, type LabelledGraph } from "../chem/labelled-graph.ts";
 
 export interface InputCompound {
   /** Positive integer id printed in the output lists. */
@@ -24,7 +24,7 @@ export interface InputCompound {
 export interface OrderedCompounds {
   /** Original ids in canonical order (tid → id). */
   readonly ids: number[];
-  readonly graphs: MolGraph[];
+  readonly graphs: LabelledGraph[];
   /** Activity per tid. */
   readonly activities: number[];
   /** Ids that could not be parsed or had no activity. */
@@ -44,7 +44,7 @@ export function canonicalOrder(
   /** Called every 64 compounds read with the fraction read (the reading takes the time). */
   onProgress?: (fraction: number) => void,
 ): OrderedCompounds {
-  const rows: { key: string; id: number; graph: MolGraph; act: number }[] = [];
+  const rows: { key: string; id: number; graph: LabelledGraph; act: number }[] = [];
   const dropped: number[] = [];
   compounds.forEach((c, counter) => {
     if (onProgress && counter % 64 === 0) onProgress(counter / compounds.length);

@@ -1,7 +1,15 @@
 /**
- * mulberry32, a small seeded PRNG, so that resampling is deterministic and language-independent:
- * the next 32-bit unsigned draw (the steps are written out in validate/folds.ts).
+ * mulberry32, a small seeded PRNG, so that resampling is deterministic and language-independent.
+ * Two views of the same generator, because callers need two different outputs:
+ * - `mulberry32Uint32`: the raw 32-bit unsigned draws, for exact integer arithmetic that other
+ *   languages can reproduce (the cross-validation folds, validate/folds.ts, which writes the
+ *   steps out);
+ * - `mulberry32Unit`: the same draws divided by 2³², uniform numbers in [0, 1), for the ordinary
+ *   `Math.random`-style uses (bootstrap samples, feature subsets, conformer distances).
+ * Seeded alike they give the same sequence, once as integers and once as fractions.
  */
+
+/** The next 32-bit unsigned draw of mulberry32 seeded with `seed`. */
 export function mulberry32Uint32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -13,8 +21,8 @@ export function mulberry32Uint32(seed: number): () => number {
   };
 }
 
-/** mulberry32 as uniform numbers in [0, 1): each 32-bit draw / 2³². */
-export function mulberry32(seed: number): () => number {
+/** mulberry32 as uniform numbers in the unit interval [0, 1): each 32-bit draw / 2³². */
+export function mulberry32Unit(seed: number): () => number {
   const next = mulberry32Uint32(seed);
   return () => next() / 4294967296;
 }

@@ -1,6 +1,9 @@
 /**
  * The graph store: Oxigraph in memory, one named graph per resource, made durable by the journal
- * and snapshots of disk.ts (DESIGN §1.1, §1.4; issue "Service foundation" §2).
+ * and snapshots of disk.ts (docs/ARCHITECTURE.md, "Store and durability"). Two collaborators
+ * hold parts of its state: journal-writer.ts appends the records (seq order, fsync, cutting
+ * back after a disk fault) and capacity.ts counts the triples against `maxQuads`; the store
+ * itself commits, stages, applies, renews and compacts.
  *
  * `commit(ops)` is the only way to change the store. It appends one journal record and fsyncs it
  * (unless `durable: false`, used for task progress) while it loads the operations that create
@@ -20,7 +23,7 @@
  * it has loaded since it was opened (replaced and deleted ones included; a restart loads only
  * the current ones, see disk.ts `recover`) and refuses, with 507 Insufficient Storage and
  * before anything is journalled, a commit or stage load that would take it past `maxQuads`.
- * Small commits (task states, ≤ SMALL_COMMIT triples) may use a reserve above it, so that a
+ * Small commits (task states, ≤ 1000 triples) may use a reserve (2 %) above it, so that a
  * task can still record that its result did not fit. Measured with oxigraph 0.5.11 on
  * descriptor-dataset graphs (3 triples per value, distinct values): the trap came at 10.7M
  * triples; the default capacity, 9M, keeps a margin for longer literals.
@@ -37,25 +40,16 @@
  * renew their own copies. A renewal that fails is logged and changes nothing.
  */
 import * as ox from "oxigraph";
-import { closeSync, fdatasync, ftruncate, openSync, writev } from "node:fs";
-import { promisify } from "node:util";
 import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts";
 import { applyOp, applyOpsSync, clearGraphs, currentOps, dropGraphs, fills, statementsPerGraph, track } from "./apply.ts";
+import { Capacity } from "./capacity.ts";
 import { journalPath, pruneCovered, recover, snapshotPath, writeSnapshot } from "./disk.ts";
-import { bodyOf, bodyRanges, encodeRecordAsync, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
+import { bodyOf, bodyRanges, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
+import { JournalWriter, type RecordListener } from "./journal-writer.ts";
 import { spawnTsWorker } from "../threads/spawn.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
 
-const fdatasyncAsync = promisify(fdatasync);
-const ftruncateAsync = promisify(ftruncate);
-const writevAsync = promisify(writev);
-
-/** Where a committed record lies in the journal (the read replica reads it from there). */
-export interface RecordLocation {
-  readonly path: string;
-  readonly offset: number;
-  readonly length: number;
-}
+export type { RecordListener, RecordLocation } from "./journal-writer.ts";
 
 export interface StoreOptions {
   /**
@@ -76,10 +70,6 @@ export const DEFAULT_MAX_QUADS = 9_000_000;
  * (`storedBody`).
  */
 const MAX_DUMP_TRIPLES = 20_000;
-/** A commit of at most this many triples may use the reserve above `maxQuads`. */
-const SMALL_COMMIT = 1000;
-/** The reserve for small commits, as a share of `maxQuads`. */
-const RESERVE = 0.02;
 
 /** Triples (lines) of an N-Triples or N-Quads body: every statement is one line. */
 export function countStatements(body: Body): number {
@@ -168,8 +158,6 @@ export class Stage {
   }
 }
 
-export type RecordListener = (seq: number, at: RecordLocation) => void;
-
 export type DumpFormat = "application/n-triples" | "application/n-quads" | "application/rdf+xml" | "application/ld+json";
 
 export interface OpenInfo {
@@ -183,21 +171,6 @@ export interface OpenInfo {
   readonly notWritable?: string;
 }
 
-/** A commit on its way to the journal (see `commit`). */
-interface Ticket {
-  readonly seq: number;
-  /** What it changes, for messages: "the change to <graph> and n other graphs". */
-  readonly what: string;
-  /** Set when the commit cannot be kept: its record, or one written before it, did not reach the disk. */
-  failure?: InsufficientStorage;
-}
-
-/** Where the write of a record went. */
-interface Written {
-  readonly fd: number;
-  readonly at: RecordLocation;
-}
-
 export class GraphStore {
   private oxStore: ox.Store = new ox.Store();
   private readonly graphSet = new Set<string>();
@@ -208,39 +181,14 @@ export class GraphStore {
   /** The renewal under way (`makeRoom`), if any. */
   private renewing: Promise<void> | undefined;
   private renewals = 0;
-  private readonly listeners: RecordListener[] = [];
   private closed = false;
-  /** The active journal segment, open for appending (-1: not open yet, e.g. the disk was read-only at start-up). */
-  private fd = -1;
-  private journalFile = "";
-  /** Bytes of the active journal segment written so far (complete records, unless `cutTo` is set). */
-  private fileOffset = 0;
-  /**
-   * Set when the journal must be truncated back to this length before the next append: a record
-   * whose write or fsync failed (or a torn tail a read-only disk kept at start-up) lies beyond it.
-   */
-  private cutTo: number | undefined;
-  /** Why the last truncation failed. */
-  private cutError: unknown;
-  /** The truncation queued after the last failure (commits that failed wait for it before they answer). */
-  private cutting: Promise<void> = Promise.resolve();
-  /** Records are written strictly in seq order through this chain (and truncations between them). */
-  private writeChain: Promise<void> = Promise.resolve();
-  /** Each record's outcome (written, synced, kept), decided in seq order. */
-  private outcomeChain: Promise<void> = Promise.resolve();
-  /** Commits whose outcome is not decided yet. */
-  private readonly inFlight = new Set<Ticket>();
-  /** Commits that failed to reach the disk since the last one that did (for the log). */
-  private failures = 0;
-  private seq = 0;
+  /** Appends the records, in seq order, and cuts back what a disk fault left. */
+  private readonly journal: JournalWriter;
+  /** Triples loaded into `ox` and those of the current graphs, against `maxQuads`. */
+  private readonly cap: Capacity;
   /** Approximate journal bytes of each graph's current content, and of superseded content. */
   private readonly sizes = new Map<string, number>();
   private garbage = 0;
-  /** Triples loaded into `ox` since it was created (or reserved for a load under way). */
-  private loaded = 0;
-  /** Triples of each graph's current content. */
-  private readonly quads = new Map<string, number>();
-  private liveQuads = 0;
   readonly maxQuads: number;
   private readonly maxDumpTriples: number;
   private applyChain: Promise<void> = Promise.resolve();
@@ -256,6 +204,8 @@ export class GraphStore {
     options: StoreOptions,
   ) {
     this.maxQuads = options.maxQuads ?? DEFAULT_MAX_QUADS;
+    this.cap = new Capacity(this.maxQuads);
+    this.journal = new JournalWriter(dir);
     this.maxDumpTriples = options.maxDumpTriples ?? MAX_DUMP_TRIPLES;
   }
 
@@ -275,16 +225,10 @@ export class GraphStore {
         counted.set(op, n);
         s.account(op, n);
       }
-      for (const op of load) s.loaded += counted.get(op) ?? countStatements(bodyOf(op));
+      for (const op of load) s.cap.loaded += counted.get(op) ?? countStatements(bodyOf(op));
       current.push(...load);
     });
-    s.seq = rec.lastSeq;
-    s.journalFile = rec.activeJournal?.path ?? journalPath(dir, s.seq + 1);
-    s.fileOffset = rec.activeJournal?.validBytes ?? 0;
-    if (rec.tornTailKept) {
-      s.cutTo = s.fileOffset;
-      console.error(`store: the torn tail of ${rec.tornTailKept}; it is cut before the next write`);
-    }
+    s.journal.resume(rec.lastSeq, rec.activeJournal?.path ?? journalPath(dir, rec.lastSeq + 1), rec.activeJournal?.validBytes ?? 0, rec.tornTailKept);
     let compacted = false;
     let compactionFailed: string | undefined;
     if (rec.journalBytes > 0 && s.garbage >= (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
@@ -297,9 +241,9 @@ export class GraphStore {
         console.error(`store: start-up compaction not done, the journal is kept as it is: ${compactionFailed}`);
       }
     }
-    const notWritable = s.fd < 0 ? s.openJournal() : undefined;
+    const notWritable = s.journal.isOpen ? undefined : s.journal.open();
     s.openInfo = {
-      lastSeq: s.seq,
+      lastSeq: s.journal.lastSeq,
       recoveredMs: performance.now() - t0,
       compacted,
       ...(rec.tornTail ? { tornTail: rec.tornTail } : {}),
@@ -331,15 +275,12 @@ export class GraphStore {
     const whole = perGraph === null ? statements : 0;
     for (const g of graphs) {
       this.garbage += this.sizes.get(g) ?? 0;
-      this.liveQuads -= this.quads.get(g) ?? 0;
       if (body.length > 0) {
-        const n = perGraph === null ? whole : (perGraph.get(g) ?? 0);
         this.sizes.set(g, body.length / graphs.length);
-        this.quads.set(g, n);
-        this.liveQuads += n;
+        this.cap.setGraph(g, perGraph === null ? whole : (perGraph.get(g) ?? 0));
       } else {
         this.sizes.delete(g);
-        this.quads.delete(g);
+        this.cap.setGraph(g, undefined);
       }
     }
   }
@@ -351,11 +292,7 @@ export class GraphStore {
 
   /** Triples loaded since the store was opened (or last renewed), those of the current graphs, the capacity, and how often it renewed. */
   capacity(): { loaded: number; live: number; max: number; renewals: number } {
-    return { loaded: this.loaded, live: this.liveQuads, max: this.maxQuads, renewals: this.renewals };
-  }
-
-  private limitFor(n: number): number {
-    return n <= SMALL_COMMIT ? this.maxQuads * (1 + RESERVE) : this.maxQuads;
+    return { loaded: this.cap.loaded, live: this.cap.live, max: this.maxQuads, renewals: this.renewals };
   }
 
   /** Called after each renewal of the in-memory store. */
@@ -396,17 +333,13 @@ export class GraphStore {
    * Renew before `n` more triples are loaded: when they would not fit, or already when the store
    * is past half its capacity and more of what it has loaded is garbage than current (so that
    * renewal is still safe then: old + new must fit together, which a store near its capacity
-   * rarely allows). Only when the current data and the `n` fit, and no stage holds data.
+   * rarely allows). Only when the current data and the `n` fit, and no stage holds data
+   * (the arithmetic: `Capacity.renewalWouldHelp`).
    */
   private renewalWouldHelp(n: number): boolean {
-    const limit = this.limitFor(n);
-    const refused = this.loaded + n > limit;
-    // (With commits in flight `loaded` counts triples not applied yet, so garbage is unknown.)
-    const worthIt = this.pending.size === 0 && this.loaded + n > this.maxQuads / 2 && this.loaded - this.liveQuads > this.liveQuads;
     // A renewal reloads the journal from disk: not while it may end in a record that failed.
-    if (this.cutTo !== undefined) return false;
-    if (!refused && !worthIt) return false;
-    if (this.liveQuads + n > limit || this.loaded + this.liveQuads > this.maxQuads) return false;
+    if (this.journal.cutPending) return false;
+    if (!this.cap.renewalWouldHelp(n, this.pending.size === 0)) return false;
     return !this.stageHoldsData();
   }
 
@@ -424,10 +357,10 @@ export class GraphStore {
     }
     // Stages that started applying meanwhile hold data the journal does not have; and with every
     // commit applied the counts are exact: old and new must still fit together.
-    if (this.stageHoldsData() || this.loaded + this.liveQuads > this.maxQuads) return;
+    if (this.stageHoldsData() || !this.cap.renewalFits()) return;
     const t0 = performance.now();
-    const before = this.loaded;
-    const seq = this.seq;
+    const before = this.cap.loaded;
+    const seq = this.journal.lastSeq;
     const { ops: read, lastSeq } = await readCurrentOps(this.dir);
     // Nothing was committed meanwhile (commits wait), so the journal holds exactly this state.
     if (lastSeq !== seq) throw new Error(`store renewal read the journal up to commit ${lastSeq}, expected ${seq}`);
@@ -448,7 +381,7 @@ export class GraphStore {
     this.oxStore = fresh;
     (old as unknown as { free(): void }).free();
     // Stage loads reserved meanwhile (they apply after this) stay counted.
-    this.loaded = count + (this.loaded - before);
+    this.cap.renewed(count, before);
     this.renewals++;
     console.error(`store renewed in memory: ${before} triples loaded before, ${count} current reloaded in ${Math.round(performance.now() - t0)} ms`);
     for (const l of this.renewListeners) l();
@@ -460,16 +393,8 @@ export class GraphStore {
    * an estimate of a result not computed yet), for the advice: restart, or ask for less.
    * `what` names the result in the message.
    */
-  ensureRoom(n: number, whole = n, what = `${n} more triples`): void {
-    if (this.loaded + n <= this.limitFor(n)) return;
-    const live = this.liveQuads;
-    throw new InsufficientStorage(
-      `the store cannot take ${what}: its in-memory store holds at most ${this.maxQuads} triples (MAX_QUADS) and has loaded ${this.loaded} since the service started or last renewed its memory, ${live} of them current data` +
-        (live + whole <= this.maxQuads
-          ? "; replaced and deleted data keeps its memory (Oxigraph does not free it), and the store could not renew its memory now (work in progress holds data, or the current data is too large to reload beside the old), so restart the service and try again"
-          : `; the result (${whole} triples) is more than the store can hold even after a restart: ask for less (fewer compounds or descriptor types), or delete data and try again`),
-      { extra: { triplesNeeded: n } },
-    );
+  ensureRoom(n: number, whole = n, what?: string): void {
+    this.cap.ensureRoom(n, whole, what);
   }
 
   /**
@@ -489,13 +414,12 @@ export class GraphStore {
 
   /** Count `n` triples about to be loaded, or throw as `ensureRoom` (nothing loaded, nothing journalled). */
   reserve(n: number, whole = n): void {
-    this.ensureRoom(n, whole);
-    this.loaded += n;
+    this.cap.reserve(n, whole);
   }
 
   /** Seq of the last commit written to the journal. */
   get lastSeq(): number {
-    return this.seq;
+    return this.journal.lastSeq;
   }
 
   /** True when the graph exists and no commit touching it is still being applied. */
@@ -527,7 +451,7 @@ export class GraphStore {
   }
 
   onRecord(listener: RecordListener): void {
-    this.listeners.push(listener);
+    this.journal.onRecord(listener);
   }
 
   /**
@@ -543,7 +467,7 @@ export class GraphStore {
    * itself when space returns.
    */
   async commit(ops: readonly GraphOp[], options: CommitOptions = {}): Promise<number> {
-    if (ops.length === 0) return this.seq;
+    if (ops.length === 0) return this.journal.lastSeq;
     if (this.closed) throw new Error("store is closed");
     /** Preloaded puts, with the triples their stage counted as it loaded them. */
     const preloaded = new Map<GraphOp, number>();
@@ -568,19 +492,10 @@ export class GraphStore {
     if (this.closed) throw new Error("store is closed");
     this.reserve(adding);
     const touched = ops.flatMap(graphsOf);
-    const ticket: Ticket = { seq: ++this.seq, what: describeChange(touched) };
-    const seq = ticket.seq;
-    this.inFlight.add(ticket);
-    for (const g of touched) this.pending.set(g, (this.pending.get(g) ?? 0) + 1);
     // Hash the bodies now (large ones off the main thread), write in seq order, then fsync.
-    const encoded = encodeRecordAsync(seq, ops);
-    encoded.catch(() => undefined); // handled where the write awaits it
-    const written = this.writeChain.then(() => this.write(ticket, encoded));
-    this.writeChain = written.then(
-      () => undefined,
-      () => undefined,
-    );
-    const outcome = this.decide(ticket, written, options.durable !== false);
+    const { ticket, outcome } = this.journal.append(ops, describeChange(touched), options.durable !== false);
+    const seq = ticket.seq;
+    for (const g of touched) this.pending.set(g, (this.pending.get(g) ?? 0) + 1);
     // Load into memory while the record is written and synced — but only the operations on
     // graphs that do not exist yet, which a failure undoes by dropping them; replacing or
     // deleting an existing graph waits until the record is on disk. The graphs stay pending
@@ -650,8 +565,7 @@ export class GraphStore {
   private forget(graphs: readonly string[]): void {
     for (const g of graphs) {
       this.graphSet.delete(g);
-      this.liveQuads -= this.quads.get(g) ?? 0;
-      this.quads.delete(g);
+      this.cap.setGraph(g, undefined);
       this.sizes.delete(g);
     }
   }
@@ -664,130 +578,16 @@ export class GraphStore {
     }
   }
 
-  /** Append a ticket's record (a link of the write chain). */
-  private async write(ticket: Ticket, encoded: Promise<Uint8Array[]>): Promise<Written> {
-    if (ticket.failure) throw ticket.failure;
-    const parts = await encoded;
-    try {
-      // What a failed write left goes first; a journal that could not be opened is opened now.
-      await this.cut();
-      if (this.cutTo !== undefined) throw this.cutError;
-      if (this.fd < 0) this.fd = openSync(this.journalFile, "a");
-    } catch (err) {
-      this.fail(ticket, err, undefined);
-      throw ticket.failure;
-    }
-    if (ticket.failure) throw ticket.failure;
-    const offset = this.fileOffset;
-    const length = parts.reduce((a, p) => a + p.length, 0);
-    try {
-      await writeAll(this.fd, parts);
-    } catch (err) {
-      this.fail(ticket, err, offset);
-      throw ticket.failure;
-    }
-    this.fileOffset = offset + length;
-    return { fd: this.fd, at: { path: this.journalFile, offset, length } };
-  }
-
-  /**
-   * Decide a ticket's outcome, in seq order: its record is written, synced if durable (one fsync
-   * at a time, so that each reports the errors of the pages it covers), and no record before it
-   * failed. Only then is it posted to the listeners (the read replica), so that they never see
-   * a record that is cut back later.
-   */
-  private decide(ticket: Ticket, written: Promise<Written>, durable: boolean): Promise<Written> {
-    const before = this.outcomeChain;
-    const outcome = (async (): Promise<Written> => {
-      let w: Written | undefined;
-      try {
-        w = await written;
-        await before;
-        if (ticket.failure) throw ticket.failure;
-        if (durable) await fdatasyncAsync(w.fd);
-      } catch (err) {
-        this.fail(ticket, err, w?.at.offset);
-        await this.cutting;
-        if (w && this.cutTo !== undefined) {
-          // Written whole but not synced, and it could not be cut off either (the disk turned
-          // read-only after an I/O error): the kernel may still hand it to a restart.
-          const f = ticket.failure!;
-          ticket.failure = new InsufficientStorage(
-            `${f.message}. Its record could not be removed from the journal either (${errorText(this.cutError)}): a restart before the disk is writable again may find the change stored`,
-            f.details,
-          );
-        }
-        throw ticket.failure;
-      } finally {
-        this.inFlight.delete(ticket);
-      }
-      if (this.failures > 0) {
-        console.error(`store: the journal is written again (after ${this.failures} commits that could not be written)`);
-        this.failures = 0;
-      }
-      for (const l of this.listeners) l(ticket.seq, w.at);
-      return w;
-    })();
-    this.outcomeChain = outcome.then(() => undefined, () => undefined);
-    return outcome;
-  }
-
-  /**
-   * A ticket's record did not reach the disk (`offset`: where it was being written, if it was):
-   * it and every commit after it fail with 507, their seqs are given out again, and the journal
-   * is cut back to where the record began.
-   */
-  private fail(ticket: Ticket, err: unknown, offset: number | undefined): void {
-    if (ticket.failure) return;
-    ticket.failure = storageFailure(err, ticket.what, this.journalFile, this.dir);
-    if (this.failures++ === 0) console.error(`store: ${ticket.failure.message}`);
-    for (const t of this.inFlight) if (t.seq > ticket.seq && !t.failure) t.failure = storageFailure(err, t.what, this.journalFile, this.dir);
-    this.seq = Math.min(this.seq, ticket.seq - 1);
-    if (offset !== undefined) {
-      this.cutTo = Math.min(this.cutTo ?? offset, offset);
-      this.cutting = this.writeChain = this.writeChain.then(() => this.cut());
-    }
-  }
-
-  /** Truncate the journal back to `cutTo` (a link of the write chain); on failure it stays due. */
-  private async cut(): Promise<void> {
-    const to = this.cutTo;
-    if (to === undefined) return;
-    try {
-      if (this.fd < 0) this.fd = openSync(this.journalFile, "a");
-      await ftruncateAsync(this.fd, to);
-      await fdatasyncAsync(this.fd);
-      this.fileOffset = to;
-      if (this.cutTo === to) this.cutTo = undefined;
-    } catch (err) {
-      this.cutError = err;
-      console.error(`store: could not truncate ${this.journalFile} back to ${to} bytes (retried before the next write): ${errorText(err)}`);
-    }
-  }
-
-  /** Open the active journal segment for appending; when it cannot be, say why (and stay read-only until a commit opens it). */
-  private openJournal(): string | undefined {
-    try {
-      this.fd = openSync(this.journalFile, "a");
-      return undefined;
-    } catch (err) {
-      this.fd = -1;
-      const why = storageFailure(err, "new commits", this.journalFile, this.dir).message;
-      console.error(`store: ${why}`);
-      return why;
-    }
-  }
-
   /** Triples of a graph's current content (0 when it does not exist). */
   graphSize(graph: string): number {
-    return this.quads.get(graph) ?? 0;
+    return this.cap.graphTriples(graph);
   }
 
   /**
    * Where the graph's current content lies on disk as N-Triples (the body of the put that wrote
    * it; the file only grows, so the range stays valid), or undefined for a graph written by a
    * several-graph put (a compound of an upload) or not stored. Reading it costs the main thread
-   * nothing: representations of large graphs are rendered from there in a worker (http/render-pool.ts).
+   * nothing: representations of large graphs are rendered from there in a worker (http/render-rdf.ts).
    */
   storedBody(graph: string): BodyLocation | undefined {
     return this.bodies.get(graph);
@@ -823,8 +623,7 @@ export class GraphStore {
       if (chain === this.applyChain) break; // no commit started meanwhile: nothing can interleave now
     }
     // The snapshot is read from the journal on disk: it must end at the last complete record.
-    if (this.cutTo !== undefined) await (this.writeChain = this.writeChain.then(() => this.cut()));
-    if (this.cutTo !== undefined) throw storageFailure(this.cutError, `a snapshot of commit ${this.seq}`, this.journalFile, this.dir);
+    await this.journal.cutBeforeSnapshot();
     this.compactNow();
   }
 
@@ -845,27 +644,23 @@ export class GraphStore {
     }
     /** Where each current body lies in the snapshot (applied once it is complete). */
     const located: [GraphOp, BodyLocation][] = [];
+    const seq = this.journal.lastSeq;
     try {
-      writeSnapshot(this.dir, this.seq, ops.filter(fills), (op, at) => located.push([op, at]));
+      writeSnapshot(this.dir, seq, ops.filter(fills), (op, at) => located.push([op, at]));
     } catch (err) {
-      throw storageFailure(err, `a snapshot of commit ${this.seq}`, snapshotPath(this.dir, this.seq), this.dir);
+      throw storageFailure(err, `a snapshot of commit ${seq}`, snapshotPath(this.dir, seq), this.dir);
     }
     // The snapshot holds every commit: new ones go to a new segment (opened now, or by the next
     // commit if it cannot be created now), and what the snapshot covers is removed.
-    if (this.fd >= 0) closeSync(this.fd);
+    this.journal.startSegment();
     // Every current body now lies in the snapshot; the journal segments it covers are removed.
     this.bodies.clear();
     for (const [op, at] of located) this.noteBodies([op], () => at);
-    this.fd = -1;
-    this.journalFile = journalPath(this.dir, this.seq + 1);
-    this.fileOffset = 0;
-    this.cutTo = undefined;
-    this.openJournal();
     try {
-      pruneCovered(this.dir, this.seq);
+      pruneCovered(this.dir, seq);
     } catch (err) {
       // Left behind, they are skipped by recovery (their commits are in the snapshot).
-      console.error(`store: could not remove the files snapshot ${this.seq} covers: ${errorText(err)}`);
+      console.error(`store: could not remove the files snapshot ${seq} covers: ${errorText(err)}`);
     }
     this.garbage = 0;
   }
@@ -874,11 +669,7 @@ export class GraphStore {
   async close(): Promise<void> {
     this.closed = true;
     await this.applyChain;
-    await this.writeChain;
-    if (this.fd >= 0) {
-      closeSync(this.fd);
-      this.fd = -1;
-    }
+    await this.journal.close();
   }
 }
 
@@ -890,23 +681,6 @@ function errorText(err: unknown): string {
 function describeChange(graphs: readonly string[]): string {
   const others = graphs.length - 1;
   return `the change to <${graphs[0]}>${others > 0 ? ` and ${others} other graph${others > 1 ? "s" : ""}` : ""}`;
-}
-
-/** Write every buffer, in order, with as few system calls as the kernel allows. */
-async function writeAll(fd: number, parts: Uint8Array[]): Promise<void> {
-  let rest = parts.filter((p) => p.length > 0);
-  while (rest.length > 0) {
-    let n = (await writevAsync(fd, rest)).bytesWritten;
-    const next: Uint8Array[] = [];
-    for (const p of rest) {
-      if (n >= p.length) n -= p.length;
-      else {
-        next.push(n > 0 ? p.subarray(n) : p);
-        n = 0;
-      }
-    }
-    rest = next;
-  }
 }
 
 const CURRENT_WORKER = new URL("./current-worker.ts", import.meta.url);

@@ -1,5 +1,5 @@
 /**
- * Cross-validation folds (spec lazar.md §6.2), reproducible from an integer seed in any language.
+ * Cross-validation folds, reproducible from an integer seed in any language.
  *
  * The unit is the unique compound: every measurement of a compound lands in the same fold. The
  * reference shuffled with Ruby's Mersenne Twister (not reproducible elsewhere) and stratified
@@ -35,9 +35,6 @@
  */
 import { mulberry32Uint32 } from "../numeric/random.ts";
 import { compareCodePoints } from "./statistics.ts";
-
-/** mulberry32: the next 32-bit unsigned draw of the generator seeded with `seed` (step 2). */
-export const mulberry32 = mulberry32Uint32;
 
 /** Fisher–Yates shuffle in place with 32-bit draws (step 3). */
 export function shuffleInPlace<T>(items: T[], next: () => number): T[] {
@@ -94,7 +91,7 @@ export function assignFolds(
   if (stratified && (!targets || targets.length !== compounds.length)) {
     throw new FoldError("stratified folds need one target value per instance");
   }
-  shuffleInPlace(units, mulberry32(options.seed));
+  shuffleInPlace(units, mulberry32Uint32(options.seed)); // step 2
   const folds: string[][] = Array.from({ length: k }, () => []);
   if (!stratified) {
     const base = Math.floor(units.length / k);

@@ -1,8 +1,8 @@
 /**
- * The validation core (spec lazar.md §6): folds, statistics, plot data, SVG plots and the HTML
+ * The validation core: folds, statistics, plot data, SVG plots and the HTML
  * report of cross-validations. Pure modules: nothing here imports http, store or resources.
  */
-export { assignFolds, mulberry32, shuffleInPlace, FoldError, type FoldAssignment, type FoldOptions } from "./folds.ts";
+export { assignFolds, shuffleInPlace, FoldError, type FoldAssignment, type FoldOptions } from "./folds.ts";
 export {
   classificationStatistics,
   regressionStatistics,

@@ -7,7 +7,7 @@
  */
 import { readSmilesGuarded } from "../../chem/structure.ts";
 import { createLazarModel, FingerprintMatrix, type LazarPrediction, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
-import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
+import { moleculeFromSmiles, QuerySet } from "../../chem/smarts/index.ts";
 import type { JobContext } from "../../tasks/job.ts";
 import { mineGuarded, type Found, type MinerOptions } from "../mining/job.ts";
 import type { OrderedCompounds } from "../../mining/order.ts";

@@ -8,12 +8,12 @@
  *
  * A compound's hits: the features it has (the miner's own occurrences for a training compound,
  * the SMARTS matched for a query) and, with nr_hits, how often each occurs (embeddings counted as
- * fminer counts them, mining/match.ts), else 1. Its fingerprint (learn/fingerprint.ts
+ * fminer counts them, chem/smarts/), else 1. Its fingerprint (learn/fingerprint.ts
  * `weightedFingerprint`): per feature the weight (its p-value), or hits × weight with nr_hits;
  * features with no hits or no weight are left out.
  */
 import { weightedFingerprint, type FeatureHits, type SparseFingerprint } from "../../learn/index.ts";
-import { QuerySet } from "../../mining/match.ts";
+import { QuerySet } from "../../chem/smarts/index.ts";
 import type { OrderedCompounds } from "../../mining/order.ts";
 import type { Found } from "../mining/job.ts";
 

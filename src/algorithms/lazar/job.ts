@@ -19,7 +19,7 @@ import type { Quad } from "@rdfjs/types";
 import { computeDescriptors } from "../../chem/descriptors/index.ts";
 import { readSmilesGuarded } from "../../chem/structure.ts";
 import { createLazarModel, DescriptorSpace, FingerprintMatrix, type LazarModel, type LazarPrediction, type PredictionAlgorithm, type SparseFingerprint } from "../../learn/index.ts";
-import { moleculeFromSmiles, QuerySet } from "../../mining/match.ts";
+import { moleculeFromSmiles, QuerySet } from "../../chem/smarts/index.ts";
 import { predictedConfidenceUri, predictedValueUri } from "../../resources/model.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";

@@ -25,7 +25,7 @@ import { BadRequest, InternalError } from "../../errors.ts";
 import { chiSquareCdf } from "../../mining/chisq.ts";
 import { mineBbrc, SearchLimitError, type BbrcOptions, type MiningProgress } from "../../mining/index.ts";
 import { mineLast, type LastOptions } from "../../mining/last/index.ts";
-import { QuerySet } from "../../mining/match.ts";
+import { QuerySet } from "../../chem/smarts/index.ts";
 import type { OrderedCompounds } from "../../mining/order.ts";
 import { chisqCdf1, fminerChisq, fminerKuiper } from "../../mining/stats.ts";
 import { EntryWriter, type EntryRow } from "../../resources/dataset.ts";
@@ -204,7 +204,7 @@ function mineRows(rdkit: RDKit, input: MinerOptions & Pick<MiningInput, "rows" |
   }
   const run = mineLast(rdkit, compounds, activity, { ...input.options, occurrences: false, ...(onProgress ? { onProgress } : {}) });
   const c = run.compounds;
-  // Occurrences on the miner's own encoding of the training rows (mining/match.ts), so that a
+  // Occurrences on the miner's own encoding of the training rows (chem/smarts/), so that a
   // nitro group written N(=O)=O matches as it was mined (RDKit's matcher would see [N+][O-]).
   const set = new QuerySet(run.uniqueSmarts);
   const occurrences: number[][] = run.uniqueSmarts.map(() => []);

@@ -1,5 +1,5 @@
 /**
- * CDK ALOGPDescriptor (spec descriptors.md §1.2): Ghose–Crippen atom-type logP and molar
+ * CDK ALOGPDescriptor (lazar's constitutional category): Ghose–Crippen atom-type logP and molar
  * refractivity (A. K. Ghose, V. N. Viswanadhan, J. J. Wendoloski, J. Phys. Chem. A 102 (1998)
  * 3762–3772), ported from CDK's ALOGPDescriptor (cdk/cdk descriptor/qsarmolecular; the class
  * of CDK 2.8 was read for this port). Values: ALogP = Σ n_t·a_t, ALogp2 = ALogP², AMR = Σ n_t·r_t
@@ -22,8 +22,8 @@
  * (lazar: Hückel). Differences would show only where the two models disagree.
  */
 
-import type { DescriptorContext } from "./context.ts";
-import { SYMBOLS, type MolGraph } from "./graph.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
+import { SYMBOLS, type HDepletedGraph } from "./graph.ts";
 
 /** Ghose–Crippen logP contributions by type 1..120 (CDK ALOGPDescriptor.FRAGVAL). */
 // prettier-ignore
@@ -64,7 +64,7 @@ const REFRACVAL: readonly number[] = [0,
  * its block id (−1 outside the subgraph) and per block its number of bonds. Two atoms lie on a
  * common cycle of the subgraph iff they share a block with at least two bonds.
  */
-export function blocks(g: MolGraph, inSub: Uint8Array): { blockOf: Int32Array; size: number[] } {
+export function blocks(g: HDepletedGraph, inSub: Uint8Array): { blockOf: Int32Array; size: number[] } {
   const n = g.n;
   const blockOf = new Int32Array(g.m).fill(-1);
   const size: number[] = [];
@@ -104,7 +104,7 @@ export function blocks(g: MolGraph, inSub: Uint8Array): { blockOf: Int32Array; s
 }
 
 /** Per atom, the ids of the cyclic blocks (≥ 2 bonds) it belongs to. */
-function cyclicBlocksPerAtom(g: MolGraph, inSub: Uint8Array): number[][] {
+function cyclicBlocksPerAtom(g: HDepletedGraph, inSub: Uint8Array): number[][] {
   const { blockOf, size } = blocks(g, inSub);
   const per: number[][] = Array.from({ length: g.n }, () => []);
   for (let b = 0; b < g.m; b++) {
@@ -139,7 +139,7 @@ const ELECTRONEGATIVITY: ReadonlyMap<number, number> = new Map([
 ]);
 
 /** E-state type names (CDK EStateAtomTypeMatcher) of all atoms. */
-export function estateTypeNames(g: MolGraph, aromRingMatcher: number[][]): string[] {
+export function estateTypeNames(g: HDepletedGraph, aromRingMatcher: number[][]): string[] {
   const out: string[] = [];
   for (let i = 0; i < g.n; i++) {
     let nH = g.h[i]!;

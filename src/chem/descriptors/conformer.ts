@@ -1,8 +1,8 @@
 /**
  * 3D coordinates for the 3D descriptors: distance geometry followed by a short force-field
- * clean-up, in pure TypeScript (spec descriptors.md §3.7; RDKit MinimalLib's WASM build has no
- * embedding — its `set_new_coords` only makes 2D depiction coordinates — and openchemlib's
- * conformer generator is ≈ 130 ms/mol median with a tail of seconds).
+ * clean-up, in pure TypeScript (RDKit MinimalLib's WASM build has no embedding — its
+ * `set_new_coords` only makes 2D depiction coordinates — and openchemlib's conformer generator
+ * is ≈ 130 ms/mol median with a tail of seconds).
  *
  * 1. All atoms, hydrogens included (heavy atoms in graph order, then each heavy atom's H).
  * 2. Bounds matrix: 1-2 from covalent radii and bond order (Pauling's order correction), 1-3
@@ -11,8 +11,9 @@
  *    across aromatic and ring double bonds), all other lower bounds from scaled van der Waals
  *    sums; upper bounds from triangle smoothing (Floyd–Warshall).
  * 3. Random distances within the bounds (seeded PRNG) → metric matrix → 4D coordinates from
- *    its four largest eigenpairs (shifted subspace iteration).
- * 4. L-BFGS on the bounds-violation error (4D, then with a penalty on the fourth dimension).
+ *    its four dominant eigenpairs (approximate, by subspace iteration: numeric/subspace-iteration.ts).
+ * 4. L-BFGS (numeric/lbfgs.ts) on the bounds-violation error (4D, then with a penalty on the
+ *    fourth dimension).
  * 5. L-BFGS on a small force field in 3D: harmonic bonds and 1-3 distances, flat-bottom
  *    bounds for all other pairs (van der Waals repulsion, cis/trans), squared volumes that keep
  *    sp2 centres and the four atoms around double/aromatic/amide bonds planar.
@@ -27,9 +28,12 @@
  * conformers came from InChIs/SMILES without guaranteed stereo either.
  */
 
-import type { MolGraph } from "./graph.ts";
+import type { HDepletedGraph } from "./graph.ts";
 import { COVALENT_RADIUS, elementValue, orientPrincipal, VDW_RADIUS, type Mol3D } from "./geometry3d.ts";
-import { mulberry32 } from "../../numeric/random.ts";
+import { DeadlineExceeded } from "../../numeric/deadline.ts";
+import { lbfgs, type Objective } from "../../numeric/lbfgs.ts";
+import { mulberry32Unit } from "../../numeric/random.ts";
+import { topEigenpairs } from "../../numeric/subspace-iteration.ts";
 
 export interface ConformerOptions {
   /** PRNG seed (default 42). Same seed, same molecule ⇒ same coordinates. */
@@ -53,8 +57,6 @@ export interface ConformerInfo {
   failure?: "timeout" | "too-large" | "embedding";
 }
 
-class Timeout extends Error {}
-
 /** QG_CONF_DEBUG=1 prints why an embedding failed the quality check. */
 const DEBUG = typeof process !== "undefined" && process.env["QG_CONF_DEBUG"] === "1";
 
@@ -77,7 +79,7 @@ interface FullMol {
   arom: Uint8Array;
 }
 
-function expandHydrogens(g: MolGraph): FullMol {
+function expandHydrogens(g: HDepletedGraph): FullMol {
   let nH = 0;
   for (let i = 0; i < g.n; i++) nH += g.h[i]!;
   const n = g.n + nH;
@@ -494,7 +496,7 @@ function buildBounds(mol: FullMol, geo: Geometry, deadline: number): Bounds {
   const dist = new Int32Array(n);
   const queue = new Int32Array(n);
   for (let b = 0; b < mol.bondA.length; b++) {
-    if (performance.now() > deadline) throw new Timeout();
+    if (performance.now() > deadline) throw new DeadlineExceeded();
     const j = mol.bondA[b]!;
     const k = mol.bondB[b]!;
     if (mol.nbr[j]!.length < 2 || mol.nbr[k]!.length < 2) continue;
@@ -552,7 +554,7 @@ function buildBounds(mol: FullMol, geo: Geometry, deadline: number): Bounds {
   const hi0 = hi.slice();
   // triangle smoothing
   for (let k = 0; k < n; k++) {
-    if ((k & 15) === 0 && performance.now() > deadline) throw new Timeout();
+    if ((k & 15) === 0 && performance.now() > deadline) throw new DeadlineExceeded();
     const rk = k * n;
     for (let i = 0; i < n; i++) {
       if (i === k) continue;
@@ -616,118 +618,10 @@ function inRingWith(mol: FullMol, x: number, j: number, k: number, dist: Int32Ar
 }
 
 // ---------------------------------------------------------------------------------------------
-// Minimisation
+// Objectives (minimised with numeric/lbfgs.ts)
 
-type Objective = (x: Float64Array, grad: Float64Array) => number;
-
-/** L-BFGS (m = 6) with a backtracking Armijo line search. Returns the final value. */
-function lbfgs(f: Objective, x: Float64Array, maxIter: number, deadline: number, gtol = 1e-4): number {
-  const dim = x.length;
-  const M = 6;
-  const S = Array.from({ length: M }, () => new Float64Array(dim));
-  const Y = Array.from({ length: M }, () => new Float64Array(dim));
-  const rho = new Float64Array(M);
-  const alpha = new Float64Array(M);
-  let count = 0; // stored pairs
-  let head = 0; // next slot
-  const g = new Float64Array(dim);
-  const gNew = new Float64Array(dim);
-  const xNew = new Float64Array(dim);
-  const d = new Float64Array(dim);
-  let fx = f(x, g);
-  for (let it = 0; it < maxIter; it++) {
-    if ((it & 7) === 0 && performance.now() > deadline) throw new Timeout();
-    let gn = 0;
-    for (let i = 0; i < dim; i++) {
-      const v = Math.abs(g[i]!);
-      if (v > gn) gn = v;
-    }
-    if (gn < gtol) break;
-    for (let i = 0; i < dim; i++) d[i] = -g[i]!;
-    for (let c = 0; c < count; c++) {
-      const t = (head - 1 - c + M) % M;
-      const s = S[t]!;
-      const y = Y[t]!;
-      let a = 0;
-      for (let i = 0; i < dim; i++) a += s[i]! * d[i]!;
-      a *= rho[t]!;
-      alpha[t] = a;
-      for (let i = 0; i < dim; i++) d[i]! -= a * y[i]!;
-    }
-    if (count > 0) {
-      const t = (head - 1 + M) % M;
-      const s = S[t]!;
-      const y = Y[t]!;
-      let sy = 0;
-      let yy = 0;
-      for (let i = 0; i < dim; i++) {
-        sy += s[i]! * y[i]!;
-        yy += y[i]! * y[i]!;
-      }
-      const gamma = sy / yy;
-      for (let i = 0; i < dim; i++) d[i]! *= gamma;
-    }
-    for (let c = count - 1; c >= 0; c--) {
-      const t = (head - 1 - c + M) % M;
-      const s = S[t]!;
-      const y = Y[t]!;
-      let b = 0;
-      for (let i = 0; i < dim; i++) b += y[i]! * d[i]!;
-      b *= rho[t]!;
-      const k = alpha[t]! - b;
-      for (let i = 0; i < dim; i++) d[i]! += k * s[i]!;
-    }
-    let slope = 0;
-    for (let i = 0; i < dim; i++) slope += g[i]! * d[i]!;
-    if (slope >= 0) {
-      // not a descent direction: restart with steepest descent
-      count = 0;
-      slope = 0;
-      for (let i = 0; i < dim; i++) {
-        d[i] = -g[i]!;
-        slope -= g[i]! * g[i]!;
-      }
-    }
-    // at most 0.3 Å per coordinate and step
-    let mx = 0;
-    for (let i = 0; i < dim; i++) {
-      const v = Math.abs(d[i]!);
-      if (v > mx) mx = v;
-    }
-    let step = mx > 0.3 ? 0.3 / mx : 1;
-    let fNew = 0;
-    let ok = false;
-    for (let ls = 0; ls < 20; ls++) {
-      for (let i = 0; i < dim; i++) xNew[i] = x[i]! + step * d[i]!;
-      fNew = f(xNew, gNew);
-      if (fNew <= fx + 1e-4 * step * slope) {
-        ok = true;
-        break;
-      }
-      step *= 0.5;
-    }
-    if (!ok) break;
-    const s = S[head]!;
-    const y = Y[head]!;
-    let sy = 0;
-    for (let i = 0; i < dim; i++) {
-      s[i] = xNew[i]! - x[i]!;
-      y[i] = gNew[i]! - g[i]!;
-      sy += s[i]! * y[i]!;
-    }
-    x.set(xNew);
-    g.set(gNew);
-    const converged = Math.abs(fx - fNew) < 1e-9 * Math.max(1, Math.abs(fx));
-    fx = fNew;
-    if (sy > 1e-12) {
-      rho[head] = 1 / sy;
-      head = (head + 1) % M;
-      if (count < M) count++;
-    }
-    if (converged) break;
-  }
-  return fx;
-}
+/** L-BFGS settings of every minimisation here: gradient tolerance 1e-3, at most 0.3 Å per coordinate and step. */
+const MINIMISE = { gtol: 1e-3, maxStep: 0.3 } as const;
 
 /** Distance-geometry error function over all pairs in `dim` dimensions (+ optional 4th-dim penalty). */
 function dgObjective(bd: Bounds, dim: number, w4: number): Objective {
@@ -898,56 +792,6 @@ function ffObjective(mol: FullMol, geo: Geometry, bd: Bounds): Objective {
 // ---------------------------------------------------------------------------------------------
 // Embedding
 
-/**
- * Approximate top-`k` eigenpairs of the symmetric n×n matrix G by block power iteration
- * (at most 60 sweeps; the result is only a starting point for the minimisation).
- */
-function topEigen(G: Float64Array, n: number, k: number, rand: () => number, deadline: number): { values: Float64Array; vectors: Float64Array } {
-  const Q = new Float64Array(n * k); // column-major: vector c at [c*n .. c*n+n)
-  for (let t = 0; t < Q.length; t++) Q[t] = rand() - 0.5;
-  const Z = new Float64Array(n * k);
-  const orth = (A: Float64Array): void => {
-    for (let c = 0; c < k; c++) {
-      for (let p = 0; p < c; p++) {
-        let dot = 0;
-        for (let i = 0; i < n; i++) dot += A[c * n + i]! * A[p * n + i]!;
-        for (let i = 0; i < n; i++) A[c * n + i]! -= dot * A[p * n + i]!;
-      }
-      let nn = 0;
-      for (let i = 0; i < n; i++) nn += A[c * n + i]! ** 2;
-      nn = Math.sqrt(nn) || 1;
-      for (let i = 0; i < n; i++) A[c * n + i]! /= nn;
-    }
-  };
-  orth(Q);
-  const values = new Float64Array(k);
-  const prev = new Float64Array(k);
-  for (let it = 0; it < 60; it++) {
-    if ((it & 15) === 0 && performance.now() > deadline) throw new Timeout();
-    for (let i = 0; i < n; i++) {
-      const row = i * n;
-      for (let c = 0; c < k; c++) {
-        let s = 0;
-        const q = c * n;
-        for (let j = 0; j < n; j++) s += G[row + j]! * Q[q + j]!;
-        Z[q + i] = s;
-      }
-    }
-    let change = 0;
-    for (let c = 0; c < k; c++) {
-      let r = 0;
-      for (let i = 0; i < n; i++) r += Q[c * n + i]! * Z[c * n + i]!;
-      values[c] = r;
-      change = Math.max(change, Math.abs(r - prev[c]!) / Math.max(1, Math.abs(r)));
-      prev[c] = r;
-    }
-    Q.set(Z);
-    orth(Q);
-    if (it > 3 && change < 1e-3) break;
-  }
-  return { values, vectors: Q };
-}
-
 function embed(bd: Bounds, rand: () => number, deadline: number): Float64Array {
   const n = bd.n;
   const D2 = new Float64Array(n * n);
@@ -972,7 +816,7 @@ function embed(bd: Bounds, rand: () => number, deadline: number): Float64Array {
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) G[i * n + j] = 0.5 * (d0[i]! + d0[j]! - D2[i * n + j]!);
   const dim = 4;
   const x = new Float64Array(n * dim);
-  const { values, vectors } = topEigen(G, n, dim, rand, deadline);
+  const { values, vectors } = topEigenpairs(G, n, dim, rand, deadline);
   for (let c = 0; c < dim; c++) {
     const s = Math.sqrt(Math.max(values[c]!, 1e-3));
     for (let i = 0; i < n; i++) x[i * dim + c] = vectors[c * n + i]! * s;
@@ -1025,7 +869,7 @@ function checkQuality(mol: FullMol, geo: Geometry, bd: Bounds, x: Float64Array):
  * A 3D conformer of `g` with all hydrogens, or null (time bound exceeded, molecule too large,
  * or no acceptable embedding). `info`, when given, receives diagnostics.
  */
-export function generateConformer(g: MolGraph, options: ConformerOptions = {}, info?: ConformerInfo): Mol3D | null {
+export function generateConformer(g: HDepletedGraph, options: ConformerOptions = {}, info?: ConformerInfo): Mol3D | null {
   const t0 = performance.now();
   const deadline = t0 + (options.timeLimitMs ?? 500);
   const seed = options.seed ?? 42;
@@ -1047,17 +891,17 @@ export function generateConformer(g: MolGraph, options: ConformerOptions = {}, i
     let best: { x: Float64Array; e: number; q: Quality } | null = null;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       stats.attempts = attempt + 1;
-      const rand = mulberry32((seed ^ Math.imul(attempt + 1, 0x9e3779b1)) >>> 0);
+      const rand = mulberry32Unit((seed ^ Math.imul(attempt + 1, 0x9e3779b1)) >>> 0);
       let x4: Float64Array;
       if (mol.n === 1) x4 = new Float64Array(4);
       else x4 = embed(bd, rand, deadline);
       // bounds violations in 4D, then squeezing out the fourth dimension, then 3D
-      lbfgs(dgObjective(bd, 4, 0), x4, 400, deadline, 1e-3);
-      lbfgs(dgObjective(bd, 4, 0.3), x4, 300, deadline, 1e-3);
+      lbfgs(dgObjective(bd, 4, 0), x4, { ...MINIMISE, maxIter: 400, deadline });
+      lbfgs(dgObjective(bd, 4, 0.3), x4, { ...MINIMISE, maxIter: 300, deadline });
       const x = new Float64Array(3 * mol.n);
       for (let i = 0; i < mol.n; i++) for (let a = 0; a < 3; a++) x[3 * i + a] = x4[4 * i + a]!;
-      lbfgs(dgObjective(bd, 3, 0), x, 200, deadline, 1e-3);
-      const e = lbfgs(ffObjective(mol, geo, bd), x, 400, deadline, 1e-3);
+      lbfgs(dgObjective(bd, 3, 0), x, { ...MINIMISE, maxIter: 200, deadline });
+      const e = lbfgs(ffObjective(mol, geo, bd), x, { ...MINIMISE, maxIter: 400, deadline });
       if (DEBUG) console.error(`attempt ${attempt}: ${(performance.now() - t0).toFixed(1)} ms, energy ${e.toFixed(3)}`);
       const q = checkQuality(mol, geo, bd, x);
       if (best === null || (q.ok && !best.q.ok) || (q.ok === best.q.ok && e < best.e)) best = { x, e, q };
@@ -1084,7 +928,7 @@ export function generateConformer(g: MolGraph, options: ConformerOptions = {}, i
       explicitH: true,
     };
   } catch (e) {
-    if (e instanceof Timeout) {
+    if (e instanceof DeadlineExceeded) {
       stats.failure = "timeout";
       return null;
     }
@@ -1096,7 +940,7 @@ export function generateConformer(g: MolGraph, options: ConformerOptions = {}, i
  * V2000 molfile of a conformer made from `g` by `generateConformer` (bond orders and charges
  * from the graph; hydrogen bonds single) — for inspection and for other programs.
  */
-export function conformerMolblock(mol: Mol3D, g: MolGraph, title = ""): string {
+export function conformerMolblock(mol: Mol3D, g: HDepletedGraph, title = ""): string {
   const SYM = "H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I".split(" ");
   const f = (v: number, w: number, p: number): string => v.toFixed(p).padStart(w);
   const lines = [title, "  qsargraph      3D", "", `${f(mol.n, 3, 0)}${f(mol.m, 3, 0)}  0  0  0  0  0  0  0  0999 V2000`];

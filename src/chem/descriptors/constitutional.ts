@@ -1,5 +1,5 @@
 /**
- * Constitutional descriptors, CDK-compatible (spec descriptors.md §1.2): AtomCount, BondCount,
+ * Constitutional descriptors, CDK-compatible: AtomCount, BondCount,
  * AromaticAtomsCount, AromaticBondsCount, RotatableBondsCount, LargestChain,
  * LongestAliphaticChain, LargestPiSystem, RuleOfFive, ALOGP (Ghose–Crippen, alogp.ts), XLogP
  * (xlogp.ts), MannholdLogP.
@@ -15,7 +15,7 @@
  */
 
 import { alogp } from "./alogp.ts";
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import { NATURAL_MASS } from "./elements.ts";
 import { put, type CdkDescriptor } from "./types.ts";
 import { ELECTRONIC } from "./electronic.ts";

@@ -20,7 +20,7 @@
  * 1998, alogp.ts).
  */
 
-import type { MolGraph } from "./graph.ts";
+import type { HDepletedGraph } from "./graph.ts";
 
 /** One atom type: label and contributions (MR 0 where the table gives none). */
 interface CrippenType {
@@ -107,47 +107,47 @@ const ME2 = T("Me2", -0.0025, 0);
 // ---- SMARTS building blocks on the H-depleted graph ----------------------------------------
 
 /** Neighbour test: neighbour atom j reached over bond b. */
-type NbrPred = (g: MolGraph, j: number, b: number) => boolean;
+type NbrPred = (g: HDepletedGraph, j: number, b: number) => boolean;
 
 /** Unspecified SMARTS bond: single or aromatic. */
-export const bSA = (g: MolGraph, b: number): boolean => g.bondArom[b] === 1 || g.order[b] === 1;
+export const bSA = (g: HDepletedGraph, b: number): boolean => g.bondArom[b] === 1 || g.order[b] === 1;
 /** `-`: non-aromatic single. */
-export const bSingle = (g: MolGraph, b: number): boolean => g.bondArom[b] === 0 && g.order[b] === 1;
+export const bSingle = (g: HDepletedGraph, b: number): boolean => g.bondArom[b] === 0 && g.order[b] === 1;
 /** `=`: non-aromatic double. */
-export const bDouble = (g: MolGraph, b: number): boolean => g.bondArom[b] === 0 && g.order[b] === 2;
+export const bDouble = (g: HDepletedGraph, b: number): boolean => g.bondArom[b] === 0 && g.order[b] === 2;
 /** `#`: triple. */
-export const bTriple = (g: MolGraph, b: number): boolean => g.bondArom[b] === 0 && g.order[b] === 3;
+export const bTriple = (g: HDepletedGraph, b: number): boolean => g.bondArom[b] === 0 && g.order[b] === 3;
 /** `:`: aromatic. */
-export const bArom = (g: MolGraph, b: number): boolean => g.bondArom[b] === 1;
+export const bArom = (g: HDepletedGraph, b: number): boolean => g.bondArom[b] === 1;
 
-const heavy = (g: MolGraph, j: number): boolean => g.z[j] !== 1;
-const aliph = (g: MolGraph, j: number): boolean => g.arom[j] === 0;
-const aliphHeavy = (g: MolGraph, j: number): boolean => g.arom[j] === 0 && g.z[j] !== 1;
-const aromAny = (g: MolGraph, j: number): boolean => g.arom[j] === 1;
-const aliphZ = (g: MolGraph, j: number, z: number): boolean => g.arom[j] === 0 && g.z[j] === z;
-const aromC = (g: MolGraph, j: number): boolean => g.arom[j] === 1 && g.z[j] === 6;
-const totalX = (g: MolGraph, j: number): number => g.degree[j]! + g.h[j]!;
-const posCharge = (g: MolGraph, j: number): boolean => g.charge[j]! >= 1 && g.charge[j]! <= 3;
-const negCharge = (g: MolGraph, j: number): boolean => g.charge[j]! <= -1 && g.charge[j]! >= -3;
+const heavy = (g: HDepletedGraph, j: number): boolean => g.z[j] !== 1;
+const aliph = (g: HDepletedGraph, j: number): boolean => g.arom[j] === 0;
+const aliphHeavy = (g: HDepletedGraph, j: number): boolean => g.arom[j] === 0 && g.z[j] !== 1;
+const aromAny = (g: HDepletedGraph, j: number): boolean => g.arom[j] === 1;
+const aliphZ = (g: HDepletedGraph, j: number, z: number): boolean => g.arom[j] === 0 && g.z[j] === z;
+const aromC = (g: HDepletedGraph, j: number): boolean => g.arom[j] === 1 && g.z[j] === 6;
+const totalX = (g: HDepletedGraph, j: number): number => g.degree[j]! + g.h[j]!;
+const posCharge = (g: HDepletedGraph, j: number): boolean => g.charge[j]! >= 1 && g.charge[j]! <= 3;
+const negCharge = (g: HDepletedGraph, j: number): boolean => g.charge[j]! <= -1 && g.charge[j]! >= -3;
 
 /** `[N,O,P,S,F,Cl,Br,I]` (aliphatic symbols). */
 const HET_SET = new Set([7, 8, 15, 16, 9, 17, 35, 53]);
-const hetA = (g: MolGraph, j: number): boolean => g.arom[j] === 0 && HET_SET.has(g.z[j]!);
+const hetA = (g: HDepletedGraph, j: number): boolean => g.arom[j] === 0 && HET_SET.has(g.z[j]!);
 
 /** Neighbour over a bond matching `bond` whose atom matches `atom`. */
 const nb =
-  (bond: (g: MolGraph, b: number) => boolean, atom: (g: MolGraph, j: number) => boolean): NbrPred =>
+  (bond: (g: HDepletedGraph, b: number) => boolean, atom: (g: HDepletedGraph, j: number) => boolean): NbrPred =>
   (g, j, b) =>
     bond(g, b) && atom(g, j);
 
 /** Whether atom i has a neighbour matching p. */
-function has(g: MolGraph, i: number, p: NbrPred): boolean {
+function has(g: HDepletedGraph, i: number, p: NbrPred): boolean {
   for (let q = g.adjStart[i]!, e = g.adjStart[i + 1]!; q < e; q++) if (p(g, g.adjAtom[q]!, g.adjBond[q]!)) return true;
   return false;
 }
 
 /** Number of neighbours of i matching p. */
-function count(g: MolGraph, i: number, p: NbrPred): number {
+function count(g: HDepletedGraph, i: number, p: NbrPred): number {
   let c = 0;
   for (let q = g.adjStart[i]!, e = g.adjStart[i + 1]!; q < e; q++) if (p(g, g.adjAtom[q]!, g.adjBond[q]!)) c++;
   return c;
@@ -158,7 +158,7 @@ function count(g: MolGraph, i: number, p: NbrPred): number {
  * most once), as a SMARTS match of one atom with several branches; `exclude` is a neighbour
  * already taken by the pattern.
  */
-export function assign(g: MolGraph, i: number, ps: readonly NbrPred[], exclude = -1): boolean {
+export function assign(g: HDepletedGraph, i: number, ps: readonly NbrPred[], exclude = -1): boolean {
   const s = g.adjStart[i]!;
   const d = g.adjStart[i + 1]! - s;
   if (d < ps.length) return false;
@@ -194,7 +194,7 @@ const aromArom = nb(bArom, aromAny);
 const OTHER_C27 = new Set([1, 6, 7, 8, 15, 16, 9, 17, 35, 53]);
 const OTHER_C13 = new Set([1, 6, 7, 8, 16, 9, 17, 35, 53]);
 
-function typeCarbon(g: MolGraph, i: number): CrippenType {
+function typeCarbon(g: HDepletedGraph, i: number): CrippenType {
   const h = g.h[i]!;
   const x = totalX(g, i);
   if (g.arom[i] === 0) {
@@ -240,12 +240,12 @@ function typeCarbon(g: MolGraph, i: number): CrippenType {
   if (assign(g, i, [aromArom, aromArom, nb(bSingle, (g2, j) => aliphZ(g2, j, 7))])) return C22;
   if (assign(g, i, [aromArom, aromArom, nb(bSingle, (g2, j) => aliphZ(g2, j, 8))])) return C23;
   if (assign(g, i, [aromArom, aromArom, nb(bSingle, (g2, j) => aliphZ(g2, j, 16))])) return C24;
-  const cno = (g2: MolGraph, j: number): boolean => aliph(g2, j) && (g2.z[j] === 6 || g2.z[j] === 7 || g2.z[j] === 8);
+  const cno = (g2: HDepletedGraph, j: number): boolean => aliph(g2, j) && (g2.z[j] === 6 || g2.z[j] === 7 || g2.z[j] === 8);
   if (assign(g, i, [aromArom, aromArom, nb(bDouble, cno)])) return C25;
   return CS;
 }
 
-function typeNitrogen(g: MolGraph, i: number): CrippenType {
+function typeNitrogen(g: HDepletedGraph, i: number): CrippenType {
   const h = g.h[i]!;
   const q = g.charge[i]!;
   if (g.arom[i] === 0) {
@@ -283,7 +283,7 @@ function typeNitrogen(g: MolGraph, i: number): CrippenType {
   return NS;
 }
 
-function typeOxygen(g: MolGraph, i: number): CrippenType {
+function typeOxygen(g: HDepletedGraph, i: number): CrippenType {
   if (g.arom[i] === 1) return O1;
   const h = g.h[i]!;
   const q = g.charge[i]!;
@@ -297,7 +297,7 @@ function typeOxygen(g: MolGraph, i: number): CrippenType {
   if (q === 0 && has(g, i, nb(bDouble, (g2, j) => g2.z[j] === 16 && g2.charge[j] === 0))) return O6;
   if (q === -1) {
     // [O-]C(=O): an aliphatic C that carries another, double-bonded aliphatic O
-    const carboxylC = (g2: MolGraph, j: number): boolean =>
+    const carboxylC = (g2: HDepletedGraph, j: number): boolean =>
       aliphZ(g2, j, 6) && assign(g2, j, [nb(bDouble, (g3, k) => aliphZ(g3, k, 8))], i);
     if (has(g, i, nb(bSA, carboxylC))) return O12;
   }
@@ -328,11 +328,11 @@ function typeOxygen(g: MolGraph, i: number): CrippenType {
   return OS;
 }
 
-function typeSulfur(g: MolGraph, i: number): CrippenType {
+function typeSulfur(g: HDepletedGraph, i: number): CrippenType {
   if (g.arom[i] === 1) return S3;
   const q = g.charge[i]!;
   if (q !== 0 && q >= -4 && q <= 6 && q !== 4) return S2;
-  const nops = (g2: MolGraph, j: number): boolean => g2.arom[j] === 0 && (g2.z[j] === 7 || g2.z[j] === 8 || g2.z[j] === 15 || g2.z[j] === 16);
+  const nops = (g2: HDepletedGraph, j: number): boolean => g2.arom[j] === 0 && (g2.z[j] === 7 || g2.z[j] === 8 || g2.z[j] === 15 || g2.z[j] === 16);
   if (q === 0 && has(g, i, nb(bDouble, nops))) return S2;
   return S1;
 }
@@ -345,7 +345,7 @@ function isMe2(z: number): boolean {
 }
 
 /** Crippen type of a (non-hydrogen-count) graph atom; null when no type matches (contributes 0). */
-export function crippenAtomType(g: MolGraph, i: number): CrippenType | null {
+export function crippenAtomType(g: HDepletedGraph, i: number): CrippenType | null {
   const z = g.z[i]!;
   switch (z) {
     case 6:
@@ -382,7 +382,7 @@ export function crippenAtomType(g: MolGraph, i: number): CrippenType | null {
  * its neighbours). The H–X bond is single; X's other neighbours are matched without the H;
  * another H on X counts as a neighbour (water: H2).
  */
-export function hydrogenType(g: MolGraph, i: number): CrippenType {
+export function hydrogenType(g: HDepletedGraph, i: number): CrippenType {
   const z = g.z[i]!;
   if (z === 1) {
     // an H atom of its own (H2, bridging or charged H): [#1][#6,#1] … by its neighbours
@@ -398,14 +398,14 @@ export function hydrogenType(g: MolGraph, i: number): CrippenType {
   const ar = g.arom[i] === 1;
   if (z === 8) {
     if (has(g, i, nb(bSA, (g2, j) => (aliphZ(g2, j, 6) && totalX(g2, j) === 4) || aromC(g2, j)))) return H2;
-    const notCNOS = (g2: MolGraph, j: number): boolean => g2.z[j] !== 6 && g2.z[j] !== 7 && g2.z[j] !== 8 && g2.z[j] !== 16;
+    const notCNOS = (g2: HDepletedGraph, j: number): boolean => g2.z[j] !== 6 && g2.z[j] !== 7 && g2.z[j] !== 8 && g2.z[j] !== 16;
     if (g.h[i]! >= 2 || has(g, i, nb(bSA, notCNOS))) return H2;
   }
   if (z !== 7 && z !== 8) return H2;
   if (z === 7) return H3;
   // aliphatic O
   if (has(g, i, nb(bSA, (g2, j) => g2.z[j] === 7))) return H3;
-  const acidC = (g2: MolGraph, j: number): boolean =>
+  const acidC = (g2: HDepletedGraph, j: number): boolean =>
     aliphZ(g2, j, 6) &&
     has(g2, j, nb(bDouble, (g3, k) => g3.z[k] === 6 || g3.z[k] === 7 || aliphZ(g3, k, 8) || aliphZ(g3, k, 16)));
   if (has(g, i, nb(bSA, acidC))) return H4;
@@ -421,7 +421,7 @@ export interface CrippenResult {
 }
 
 /** Per-atom type labels: heavy atoms, and the type of the hydrogens on each atom ("" if none). */
-export function crippenTypes(g: MolGraph): { heavy: string[]; hydrogens: string[] } {
+export function crippenTypes(g: HDepletedGraph): { heavy: string[]; hydrogens: string[] } {
   const heavyT: string[] = [];
   const hT: string[] = [];
   for (let i = 0; i < g.n; i++) {
@@ -432,7 +432,7 @@ export function crippenTypes(g: MolGraph): { heavy: string[]; hydrogens: string[
 }
 
 /** Wildman–Crippen logP and MR of a molecule graph (hydrogens from the H counts). */
-export function wildmanCrippen(g: MolGraph): CrippenResult {
+export function wildmanCrippen(g: HDepletedGraph): CrippenResult {
   let logp = 0;
   let mr = 0;
   for (let i = 0; i < g.n; i++) {

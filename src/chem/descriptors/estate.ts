@@ -13,7 +13,7 @@
  * `-,:` single or aromatic, `~` any. SMARTS element case: `C` aliphatic, `c` aromatic.
  */
 
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import type { CdkDescriptor, DescriptorValues } from "./types.ts";
 
 /** One E-state type: [name, elements (symbol + aromatic?), D, H (−1 = any), bond multiset]. */

@@ -1,5 +1,5 @@
 /**
- * Gasteiger–Marsili sigma charges, CDK variant (spec descriptors.md §3.4; CDK
+ * Gasteiger–Marsili sigma charges, CDK variant (CDK
  * `GasteigerMarsiliPartialCharges`): parameters by element and highest Kekulé bond order at the
  * atom, all start charges 0, damping 0.5^k, at most 20 iterations, stop when no |q| changed by
  * more than 0.001 (with CDK's q_old[0] = 20 initialisation), χ⁺ of hydrogen 20.02. Any element
@@ -10,7 +10,7 @@
  * iteration, so they are handled as one pooled charge per heavy atom.
  */
 
-import type { MolGraph } from "./graph.ts";
+import type { HDepletedGraph } from "./graph.ts";
 
 export interface GMCharges {
   /** Charge of each heavy atom. */
@@ -69,7 +69,7 @@ function params(z: number, maxOrder: number, charge: number): readonly [number, 
  * into H atoms bonded to it), else on the H-depleted graph. Null when an element has no
  * parameters.
  */
-export function gasteigerMarsili(g: MolGraph, withH: boolean): GMCharges | null {
+export function gasteigerMarsili(g: HDepletedGraph, withH: boolean): GMCharges | null {
   const n = g.n;
   const maxOrder = new Uint8Array(n);
   for (let b = 0; b < g.m; b++) {

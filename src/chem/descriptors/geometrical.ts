@@ -1,5 +1,5 @@
 /**
- * Geometrical descriptors (CDK recipes, spec descriptors.md §1.5, §3.6) on a `Mol3D`: the atoms
+ * Geometrical descriptors (CDK recipes) on a `Mol3D`: the atoms
  * present in the container with their coordinates.
  *
  * - GravitationalIndexDescriptor (GRAV-1..3, GRAVH-1..3, GRAV-4..6): Σ m_i m_j / r_ij² with
@@ -16,7 +16,7 @@
  * - PetitjeanShapeIndexDescriptor's geomShape: (max − min)/min of the 3D eccentricities.
  */
 
-import type { MolGraph } from "./graph.ts";
+import type { HDepletedGraph } from "./graph.ts";
 import { COVALENT_RADIUS, eigenSym3, elementValue, MAJOR_MASS, type Mol3D } from "./geometry3d.ts";
 import { NATURAL_MASS } from "./elements.ts";
 import { put, type DescriptorValues } from "./types.ts";
@@ -80,7 +80,7 @@ export function gravitational(mol: Mol3D, out: DescriptorValues): void {
 }
 
 /** MomentOfInertiaDescriptor; `g` supplies hydrogens that are not present (for MOMI-R's mass). */
-export function momentOfInertia(mol: Mol3D, g: MolGraph, out: DescriptorValues): void {
+export function momentOfInertia(mol: Mol3D, g: HDepletedGraph, out: DescriptorValues): void {
   const n = mol.n;
   const mass = new Float64Array(n);
   let cx = 0;

@@ -5,13 +5,13 @@
  * A `Mol3D` holds the atoms *present in the container* (CDK's "all atoms in container"): either
  * every atom including hydrogens (what conformer.ts produces), or only the heavy atoms (lazar's
  * 2012 pipeline stripped hydrogens before CDK saw the conformer). Each atom is linked to the
- * H-depleted `MolGraph` the 2D code uses: a heavy atom by its graph index, a hydrogen by the
+ * `HDepletedGraph` the 2D code uses: a heavy atom by its graph index, a hydrogen by the
  * graph index of the heavy atom it sits on, so that per-atom quantities of the 2D context
  * (CDK-GM charges) can be looked up.
  */
 
 import { jacobiEigen, type JacobiOptions } from "../../numeric/jacobi.ts";
-import type { MolGraph } from "./graph.ts";
+import type { HDepletedGraph } from "./graph.ts";
 
 export interface Mol3D {
   /** Number of atoms present (with coordinates). */
@@ -121,7 +121,7 @@ export function orientPrincipal(xyz: Float64Array): void {
  * their neighbour's H count are linked to that neighbour; every other atom maps to the graph
  * atom of the same rank. Throws when the molfile and graph disagree.
  */
-export function mol3DFromMolblock(g: MolGraph, molblock: string): Mol3D {
+export function mol3DFromMolblock(g: HDepletedGraph, molblock: string): Mol3D {
   const lines = molblock.split(/\r?\n/);
   const counts = lines[3] ?? "";
   const na = Number(counts.slice(0, 3));

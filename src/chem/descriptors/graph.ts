@@ -23,7 +23,13 @@ export const SYMBOLS: readonly string[] = (
   "Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr"
 ).split(" ");
 
-export interface MolGraph {
+/**
+ * The H-depleted molecule graph of the descriptors: heavy atoms with their element, hydrogen
+ * count, charge and aromaticity; bonds with Kekulé order and aromaticity; CSR adjacency. (The
+ * miners and the SMARTS matcher use another graph, chem/labelled-graph.ts `LabelledGraph`,
+ * which keeps one integer label per atom and per bond and nothing else.)
+ */
+export interface HDepletedGraph {
   /** Number of (heavy) atoms. */
   readonly n: number;
   /** Atomic number per atom. */
@@ -76,7 +82,7 @@ interface CommonChem {
  * non-hydrogen atom are folded into that atom's H count; any other hydrogen (H2, [H+]) stays an
  * atom of its own.
  */
-export function graphFromJson(json: string): MolGraph {
+export function graphFromJson(json: string): HDepletedGraph {
   const doc = JSON.parse(json) as CommonChem;
   const mol = doc.molecules[0];
   if (mol === undefined) throw new Error("RDKit JSON without a molecule");
@@ -173,7 +179,7 @@ export const FAR = 0xffff;
  * All-pairs topological distances by BFS from every atom (n BFS on a sparse graph), as a flat
  * n×n Uint16Array; FAR for pairs in different fragments.
  */
-export function distanceMatrix(g: MolGraph): Uint16Array {
+export function distanceMatrix(g: HDepletedGraph): Uint16Array {
   const n = g.n;
   const d = new Uint16Array(n * n).fill(FAR);
   const queue = new Int32Array(n);
@@ -202,7 +208,7 @@ export function distanceMatrix(g: MolGraph): Uint16Array {
  * Ring bonds: a bond is in a ring iff it is not a bridge of the graph (Tarjan's bridge finding,
  * iterative). Returns 1 per ring bond.
  */
-export function ringBonds(g: MolGraph): Uint8Array {
+export function ringBonds(g: HDepletedGraph): Uint8Array {
   const n = g.n;
   const inRing = new Uint8Array(g.m).fill(1);
   const disc = new Int32Array(n).fill(-1);
@@ -245,7 +251,7 @@ export function ringBonds(g: MolGraph): Uint8Array {
 }
 
 /** Highest Kekulé bond order at each atom (0 when the atom has no bonds to heavy atoms). */
-export function maxBondOrder(g: MolGraph): Uint8Array {
+export function maxBondOrder(g: HDepletedGraph): Uint8Array {
   const out = new Uint8Array(g.n);
   for (let b = 0; b < g.m; b++) {
     const o = g.order[b]!;

@@ -1,5 +1,5 @@
 /**
- * Hybrid descriptors, 2D part: BCUT (CDK BCUTDescriptor, spec descriptors.md §3.5) at CDK's
+ * Hybrid descriptors, 2D part: BCUT (CDK BCUTDescriptor) at CDK's
  * default nhigh = nlow = 1. WHIM (the other hybrid class) needs 3D coordinates and is not
  * computed here.
  *
@@ -10,7 +10,7 @@
  */
 
 import { jacobiEigen } from "../../numeric/jacobi.ts";
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import { MAJOR_ISOTOPE_MASS } from "./elements.ts";
 import { put, type CdkDescriptor } from "./types.ts";
 

@@ -18,7 +18,7 @@
 
 import type { RDKit, RDKitMol } from "../rdkit.ts";
 import type { ConformerOptions } from "./conformer.ts";
-import { DescriptorContext } from "./context.ts";
+import { DescriptorContext } from "./descriptor-context.ts";
 import { geomShape } from "./geometrical.ts";
 import { mol3DFromMolblock, withoutHydrogens, type Mol3D } from "./geometry3d.ts";
 import { graphFromJson } from "./graph.ts";
@@ -134,5 +134,5 @@ export { mol3DFromMolblock, withoutHydrogens } from "./geometry3d.ts";
 export type { Mol3D } from "./geometry3d.ts";
 export { LIBS, PC_TYPES } from "./types.ts";
 export type { Cdk3DDescriptor, DescriptorDef, DescriptorValues, Lib, PcType } from "./types.ts";
-export { DescriptorContext } from "./context.ts";
+export { DescriptorContext } from "./descriptor-context.ts";
 export { graphFromJson } from "./graph.ts";

@@ -1,5 +1,5 @@
 /**
- * Topological descriptors, CDK-compatible (spec descriptors.md §1.4, definitions §3.3), on the
+ * Topological descriptors, CDK-compatible (CDK's definitions), on the
  * H-depleted graph. Pairs of atoms in different fragments (salts, mixtures) are ignored by the
  * distance-based indices (CDK would use a huge "infinite" distance there and return
  * meaningless numbers).
@@ -7,7 +7,7 @@
  * PetitjeanShapeIndex's geomShape needs 3D coordinates and is not produced here.
  */
 
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import { CARBON_NATURAL_MASS, NATURAL_MASS } from "./elements.ts";
 import { KIER_HALL } from "./estate.ts";
 import { FAR } from "./graph.ts";

@@ -1,9 +1,9 @@
 /** Shared types of the descriptor library. */
 
-import type { DescriptorContext } from "./context.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
 import type { Mol3D } from "./geometry3d.ts";
 
-/** lazar's single-valued descriptor categories (spec descriptors.md §1.1). */
+/** lazar's single-valued descriptor categories (the values of its pc_type parameter). */
 export const PC_TYPES = ["constitutional", "electronic", "topological", "geometrical", "cpsa", "hybrid"] as const;
 export type PcType = (typeof PC_TYPES)[number];
 

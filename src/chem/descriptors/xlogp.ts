@@ -1,5 +1,5 @@
 /**
- * CDK XLogPDescriptor (spec descriptors.md §1.2): XLogP 2 (R. Wang, Y. Gao, L. Lai, Perspect.
+ * CDK XLogPDescriptor (lazar's constitutional category): XLogP 2 (R. Wang, Y. Gao, L. Lai, Perspect.
  * Drug Discov. Des. 19 (2000) 47–66) as CDK implements it — ≈ 90 atom types on the molecule
  * with explicit hydrogens plus corrections: halogen pairs on one atom, 1,3-dicarbonyl,
  * hydrophobic carbon, internal hydrogen bonds, C-terminal amino acid, p-amino sulfonic acid,
@@ -15,8 +15,8 @@
  * CDK's SMARTS matcher perceives (Daylight) aromaticity itself.
  */
 
-import type { DescriptorContext } from "./context.ts";
-import { FAR, type MolGraph } from "./graph.ts";
+import type { DescriptorContext } from "./descriptor-context.ts";
+import { FAR, type HDepletedGraph } from "./graph.ts";
 import { blocks } from "./alogp.ts";
 import { bArom, bDouble, bSA, bSingle } from "./crippen.ts";
 
@@ -67,7 +67,7 @@ export function smallestRingOfBonds(ctx: DescriptorContext): Uint16Array {
  * elimination), as atom lists; computed per biconnected ring system. Where several bases
  * exist (rings of equal size), which one is returned depends on the atom order, as in CDK.
  */
-export function sssr(g: MolGraph, ringBond: Uint8Array): number[][] {
+export function sssr(g: HDepletedGraph, ringBond: Uint8Array): number[][] {
   const out: number[][] = [];
   const inRing = new Uint8Array(g.m);
   for (let b = 0; b < g.m; b++) inRing[b] = ringBond[b]!;
@@ -153,7 +153,7 @@ export function sssr(g: MolGraph, ringBond: Uint8Array): number[][] {
 }
 
 /** Atoms of a cycle given as a set of bonds. */
-function cycleAtoms(g: MolGraph, edges: readonly number[]): number[] {
+function cycleAtoms(g: HDepletedGraph, edges: readonly number[]): number[] {
   return [...new Set(edges.flatMap((b) => [g.bondA[b]!, g.bondB[b]!]))];
 }
 
@@ -176,7 +176,7 @@ export function xlogp(ctx: DescriptorContext, options: XLogPOptions = {}): numbe
 
 function xlogpUncached(ctx: DescriptorContext, aromatic: boolean): number {
   const g0 = ctx.g;
-  const g: MolGraph = !aromatic ? { ...g0, arom: new Uint8Array(g0.n), bondArom: new Uint8Array(g0.m) } : g0;
+  const g: HDepletedGraph = !aromatic ? { ...g0, arom: new Uint8Array(g0.n), bondArom: new Uint8Array(g0.m) } : g0;
   const n = g.n;
   const z = g.z;
   const ringAtom = ctx.ringAtom;
@@ -568,10 +568,10 @@ function xlogpUncached(ctx: DescriptorContext, aromatic: boolean): number {
   return x;
 }
 
-const aliph = (g: MolGraph, j: number, zz: number): boolean => g.z[j] === zz && g.arom[j] === 0;
+const aliph = (g: HDepletedGraph, j: number, zz: number): boolean => g.z[j] === zz && g.arom[j] === 0;
 
 /** `C(=O)` with `=O` aliphatic and double bonded; returns whether c carries such an O other than `not`. */
-function hasCarbonylO(g: MolGraph, c: number, not = -1): boolean {
+function hasCarbonylO(g: HDepletedGraph, c: number, not = -1): boolean {
   for (let p = g.adjStart[c]!; p < g.adjStart[c + 1]!; p++) {
     const o = g.adjAtom[p]!;
     if (o !== not && aliph(g, o, 8) && bDouble(g, g.adjBond[p]!)) return true;
@@ -580,7 +580,7 @@ function hasCarbonylO(g: MolGraph, c: number, not = -1): boolean {
 }
 
 /** SMARTS N!@C-C(=O)-[O;X2H1+0,X1H0-] (CDK XLogP C_TERMINAL_AMINO_ACID). */
-export function cTerminalAminoAcid(g: MolGraph, ringBond: Uint8Array): boolean {
+export function cTerminalAminoAcid(g: HDepletedGraph, ringBond: Uint8Array): boolean {
   for (let nI = 0; nI < g.n; nI++) {
     if (!aliph(g, nI, 7)) continue;
     for (let p = g.adjStart[nI]!; p < g.adjStart[nI + 1]!; p++) {
@@ -607,7 +607,7 @@ export function cTerminalAminoAcid(g: MolGraph, ringBond: Uint8Array): boolean {
  * Six-membered rings of aromatic carbons through atom a (bonds single or aromatic), as atom
  * sequences starting at a.
  */
-function aromaticCarbonSixRings(g: MolGraph, a: number): number[][] {
+function aromaticCarbonSixRings(g: HDepletedGraph, a: number): number[][] {
   const out: number[][] = [];
   const path = [a];
   const ok = (j: number, b: number): boolean => g.z[j] === 6 && g.arom[j] === 1 && bSA(g, b);
@@ -634,7 +634,7 @@ function aromaticCarbonSixRings(g: MolGraph, a: number): number[][] {
 }
 
 /** SMARTS CS(=O)(=O)c1ccc(N)cc1 (CDK XLogP P_AMINO_SULPHONIC_ACID). */
-export function pAminoSulphonicAcid(g: MolGraph): boolean {
+export function pAminoSulphonicAcid(g: HDepletedGraph): boolean {
   for (let s = 0; s < g.n; s++) {
     if (!aliph(g, s, 16)) continue;
     let c = 0;
@@ -661,7 +661,7 @@ export function pAminoSulphonicAcid(g: MolGraph): boolean {
 }
 
 /** SMARTS O=C(O)c1ccccc1O (CDK XLogP SALICYLIC_ACID_PTRN). */
-export function salicylicAcid(g: MolGraph): boolean {
+export function salicylicAcid(g: HDepletedGraph): boolean {
   for (let c = 0; c < g.n; c++) {
     if (!aliph(g, c, 6)) continue;
     let dblO = -1;
@@ -692,7 +692,7 @@ export function salicylicAcid(g: MolGraph): boolean {
 }
 
 /** SMARTS OccO (CDK XLogP ORTHOPAIR): two aliphatic O on adjacent aromatic carbons. */
-export function orthoPair(g: MolGraph): boolean {
+export function orthoPair(g: HDepletedGraph): boolean {
   const hasO = (c: number): number => {
     let k = 0;
     for (let p = g.adjStart[c]!; p < g.adjStart[c + 1]!; p++) if (aliph(g, g.adjAtom[p]!, 8) && bSA(g, g.adjBond[p]!)) k++;
@@ -711,7 +711,7 @@ export function orthoPair(g: MolGraph): boolean {
   return false;
 }
 
-function distinctO(g: MolGraph, a: number, c: number): boolean {
+function distinctO(g: HDepletedGraph, a: number, c: number): boolean {
   const os = (x: number): number[] => {
     const r: number[] = [];
     for (let p = g.adjStart[x]!; p < g.adjStart[x + 1]!; p++) if (aliph(g, g.adjAtom[p]!, 8) && bSA(g, g.adjBond[p]!)) r.push(g.adjAtom[p]!);

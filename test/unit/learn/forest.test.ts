@@ -26,7 +26,7 @@ import assert from "node:assert/strict";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { ForestData, trainForest, type ForestTarget } from "../../../src/learn/forest.ts";
-import { mulberry32 } from "../../../src/numeric/random.ts";
+import { mulberry32Unit } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
 const REF = {
@@ -150,7 +150,7 @@ test("regression: held-out R² on FDA MRDD descriptors close to R randomForest a
 
 /** Synthetic data: y depends on columns 0 and 1 only; columns 2..9 are noise. */
 function synthetic(n: number, seed: number, classification: boolean): { data: ForestData; target: ForestTarget } {
-  const rand = mulberry32(seed);
+  const rand = mulberry32Unit(seed);
   const cols = Array.from({ length: 10 }, () => Float64Array.from({ length: n }, () => rand()));
   const signal = Float64Array.from({ length: n }, (_, i) => Math.sin(6 * cols[0]![i]!) + 2 * cols[1]![i]! ** 2);
   const data = ForestData.fromColumns(cols);
@@ -185,7 +185,7 @@ for (const classification of [true, false]) {
 }
 
 test("three classes: accuracy well above chance, informative columns ranked first", () => {
-  const rand = mulberry32(13);
+  const rand = mulberry32Unit(13);
   const n = 450;
   const cols = Array.from({ length: 8 }, () => Float64Array.from({ length: n }, () => rand()));
   // class from the sector of (x0, x1): 0 below the diagonal band, 1 in it, 2 above

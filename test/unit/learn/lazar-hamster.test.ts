@@ -1,6 +1,6 @@
 /**
- * The reference integration test's classification case as a pure pipeline (spec lazar.md §3.10;
- * opentox/test lazar.rb): hamster carcinogenicity (85 compounds), BBRC at min_frequency 8, pValue
+ * The reference integration test's classification case as a pure pipeline (opentox/test
+ * lazar.rb): hamster carcinogenicity (85 compounds), BBRC at min_frequency 8, pValue
  * fingerprints, weighted majority vote, query `c1ccccc1NN` → reference "false", confidence 0.3443,
  * 18 neighbours, 25 model features; `CNN` (a training compound) → its measured value, no prediction.
  *
@@ -16,10 +16,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { DATA } from "../../helpers/data.ts";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
-import { encodeSmiles } from "../../../src/mining/encode.ts";
+import { encodeSmiles } from "../../../src/chem/labelled-graph.ts";
 import { mineBbrc } from "../../../src/mining/index.ts";
 import { chisqCdf1 } from "../../../src/mining/stats.ts";
-import { QuerySet, moleculeFromSmiles } from "../../../src/mining/match.ts";
+import { QuerySet, moleculeFromSmiles } from "../../../src/chem/smarts/index.ts";
 import { FingerprintMatrix, LazarModel, instancesOf, weightedFingerprint, weightedTanimoto } from "../../../src/learn/index.ts";
 
 test("hamster BBRC (min_frequency 8) + WMV: c1ccccc1NN → false as the reference; CNN → measured", async (t) => {
@@ -33,7 +33,7 @@ test("hamster BBRC (min_frequency 8) + WMV: c1ccccc1NN → false as the referenc
   assert.deepEqual(classes, ["false", "true"]);
   const act = new Map(data.map((d, i) => [i + 1, classes.indexOf(d.value) + 1]));
   const run = mineBbrc(rdkit, data.map((d, i) => ({ id: i + 1, smiles: d.smiles })), act, { minfreq: 8 });
-  // ot:pValue = chi-square CDF (df 1) of fminer's statistic, 4 decimals (spec §3.2).
+  // ot:pValue = chi-square CDF (df 1) of fminer's statistic, 4 decimals.
   const weights = run.patterns.map((p) => Math.round(chisqCdf1(p.stat) * 1e4) / 1e4);
   const occ: { feature: number; hits: number }[][] = run.compounds.ids.map(() => []);
   run.patterns.forEach((p, f) => {

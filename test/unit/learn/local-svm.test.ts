@@ -1,5 +1,5 @@
 /**
- * Local SVMs on real data (spec lazar.md §3.6): properties that could be false, never values
+ * Local SVMs on real data (src/learn/local-svm.ts): properties that could be false, never values
  * produced by this code.
  *
  * - Regression: EPAFHM (fathead minnow, -log10 LC50 mmol; fixtures/data/lazar/test/data/
@@ -16,7 +16,7 @@ import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { mineBbrc } from "../../../src/mining/index.ts";
 import { chisqCdf1 } from "../../../src/mining/stats.ts";
-import { QuerySet } from "../../../src/mining/match.ts";
+import { QuerySet } from "../../../src/chem/smarts/index.ts";
 import { DescriptorSpace, FingerprintMatrix, createLazarModel, instancesOf, localSvm, loadLibsvm, partitions, weightedFingerprint } from "../../../src/learn/index.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 

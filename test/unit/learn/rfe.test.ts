@@ -1,5 +1,5 @@
 /**
- * Recursive feature elimination (src/learn/rfe.ts, spec lazar.md §5) on real descriptor data.
+ * Recursive feature elimination (src/learn/rfe.ts) on real descriptor data.
  *
  * - Subset sizes as R computes `unique(round(p * seq(0.3, 0.7, by = 0.02)))` (values printed
  *   by R 4.2.2 for these p).
@@ -29,7 +29,7 @@ import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
 import { cleanColumns, knnImpute, rfe, RfeInputError, subsetSizes, type RfeEndpoint } from "../../../src/learn/rfe.ts";
 import { rfeOnResamples } from "../../../src/algorithms/rfe/resamples.ts";
 import { servicePool } from "../../../src/algorithms/jobs.ts";
-import { mulberry32, shuffle } from "../../../src/numeric/random.ts";
+import { mulberry32Unit, shuffle } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
 test("subset sizes: round(p × 0.30 … 0.70) as R computes them", () => {
@@ -134,7 +134,7 @@ for (const kind of ["regression", "classification"] as const) {
     const za = standardise(d.columns[a]!);
     const zb = standardise(d.columns[b]!);
     const signal = za.map((v, i) => v + zb[i]!);
-    const rand = mulberry32(2024);
+    const rand = mulberry32Unit(2024);
     const noise = d.columns.map((c) => shuffle([...c], rand));
     const columns = [...d.columns, ...noise];
     const median = [...signal].sort((x, y) => x - y)[signal.length >> 1]!;

@@ -10,13 +10,13 @@ import assert from "node:assert/strict";
 import { Database } from "../../../src/mining/database.ts";
 import { LegCounter, type Level } from "../../../src/mining/legs.ts";
 import { Pattern, DEFAULT_TREE_ORDER } from "../../../src/mining/pattern.ts";
-import type { MolGraph } from "../../../src/mining/encode.ts";
-import { mulberry32 } from "../../../src/numeric/random.ts";
+import type { LabelledGraph } from "../../../src/chem/labelled-graph.ts";
+import { mulberry32Unit } from "../../../src/numeric/random.ts";
 
-function randomGraphs(n: number, seed: number): MolGraph[] {
-  const rand = mulberry32(seed);
+function randomGraphs(n: number, seed: number): LabelledGraph[] {
+  const rand = mulberry32Unit(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const graphs: MolGraph[] = [];
+  const graphs: LabelledGraph[] = [];
   for (let t = 0; t < n; t++) {
     const size = 4 + Math.floor(rand() * 6);
     const labels = Int32Array.from({ length: size }, () => pick([6, 6, 6, 7, 8]));

@@ -8,13 +8,13 @@
  * - matrices built as H·diag(λ)·H with the Householder reflection H = I − 2uuᵀ/(uᵀu) (orthogonal
  *   and symmetric by construction), so the spectrum is known, repeated values included;
  * - for random symmetric matrices, the defining properties: A·v = λ·v for every column of V,
- *   VᵀV = I, Σλ = trace A and Σλ² = ‖A‖²_F (random numbers from the project's seeded mulberry32,
+ *   VᵀV = I, Σλ = trace A and Σλ² = ‖A‖²_F (random numbers from the project's seeded mulberry32Unit,
  *   so a failure can be replayed).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { jacobiEigen, type JacobiOptions } from "../../../src/numeric/jacobi.ts";
-import { mulberry32 } from "../../../src/numeric/random.ts";
+import { mulberry32Unit } from "../../../src/numeric/random.ts";
 
 const TIGHT: JacobiOptions = { converged: (off, diag) => off <= 1e-30 * diag || off === 0 };
 
@@ -66,7 +66,7 @@ test("Jacobi: path graph P_n has eigenvalues 2cos(kπ/(n+1)) and sine eigenvecto
 });
 
 test("Jacobi: 2×2 matrices match the closed form", () => {
-  const rnd = mulberry32(7);
+  const rnd = mulberry32Unit(7);
   const cases: [number, number, number][] = [
     [2, 1, 2], // eigenvalues 1 and 3
     [0, 1, 0], // ±1
@@ -87,7 +87,7 @@ test("Jacobi: 2×2 matrices match the closed form", () => {
 });
 
 test("Jacobi: H·diag(λ)·H with a Householder reflection H has spectrum λ, repeated values included", () => {
-  const rnd = mulberry32(11);
+  const rnd = mulberry32Unit(11);
   for (const lambda of [[3, -1, 0.5, 2, 7], [2, 2, 2, -1, 5, 5], [1e6, 1, 1e-6, 0]]) {
     const n = lambda.length;
     const u = Array.from({ length: n }, () => rnd() - 0.5);
@@ -105,7 +105,7 @@ test("Jacobi: H·diag(λ)·H with a Householder reflection H has spectrum λ, re
 });
 
 test("Jacobi: random symmetric matrices satisfy A·v = λ·v, VᵀV = I, trace and Frobenius invariants", () => {
-  const rnd = mulberry32(3);
+  const rnd = mulberry32Unit(3);
   for (const n of [3, 4, 6, 10, 20]) {
     for (let r = 0; r < 5; r++) {
       const a = randomSymmetric(n, rnd);

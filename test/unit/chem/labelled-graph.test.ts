@@ -1,17 +1,18 @@
 /**
- * The miners' molecule encoding (spec miners.md §1.3) read the two ways src/mining/encode.ts
- * offers: `encodeSmiles` (RDKit's default parse, with the InChI for fminer's canonical order —
- * the path every golden-file test in bbrc/last/match.test.ts goes through) and `encodeGraph`
- * (a cheaper parse that keeps explicit hydrogens and skips stereo perception, used when the
- * InChI is known already). The second must give the same graph as the first for every
- * structure, so the reference is the first path; the inputs are the shared data sets with
- * stereo, explicit [H], charges, nitro groups, salts and unreadable rows among them.
+ * The miners' molecule encoding read the two ways src/chem/labelled-graph.ts offers:
+ * `encodeSmiles` (RDKit's default parse, with the InChI for fminer's canonical order — the path
+ * every golden-file test in mining/bbrc, mining/last and chem/smarts/match.test.ts goes through)
+ * and `encodeGraph` (a cheaper parse that keeps explicit hydrogens and skips stereo
+ * perception, used when the InChI is known already). The second must give the same graph as
+ * the first for every structure, so the reference is the first path; the inputs are the shared
+ * data sets with stereo, explicit [H], charges, nitro groups, salts and unreadable rows among
+ * them.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
-import { encodeGraph, encodeSmiles } from "../../../src/mining/encode.ts";
+import { encodeGraph, encodeSmiles } from "../../../src/chem/labelled-graph.ts";
 import { canonicalOrder, parseActivityFile, parseSmiFile } from "../../../src/mining/order.ts";
 import { DATA, kaziusMiningInput } from "../../helpers/data.ts";
 

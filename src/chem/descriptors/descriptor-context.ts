@@ -9,7 +9,7 @@ import { generateConformer, type ConformerInfo, type ConformerOptions } from "./
 import { VALENCE_ELECTRONS } from "./elements.ts";
 import type { Mol3D } from "./geometry3d.ts";
 import { gasteigerMarsili, type GMCharges } from "./gasteiger.ts";
-import { distanceMatrix, FAR, maxBondOrder, ringBonds, type MolGraph } from "./graph.ts";
+import { distanceMatrix, FAR, maxBondOrder, ringBonds, type HDepletedGraph } from "./graph.ts";
 
 /** Highest subgraph order (number of bonds) the chi indices use. */
 export const MAX_CHI_ORDER = 7;
@@ -39,7 +39,7 @@ export interface ChiSums {
 export const SUBGRAPH_BUDGET = 5_000_000;
 
 export class DescriptorContext {
-  readonly g: MolGraph;
+  readonly g: HDepletedGraph;
   private _dist: Uint16Array | null = null;
   private _ringBond: Uint8Array | null = null;
   private _ringAtom: Uint8Array | null = null;
@@ -56,7 +56,7 @@ export class DescriptorContext {
   /** Milliseconds spent generating the conformer (0 when given or not needed). */
   conformerMs = 0;
 
-  constructor(g: MolGraph) {
+  constructor(g: HDepletedGraph) {
     this.g = g;
   }
 
@@ -212,7 +212,7 @@ function kjFactor(ctx: DescriptorContext, i: number, partialCharge: number | nul
  * two S=O 2.67) and P (four neighbours with P=O: 2.22); otherwise (Zv − h)/(Z − Zv − 1) with
  * Zv = valence electrons − formal charge. NaN for elements without a valence-electron count.
  */
-export function valenceDelta(g: MolGraph, i: number): number {
+export function valenceDelta(g: HDepletedGraph, i: number): number {
   const z = g.z[i]!;
   if (z === 16) {
     let sO = 0;
@@ -482,7 +482,7 @@ function canonicalUnicyclic(nv: number, edges: readonly (readonly [number, numbe
   return `${r}:${best}`;
 }
 
-function unicyclicKey(atomStack: Int32Array, nAtoms: number, bondStack: Int32Array, k: number, g: MolGraph): string {
+function unicyclicKey(atomStack: Int32Array, nAtoms: number, bondStack: Int32Array, k: number, g: HDepletedGraph): string {
   const local = new Map<number, number>();
   for (let t = 0; t < nAtoms; t++) local.set(atomStack[t]!, t);
   const edges: [number, number][] = [];

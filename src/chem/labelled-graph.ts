@@ -1,5 +1,6 @@
 /**
- * Molecule graphs as fminer encodes them (spec miners.md §1.3), read from SMILES with RDKit.
+ * Molecule graphs as fminer encodes them, read from SMILES with RDKit: the graphs the miners
+ * (src/mining/) search and the SMARTS matcher (./smarts/) matches patterns on.
  *
  * - heavy atoms only (hydrogens dropped), no charges, isotopes, stereo or H counts;
  * - node label = atomic number, + 150 when the atom is aromatic (aromatic perception on);
@@ -11,19 +12,24 @@
  * benzenoid and heteroaromatic rings; where they differ the encoding (hence patterns) differs.
  */
 
-import type { RDKit, RDKitMol } from "../chem/rdkit.ts";
+import type { RDKit, RDKitMol } from "./rdkit.ts";
 
-/** Heavy-atom graph of one compound with fminer's input labels. */
-export interface MolGraph {
+/**
+ * Heavy-atom graph of one compound with fminer's input labels: one integer per atom and per
+ * bond, nothing else (no hydrogens, charges or stereo). Not the descriptors' graph
+ * (descriptors/graph.ts `HDepletedGraph`, which keeps hydrogen counts, charges and Kekulé
+ * orders beside aromaticity).
+ */
+export interface LabelledGraph {
   /** Input node label per atom: Z, or Z + 150 for aromatic atoms. */
   readonly labels: Int32Array;
   /** Bonds as triples (atom a, atom b, bond label 1..4), in the toolkit's bond order. */
   readonly bonds: Int32Array;
 }
 
-/** An encoded compound, with the standard InChI used for fminer's canonical order (§1.2). */
+/** An encoded compound, with the standard InChI that fminer's canonical compound order sorts by. */
 export interface EncodedCompound {
-  readonly graph: MolGraph;
+  readonly graph: LabelledGraph;
   readonly inchi: string;
 }
 
@@ -73,15 +79,15 @@ export function encodeSmiles(rdkit: RDKit, smiles: string, aromatic = true): Enc
 }
 
 /**
- * The graph alone (§1.3), without the InChI: for compounds whose InChI is known already (the
+ * The graph alone, without the InChI: for compounds whose InChI is known already (the
  * service's compounds are identified by it) and for query molecules, which are only matched.
  * Equal to `encodeSmiles(…).graph` (tested over the shared data sets).
  */
-export function encodeGraph(rdkit: RDKit, smiles: string, aromatic = true): MolGraph | null {
+export function encodeGraph(rdkit: RDKit, smiles: string, aromatic = true): LabelledGraph | null {
   return withMolecule(rdkit, smiles, GRAPH_ONLY, null, aromatic);
 }
 
-function withMolecule(rdkit: RDKit, smiles: string, options: string | null, visit: ((mol: RDKitMol) => void) | null, aromatic: boolean): MolGraph | null {
+function withMolecule(rdkit: RDKit, smiles: string, options: string | null, visit: ((mol: RDKitMol) => void) | null, aromatic: boolean): LabelledGraph | null {
   let mol = options === null ? rdkit.get_mol(smiles) : rdkit.get_mol(smiles, options);
   if (mol === null) mol = rdkit.get_mol(smiles, UNSANITISED);
   if (mol === null) return null;
