@@ -34,7 +34,7 @@ export interface ServerOptions<K extends string = never> {
   readonly restart?: { readonly env: Record<string, string> };
   /** Put the data directory on a real tmpfs of this many bytes (test/helpers/disk.ts), to fill or remount read-only: `disk`. */
   readonly disk?: number;
-  /** More directories to remove at the end (a tokens file's, a TMPDIR given in `env`). */
+  /** More directories to remove at the end (a tokens file's, a TMPDIR given in `env`; with `each`, after every test). */
   readonly remove?: readonly string[];
   /** End the server with SIGKILL rather than SIGTERM (one that may be stuck in work the test abandoned). */
   readonly kill?: boolean;
@@ -68,7 +68,7 @@ class Session<K extends string> implements ServerHandle<K> {
   #env: Record<string, string> = {};
   #dataDir: string | undefined;
   #disk: SmallDisk | undefined;
-  #datasets = {} as Record<K, string>;
+  readonly #datasets = {} as Record<K, string>;
 
   constructor(private readonly o: ServerOptions<K>) {}
 
@@ -111,7 +111,7 @@ class Session<K extends string> implements ServerHandle<K> {
 
   async open(): Promise<void> {
     this.#env = this.o.env ?? {};
-    this.#datasets = {} as Record<K, string>;
+    for (const name of Object.keys(this.#datasets)) delete this.#datasets[name as K];
     if (this.o.disk !== undefined) this.#disk = await smallDisk(this.o.disk);
     // Known before the start, so that `close` removes it even if the server fails to start.
     this.#dataDir = this.#disk ? `${this.#disk.dir}/data` : freshDir();
