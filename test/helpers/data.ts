@@ -3,6 +3,12 @@ import { readFileSync } from "node:fs";
 /** The reference data the tests and benches read: fixtures/data (fixtures/data/SOURCES.md says where each file comes from). */
 export const DATA = new URL("../../fixtures/data/", import.meta.url).pathname;
 
+/** Reference files the tests upload (lazar's test data; counts in SOURCES.md). */
+export const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
+export const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
+export const MULTI = `${DATA}lazar/test/data/multicolumn.csv`;
+export const EPAFHM = `${DATA}lazar/test/data/EPAFHM.medi_log10.csv`;
+
 
 /**
  * A two-column reference CSV (structure, endpoint) as rows of SMILES and value: the header line
@@ -22,6 +28,6 @@ export function readSmilesCsv(path: string): { smiles: string; value: string }[]
 
 /** kazius.csv as the miners take it: ids 1…4069 in file order, activity 0/1 by id. */
 export function kaziusMiningInput(): { compounds: { id: number; smiles: string }[]; activity: Map<number, number> } {
-  const rows = readSmilesCsv(`${DATA}lazar/test/data/kazius.csv`);
+  const rows = readSmilesCsv(KAZIUS);
   return { compounds: rows.map((r, i) => ({ id: i + 1, smiles: r.smiles })), activity: new Map(rows.map((r, i) => [i + 1, Number(r.value)])) };
 }

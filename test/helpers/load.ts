@@ -14,7 +14,7 @@
  * `Retry-After`). Network failures are errors.
  */
 import { readFileSync } from "node:fs";
-import { DATA } from "./data.ts";
+import { HAMSTER } from "./data.ts";
 
 export interface LoadSetup {
   readonly base: string;
@@ -41,7 +41,7 @@ type Kind = (typeof KINDS)[number];
 
 /** The first 20 data rows of hamster_carcinogenicity.csv, as a CSV text. */
 export function smallCsv(): string {
-  return readFileSync(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`, "utf8").split(/\r?\n/).slice(0, 21).join("\n") + "\n";
+  return readFileSync(HAMSTER, "utf8").split(/\r?\n/).slice(0, 21).join("\n") + "\n";
 }
 
 export async function runLoad(s: LoadSetup, clients: number, seconds: number): Promise<LoadResult> {

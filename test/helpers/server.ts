@@ -10,8 +10,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export { DATA } from "./data.ts";
-import { DATA } from "./data.ts";
+export { DATA, EPAFHM, HAMSTER, KAZIUS, MULTI } from "./data.ts";
+import { HAMSTER } from "./data.ts";
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
 export function freshDir(prefix = "qsargraph-test-"): string {
@@ -117,6 +117,20 @@ export async function waitForTask(taskUri: string, timeoutMs = 120_000, headers:
   }
 }
 
+/** The dataset of an upload's answer (`r`: 202 with the task URI): waits for the task, which must complete. */
+export async function datasetOf(r: Response, headers: Record<string, string> = {}): Promise<string> {
+  const body = (await r.text()).trim();
+  assert.equal(r.status, 202, body);
+  const done = await waitForTask(body, 120_000, headers);
+  assert.equal(done.status, 200, done.body);
+  return done.body;
+}
+
+/** Upload a CSV text as the file `fileName` and wait: the dataset URI. */
+export async function uploadCsv(base: string, csv: string, fileName: string): Promise<string> {
+  return datasetOf(await uploadFile(base, csv, fileName));
+}
+
 /** Upload and wait: returns the dataset URI (throws with the error report if the task failed). */
 export async function uploadDataset(base: string, path: string, fileName?: string): Promise<string> {
   const { readFileSync } = await import("node:fs");
@@ -140,8 +154,9 @@ export async function sortedNTriples(uri: string): Promise<string[]> {
 /** Lines of a text/uri-list response (CRLF or LF), without blanks. */
 export async function uriList(url: string): Promise<string[]> {
   const r = await get(url, "text/uri-list");
-  if (r.status !== 200) throw new Error(`GET ${url} answered ${r.status}: ${await r.text()}`);
-  return (await r.text()).split(/\r?\n/).filter(Boolean);
+  const body = await r.text();
+  assert.equal(r.status, 200, `GET ${url} answered ${r.status}: ${body}`);
+  return body.split(/\r?\n/).filter(Boolean);
 }
 
 /** A SPARQL SELECT through /sparql (JSON results): the bindings. */
@@ -150,6 +165,28 @@ export async function sparqlSelect(base: string, query: string): Promise<Record<
   if (r.status !== 200) throw new Error(`SPARQL answered ${r.status}: ${await r.text()}`);
   const j = (await r.json()) as { results: { bindings: Record<string, { value: string }>[] } };
   return j.results.bindings;
+}
+
+/** Integer figures of the service description (`qg:<name>` of `<base>/`, e.g. triplesLoaded), by name; each must be there. */
+export async function serviceFigures<N extends string>(base: string, ...names: N[]): Promise<Record<N, number>> {
+  const nt = await (await get(`${base}/`, "application/n-triples")).text();
+  const figures = {} as Record<N, number>;
+  for (const name of names) {
+    const m = new RegExp(`<${base}/ontology#${name}> "(\\d+)"`).exec(nt);
+    if (!m) throw new Error(`no ${name} on the service description:\n${nt}`);
+    figures[name] = Number(m[1]);
+  }
+  return figures;
+}
+
+/** One integer figure of the service description (`qg:<name>`). */
+export async function serviceFigure(base: string, name: string): Promise<number> {
+  return (await serviceFigures(base, name))[name];
+}
+
+/** POST a structure to /compound (a SMILES unless `type` says otherwise); the answer. */
+export async function postCompound(base: string, body: string, o: { type?: string; accept?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  return fetch(`${base}/compound`, { method: "POST", body, headers: { "Content-Type": o.type ?? "chemical/x-daylight-smiles", Accept: o.accept ?? "text/uri-list", ...o.headers } });
 }
 
 /** What a failed request must not change: the dataset list and the quads outside task graphs. */
@@ -218,13 +255,13 @@ export async function assertServesNormally(base: string, o: { headers?: Record<s
   assert.equal(home.status, 200, `GET / answered ${home.status}`);
   await home.arrayBuffer();
   assert.ok(homeMs < (o.maxHomeMs ?? 1000), `GET / took ${Math.round(homeMs)} ms`);
-  const c = await fetch(`${base}/compound`, { method: "POST", body: "CCO", headers: { "Content-Type": "chemical/x-daylight-smiles", Accept: "text/uri-list", ...headers } });
+  const c = await postCompound(base, "CCO", { headers });
   assert.ok(c.status === 200 || c.status === 201, `POST /compound CCO answered ${c.status}: ${await c.clone().text()}`);
   assert.equal((await c.text()).trim(), `${base}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3`);
   if (o.upload === false) return;
   const form = new FormData();
   const { readFileSync } = await import("node:fs");
-  form.append("file", new Blob([readFileSync(`${DATA}lazar/test/data/hamster_carcinogenicity.csv`)]), "hamster_carcinogenicity.csv");
+  form.append("file", new Blob([readFileSync(HAMSTER)]), "hamster_carcinogenicity.csv");
   const r = await fetch(`${base}/dataset`, { method: "POST", body: form, headers: { Accept: "text/uri-list", ...headers } });
   assert.equal(r.status, 202, `upload answered ${r.status}: ${await r.clone().text()}`);
   const done = await waitForTask((await r.text()).trim(), 120_000, headers);

@@ -12,23 +12,20 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, ensureChromium } from "../helpers/chromium.ts";
-import { DATA, removeDir, startServer, type TestServer } from "../helpers/server.ts";
+import { HAMSTER } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
 const ALICE = "alice-0123456789abcdef0123456789";
 
 describe("writing through the HTML forms with a token, in Chromium", () => {
-  let srv: TestServer;
+  const srv = useServer({ env: { QSARGRAPH_TOKENS: `alice ${ALICE}` } });
   let browser: Browser;
 
   before(async () => {
     browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-    srv = await startServer({ env: { QSARGRAPH_TOKENS: `alice ${ALICE}` } });
   });
   after(async () => {
     await browser?.close();
-    await srv?.stop();
-    if (srv) removeDir(srv.dataDir);
   });
 
   test("upload with the form's token field, follow the task to the dataset page; no CSP violation", async () => {

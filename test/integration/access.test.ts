@@ -21,26 +21,14 @@
  * −0.17, benzene 2.13, hexane 3.90, isopropanol 0.05); status codes from RFC 9110 §15.5.2/4 and
  * the challenge from RFC 6750 §3.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import {
-  assertServesNormally,
-  DATA,
-  freePort,
-  freshDir,
-  removeDir,
-  startServer,
-  storeSnapshot,
-  uploadDataset,
-  waitForTask,
-  waitForTaskState,
-  type TestServer,
-} from "../helpers/server.ts";
+import { assertServesNormally, freshDir, HAMSTER, removeDir, startServer, storeSnapshot, waitForTask, waitForTaskState } from "../helpers/server.ts";
+import { useServer, withServer } from "../helpers/use-server.ts";
 
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
 const ALICE = "alice-0123456789abcdef0123456789";
 const BOB = "bob-0123456789abcdef0123456789ab";
 const ROOT = "root-0123456789abcdef0123456789a";
@@ -92,28 +80,12 @@ function assertChallenge(r: Response, error?: string): void {
 }
 
 describe("access control with API tokens", () => {
-  let srv: TestServer;
-  let base = "";
-  let legacy = "";
-  let formulas = "";
-  const dataDir = freshDir();
   const tokensDir = freshDir("qsargraph-tokens-");
-
-  before(async () => {
-    const port = await freePort();
-    const open = await startServer({ dataDir, port });
-    legacy = await uploadDataset(open.base, HAMSTER);
-    await open.stop();
-    const file = join(tokensDir, "tokens");
-    writeFileSync(file, `# qsargraph tokens\nalice ${ALICE}\nbob   ${BOB}   # the other user\n`);
-    srv = await startServer({ dataDir, port, env: { TOKENS_FILE: file, QSARGRAPH_TOKENS: `root ${ROOT} admin` } });
-    base = srv.base;
-  });
-  after(async () => {
-    await srv?.stop();
-    removeDir(dataDir);
-    removeDir(tokensDir);
-  });
+  const file = join(tokensDir, "tokens");
+  writeFileSync(file, `# qsargraph tokens\nalice ${ALICE}\nbob   ${BOB}   # the other user\n`);
+  // Served open first, for hamster uploaded without a creator (`legacy`); then with tokens.
+  const srv = useServer({ upload: { legacy: HAMSTER }, restart: { env: { TOKENS_FILE: file, QSARGRAPH_TOKENS: `root ${ROOT} admin` } }, remove: [tokensDir] });
+  let formulas = "";
 
   it("logs the token mode at start and never a token", () => {
     assert.match(srv.output(), /access: API tokens: 3 \(1 admin\); writes need a token, reads are public/);
@@ -121,33 +93,33 @@ describe("access control with API tokens", () => {
   });
 
   it("refuses anonymous writes, unknown tokens and tokens in the URL, storing nothing", async () => {
-    const before = await storeSnapshot(base);
-    const anonymousUpload = await fetch(`${base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv"), headers: { Accept: "text/plain" } });
+    const before = await storeSnapshot(srv.base);
+    const anonymousUpload = await fetch(`${srv.base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv"), headers: { Accept: "text/plain" } });
     assertChallenge(anonymousUpload);
     assert.match(await anonymousUpload.text(), /needs an API token/);
-    assertChallenge(await fetch(`${base}/compound`, { method: "POST", body: "CCO", headers: { "Content-Type": "chemical/x-daylight-smiles" } }));
-    assertChallenge(await fetch(`${base}/algorithm/pc/AllDescriptors`, { method: "POST", body: JSON.stringify({ dataset_uri: legacy }), headers: { "Content-Type": "application/json" } }));
-    assertChallenge(await fetch(`${base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv"), headers: auth("not-a-token-of-this-service") }), "invalid_token");
-    assertChallenge(await fetch(`${base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv"), headers: { Authorization: `Basic ${Buffer.from(`alice:${ALICE}`).toString("base64")}` } }));
-    const inUrl = await fetch(`${base}/dataset?api_token=${ALICE}`, { headers: { Accept: "text/plain" } });
+    assertChallenge(await fetch(`${srv.base}/compound`, { method: "POST", body: "CCO", headers: { "Content-Type": "chemical/x-daylight-smiles" } }));
+    assertChallenge(await fetch(`${srv.base}/algorithm/pc/AllDescriptors`, { method: "POST", body: JSON.stringify({ dataset_uri: srv.datasets.legacy }), headers: { "Content-Type": "application/json" } }));
+    assertChallenge(await fetch(`${srv.base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv"), headers: auth("not-a-token-of-this-service") }), "invalid_token");
+    assertChallenge(await fetch(`${srv.base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv"), headers: { Authorization: `Basic ${Buffer.from(`alice:${ALICE}`).toString("base64")}` } }));
+    const inUrl = await fetch(`${srv.base}/dataset?api_token=${ALICE}`, { headers: { Accept: "text/plain" } });
     assert.equal(inUrl.status, 400);
     assert.match(await inUrl.text(), /never sent in the URL/);
-    assert.deepEqual(await storeSnapshot(base), before);
-    await assertServesNormally(base, { headers: auth(ALICE), upload: false });
+    assert.deepEqual(await storeSnapshot(srv.base), before);
+    await assertServesNormally(srv.base, { headers: auth(ALICE), upload: false });
   });
 
   it("records alice as the creator of her upload and of its task", async () => {
-    const task = await upload(base, FORMULA_CSV, "formulas.csv", auth(ALICE));
+    const task = await upload(srv.base, FORMULA_CSV, "formulas.csv", auth(ALICE));
     formulas = await completed(task);
     assert.deepEqual(await creators(task), ["alice"]);
     assert.deepEqual(await creators(formulas), ["alice"]);
-    assert.deepEqual(await creators(legacy), [], "made before tokens: no creator");
+    assert.deepEqual(await creators(srv.datasets.legacy), [], "made before tokens: no creator");
   });
 
   it("keeps reads public: GET, HTML, and SPARQL by POST", async () => {
     assert.equal((await fetch(formulas, { headers: { Accept: "text/turtle" } })).status, 200);
     assert.equal((await fetch(formulas, { headers: { Accept: "text/html" } })).status, 200);
-    const q = await fetch(`${base}/sparql`, { method: "POST", body: new URLSearchParams({ query: `SELECT ?who WHERE { GRAPH <${formulas}> { <${formulas}> <${base}/ontology#createdBy> ?who } }` }), headers: { Accept: "application/sparql-results+json" } });
+    const q = await fetch(`${srv.base}/sparql`, { method: "POST", body: new URLSearchParams({ query: `SELECT ?who WHERE { GRAPH <${formulas}> { <${formulas}> <${srv.base}/ontology#createdBy> ?who } }` }), headers: { Accept: "application/sparql-results+json" } });
     assert.equal(q.status, 200);
     const j = (await q.json()) as { results: { bindings: { who: { value: string } }[] } };
     assert.deepEqual(j.results.bindings.map((b) => b.who.value), ["alice"]);
@@ -179,9 +151,9 @@ describe("access control with API tokens", () => {
   });
 
   it("lets bob cancel none of alice's tasks, and the admin cancel it", async () => {
-    const r = await fetch(`${base}/validation/crossvalidation`, {
+    const r = await fetch(`${srv.base}/validation/crossvalidation`, {
       method: "POST",
-      body: new URLSearchParams({ algorithm_uri: `${base}/algorithm/qsar`, dataset_uri: legacy }),
+      body: new URLSearchParams({ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.legacy }),
       headers: { Accept: "text/uri-list", ...auth(ALICE) },
     });
     assert.equal(r.status, 202, await r.clone().text());
@@ -197,15 +169,15 @@ describe("access control with API tokens", () => {
   });
 
   it("lets a browser form write with its api_token field (multipart upload and an urlencoded run)", async () => {
-    const page = await (await fetch(`${base}/dataset`, { headers: { Accept: "text/html" } })).text();
+    const page = await (await fetch(`${srv.base}/dataset`, { headers: { Accept: "text/html" } })).text();
     assert.match(page, /<form method="post"[^>]*><p><label>API token <input type="password" name="api_token"/);
-    const before = await storeSnapshot(base);
-    const wrong = await fetch(`${base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv", { api_token: "not-a-token-of-this-service" }), headers: { Accept: "text/plain" } });
+    const before = await storeSnapshot(srv.base);
+    const wrong = await fetch(`${srv.base}/dataset`, { method: "POST", body: multipart(FORMULA_CSV, "x.csv", { api_token: "not-a-token-of-this-service" }), headers: { Accept: "text/plain" } });
     assertChallenge(wrong);
     assert.match(await wrong.text(), /the API token in the form field 'api_token' is not one of this service's tokens/);
-    assert.deepEqual(await storeSnapshot(base), before);
+    assert.deepEqual(await storeSnapshot(srv.base), before);
 
-    const ds = await completed(await upload(base, FORMULA_CSV, "bob.csv", {}, { api_token: BOB }));
+    const ds = await completed(await upload(srv.base, FORMULA_CSV, "bob.csv", {}, { api_token: BOB }));
     assert.deepEqual(await creators(ds), ["bob"]);
     const run = await fetch(`${ds}/pc`, { method: "POST", body: new URLSearchParams({ pc_type: "constitutional", api_token: BOB }), headers: { Accept: "text/uri-list" } });
     assert.equal(run.status, 202, await run.clone().text());
@@ -218,20 +190,20 @@ describe("access control with API tokens", () => {
   });
 
   it("records the creator of what a request creates directly (one compound's descriptors)", async () => {
-    const r = await fetch(`${base}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3/pc`, { method: "POST", body: new URLSearchParams({ pc_type: "constitutional" }), headers: { Accept: "text/uri-list", ...auth(BOB) } });
+    const r = await fetch(`${srv.base}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3/pc`, { method: "POST", body: new URLSearchParams({ pc_type: "constitutional" }), headers: { Accept: "text/uri-list", ...auth(BOB) } });
     assert.equal(r.status, 201, await r.clone().text());
     assert.deepEqual(await creators(r.headers.get("location")!), ["bob"]);
   });
 
   it("lets only an admin delete what was made without tokens", async () => {
-    const alice = await fetch(legacy, { method: "DELETE", headers: { Accept: "text/plain", ...auth(ALICE) } });
+    const alice = await fetch(srv.datasets.legacy, { method: "DELETE", headers: { Accept: "text/plain", ...auth(ALICE) } });
     assert.equal(alice.status, 403);
     assert.match(await alice.text(), /has no recorded creator .*only an admin token may delete it/);
-    assert.equal((await fetch(legacy, { method: "DELETE", headers: auth(ROOT) })).status, 200);
+    assert.equal((await fetch(srv.datasets.legacy, { method: "DELETE", headers: auth(ROOT) })).status, 200);
   });
 
   it("sends security headers: a hash-based CSP on HTML, a script-free CSP on SVG, nosniff everywhere", async () => {
-    const html = await fetch(`${base}/`, { headers: { Accept: "text/html" } });
+    const html = await fetch(`${srv.base}/`, { headers: { Accept: "text/html" } });
     const csp = html.headers.get("content-security-policy") ?? "";
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+'/);
@@ -240,33 +212,26 @@ describe("access control with API tokens", () => {
     assert.equal(html.headers.get("x-frame-options"), "DENY");
     assert.equal(html.headers.get("referrer-policy"), "no-referrer");
     assert.equal(html.headers.get("x-content-type-options"), "nosniff");
-    const svg = await fetch(`${base}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3`, { headers: { Accept: "image/svg+xml" } });
+    const svg = await fetch(`${srv.base}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3`, { headers: { Accept: "image/svg+xml" } });
     assert.equal(svg.status, 200);
     assert.match(svg.headers.get("content-type") ?? "", /^image\/svg\+xml/);
     assert.equal(svg.headers.get("content-security-policy"), "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
     assert.equal(svg.headers.get("x-content-type-options"), "nosniff");
-    const ttl = await fetch(`${base}/`, { headers: { Accept: "text/turtle" } });
+    const ttl = await fetch(`${srv.base}/`, { headers: { Accept: "text/turtle" } });
     assert.equal(ttl.headers.get("x-content-type-options"), "nosniff");
     assert.equal(ttl.headers.get("content-security-policy"), "default-src 'none'; frame-ancestors 'none'");
-    const err = await fetch(`${base}/dataset/nosuchdataset`, { headers: { Accept: "text/html" } });
+    const err = await fetch(`${srv.base}/dataset/nosuchdataset`, { headers: { Accept: "text/html" } });
     assert.equal(err.status, 404);
     assert.equal(err.headers.get("content-security-policy"), csp, "error pages too");
   });
 
   it("serves normally with a token afterwards", async () => {
-    await assertServesNormally(base, { headers: auth(ALICE) });
+    await assertServesNormally(srv.base, { headers: auth(ALICE) });
   });
 });
 
 describe("private reads", () => {
-  let srv: TestServer;
-  before(async () => {
-    srv = await startServer({ env: { QSARGRAPH_TOKENS: `alice ${ALICE}`, PRIVATE_READS: "1" } });
-  });
-  after(async () => {
-    await srv?.stop();
-    removeDir(srv.dataDir);
-  });
+  const srv = useServer({ env: { QSARGRAPH_TOKENS: `alice ${ALICE}`, PRIVATE_READS: "1" } });
 
   it("refuses reads without a token, SPARQL included, and serves them with one", async () => {
     assertChallenge(await fetch(`${srv.base}/`, { headers: { Accept: "text/html" } }));
@@ -278,6 +243,7 @@ describe("private reads", () => {
 });
 
 describe("start-up on a non-loopback interface", () => {
+  // Each test starts its own server: the first two expect the start to fail.
   it("exits without tokens, saying how to give them or --open", async () => {
     const dir = freshDir();
     try {
@@ -309,14 +275,10 @@ describe("start-up on a non-loopback interface", () => {
   });
 
   it("starts with --open (OPEN=1) and says that it is open", async () => {
-    const srv = await startServer({ env: { HOST: "0.0.0.0", OPEN: "1" } });
-    try {
+    await withServer({ env: { HOST: "0.0.0.0", OPEN: "1" } }, async (srv) => {
       assert.match(srv.output(), /listening on 0\.0\.0\.0:/);
       assert.match(srv.output(), /access: OPEN: no tokens on 0\.0\.0\.0 \(--open\)/);
       await assertServesNormally(srv.base, { upload: false });
-    } finally {
-      await srv.stop();
-      removeDir(srv.dataDir);
-    }
+    });
   });
 });

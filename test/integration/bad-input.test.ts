@@ -12,10 +12,11 @@
  * literals; the 406/415/413/404 statuses from RFC 9110 and DESIGN §6; SPARQL update from the
  * SPARQL 1.1 Protocol (the endpoint is read-only, issue §8).
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DATA, get, removeDir, sparqlSelect, startServer, storeSnapshot, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+import { DATA, get, sparqlSelect, storeSnapshot, uploadCsv, uploadFile, waitForTask } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const WRONG = `${DATA}lazar/test/data/wrong_dataset.csv`;
 const FIXTURES = new URL("../../fixtures/", import.meta.url).pathname;
@@ -115,18 +116,8 @@ const CASES: readonly Case[] = [
 ];
 
 describe("bad input", () => {
-  let srv: TestServer;
-  let small: TestServer;
-
-  before(async () => {
-    [srv, small] = await Promise.all([startServer(), startServer({ env: { MAX_UPLOAD_MB: "1" } })]);
-  });
-  after(async () => {
-    for (const s of [srv, small]) {
-      await s.stop();
-      removeDir(s.dataDir);
-    }
-  });
+  const srv = useServer();
+  const small = useServer({ env: { MAX_UPLOAD_MB: "1" } });
 
   async function runCase(c: Case, base: string): Promise<void> {
     const accept = c.accept ?? { text: "text/plain", problem: "application/problem+json" };
@@ -173,7 +164,7 @@ describe("bad input", () => {
   }
 
   test("Accept: image/png on a dataset → 406 listing the available types; nothing stored", async () => {
-    const ds = await uploaded(srv.base, "SMILES,act\nCC=O,1\nCCO,0\n", "tiny.csv");
+    const ds = await uploadCsv(srv.base, "SMILES,act\nCC=O,1\nCCO,0\n", "tiny.csv");
     const before = await storeSnapshot(srv.base);
     const r = await get(ds, "image/png");
     assert.equal(r.status, 406);
@@ -188,7 +179,7 @@ describe("bad input", () => {
   test("ragged rows: the upload succeeds with wrong-cell-count warnings naming the lines", async () => {
     // fixtures/ragged.csv: line 1 header (3 cells); 2 ok; 3 short; 4 long with a value; 5 long but the extra cell is empty; 6 ok
     const csv = readFileSync(`${FIXTURES}ragged.csv`, "utf8");
-    const ds = await uploaded(srv.base, csv, "ragged.csv");
+    const ds = await uploadCsv(srv.base, csv, "ragged.csv");
     const warned = await sparqlSelect(srv.base, `SELECT ?l ?m WHERE { GRAPH <${ds}> { <${ds}> <${srv.base}/ontology#warning> ?w . ?w <${srv.base}/ontology#warningKind> "wrong-cell-count" ; <${srv.base}/ontology#line> ?l . OPTIONAL { ?w ?p ?m FILTER(CONTAINS(STR(?m), "cells")) } } } ORDER BY ?l`);
     assert.deepEqual(warned.map((w) => Number(w.l!.value)), [3, 4, 5]);
     for (const w of warned) if (w.m) assert.match(w.m.value, new RegExp(`\\b${w.l!.value}\\b`), "the message names its line");
@@ -204,21 +195,12 @@ describe("bad input", () => {
     // fixtures/quoted-newlines.csv: line 2 opens a quoted cell closed on line 3; line 5's quoted
     // cell holds a blank line 6 and ends on 7.
     const csv = readFileSync(`${FIXTURES}quoted-newlines.csv`, "utf8");
-    const ds = await uploaded(srv.base, csv, "newlines.csv");
+    const ds = await uploadCsv(srv.base, csv, "newlines.csv");
     assert.deepEqual(await entryLines(srv.base, ds), [2, 4, 5, 8]);
     const notes = await sparqlSelect(srv.base, `SELECT ?v WHERE { GRAPH <${ds}> { ?e <http://www.opentox.org/api/1.1#values> ?x . ?x <http://www.opentox.org/api/1.1#feature> <${ds}/feature/note> ; <http://www.opentox.org/api/1.1#value> ?v } } ORDER BY ?v`);
     assert.deepEqual(notes.map((n) => n.v!.value), ['a, b\n\nc "q"', "first\nsecond", "plain", "x"]);
   });
 });
-
-/** Upload a small CSV and wait: the dataset URI. */
-async function uploaded(base: string, csv: string, name: string): Promise<string> {
-  const r = await uploadFile(base, csv, name);
-  assert.equal(r.status, 202);
-  const done = await waitForTask((await r.text()).trim());
-  assert.equal(done.status, 200, done.body);
-  return done.body;
-}
 
 async function entryLines(base: string, ds: string): Promise<number[]> {
   const rows = await sparqlSelect(base, `SELECT ?l WHERE { GRAPH <${ds}> { <${ds}> <http://www.opentox.org/api/1.1#dataEntry> ?e . ?e <${base}/ontology#line> ?l } } ORDER BY ?l`);

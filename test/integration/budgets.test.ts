@@ -11,30 +11,12 @@
  * example (`filename*=UTF-8''%e2%82%ac%20rates` = "€ rates"); dot-segments from RFC 3986 §5.2.4
  * and the WHATWG URL standard (checked with Node's URL).
  */
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  assertServesNormally,
-  DATA,
-  get,
-  removeDir,
-  sortedNTriples,
-  sparqlSelect,
-  startServer,
-  storeSnapshot,
-  uploadDataset,
-  uploadFile,
-  uriList,
-  waitForTask,
-  type TestServer,
-} from "../helpers/server.ts";
-
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
-const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
+import { assertServesNormally, datasetOf, freshDir, get, HAMSTER, KAZIUS, sortedNTriples, sparqlSelect, storeSnapshot, uploadDataset, uploadFile, uriList, waitForTask } from "../helpers/server.ts";
+import { useServer, withServer } from "../helpers/use-server.ts";
 const OT = "http://www.opentox.org/api/1.1#";
 
 interface Problem {
@@ -66,13 +48,6 @@ function rawGet(url: string, accept: string): Promise<{ status: number; body: st
   });
 }
 
-async function stop(servers: readonly TestServer[]): Promise<void> {
-  for (const s of servers) {
-    await s.stop();
-    removeDir(s.dataDir);
-  }
-}
-
 /** A multipart body written by hand (to control each part's header). */
 function multipart(parts: readonly { readonly header: string; readonly body: string | Uint8Array }[]): { body: Buffer; type: string } {
   const boundary = "qsargraph-test-boundary";
@@ -87,43 +62,27 @@ async function counts(base: string): Promise<{ tasks: number; datasets: string }
   return { tasks: (await uriList(`${base}/task`)).length, datasets: (await storeSnapshot(base)).datasets };
 }
 
-/** The dataset of a finished upload task's answer. */
-async function datasetOf(r: Response): Promise<string> {
-  const body = (await r.text()).trim();
-  assert.equal(r.status, 202, body);
-  const done = await waitForTask(body);
-  assert.equal(done.status, 200, done.body);
-  return done.body;
-}
-
 async function objectOf(uri: string, predicate: string): Promise<string | undefined> {
   const line = (await sortedNTriples(uri)).find((l) => l.startsWith(`<${uri}> <${predicate}> `));
   return line === undefined ? undefined : JSON.parse(/ ("(?:[^"\\]|\\.)*")/.exec(line)![1]!) as string;
 }
 
 describe("upload limits and intake (default limits)", () => {
-  let srv: TestServer;
-  let small: TestServer;
-  let temp: string;
-  let smallTemp: string;
+  // Each server gets its own temporary directory (TMPDIR → os.tmpdir(), where formidable would write).
+  const temp = freshDir("qsargraph-budget-tmp-");
+  const smallTemp = freshDir("qsargraph-budget-tmp-");
+  const srv = useServer({ env: { TMPDIR: temp }, upload: { hamster: HAMSTER }, remove: [temp] });
+  const small = useServer({ env: { TMPDIR: smallTemp, MAX_UPLOAD_MB: "1" }, remove: [smallTemp] });
   /** Triples of hamster's dataset graph and compound graphs on a fresh server (SPARQL count). */
   let hamsterTriples = 0;
 
   before(async () => {
-    // Each server gets its own temporary directory (TMPDIR → os.tmpdir(), where formidable would write).
-    temp = mkdtempSync(join(tmpdir(), "qsargraph-budget-tmp-"));
-    smallTemp = mkdtempSync(join(tmpdir(), "qsargraph-budget-tmp-"));
-    [srv, small] = await Promise.all([startServer({ env: { TMPDIR: temp } }), startServer({ env: { TMPDIR: smallTemp, MAX_UPLOAD_MB: "1" } })]);
-    const ds = await uploadDataset(srv.base, HAMSTER);
+    const ds = srv.datasets.hamster;
     const [row] = await sparqlSelect(
       srv.base,
       `SELECT (COUNT(*) AS ?n) WHERE { { GRAPH <${ds}> { ?s ?p ?o } } UNION { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${srv.base}/compound/")) } }`,
     );
     hamsterTriples = Number(row!.n!.value);
-  });
-  after(async () => {
-    await stop([srv, small]);
-    for (const d of [temp, smallTemp]) removeDir(d);
   });
 
   test("1,000,000 rows of C,0/1 (4 MB): 413 at once naming the rows and the limit; nothing stored, no task", async () => {
@@ -157,8 +116,7 @@ describe("upload limits and intake (default limits)", () => {
   });
 
   test("a small MAX_UPLOAD_TRIPLES: 413 naming the estimated triples (at least the real count) and the limit", async () => {
-    const tiny = await startServer({ env: { MAX_UPLOAD_TRIPLES: "900" } });
-    try {
+    await withServer({ env: { MAX_UPLOAD_TRIPLES: "900" } }, async (tiny) => {
       const r = await uploadFile(tiny.base, readFileSync(HAMSTER), "hamster_carcinogenicity.csv", "file", PROBLEM.Accept);
       assert.equal(r.status, 413);
       const p = await problemOf(r);
@@ -172,9 +130,7 @@ describe("upload limits and intake (default limits)", () => {
       const ok = await uploadFile(tiny.base, "SMILES,act\nCCO,1\nCCN,0\n", "two.csv");
       await datasetOf(ok);
       await assertServesNormally(tiny.base, { upload: false });
-    } finally {
-      await stop([tiny]);
-    }
+    });
   });
 
   test("multipart with 500 parts: 400 naming the parts (not 'too large'); no temporary file left", async () => {
@@ -278,13 +234,7 @@ describe("upload limits and intake (default limits)", () => {
 });
 
 describe("bounded task queue (MAX_PENDING_TASKS=2)", () => {
-  let srv: TestServer;
-  before(async () => {
-    srv = await startServer({ env: { MAX_PENDING_TASKS: "2" } });
-  });
-  after(async () => {
-    await stop([srv]);
-  });
+  const srv = useServer({ env: { MAX_PENDING_TASKS: "2" } });
 
   test("a third unfinished task: 503 with Retry-After, nothing created; after the two end, tasks are taken again", async () => {
     const ds = await uploadDataset(srv.base, HAMSTER);
@@ -310,26 +260,16 @@ describe("bounded task queue (MAX_PENDING_TASKS=2)", () => {
 });
 
 describe("time budget of a task (TASK_TIME_LIMIT_S=30)", () => {
-  let srv: TestServer;
-  let kazius: string;
-  before(async () => {
-    // Kazius is uploaded under the default budget; the same data then serves with a 30 s budget.
-    // (All its descriptors take ≈ 50 s on a quiet 2-core machine, and minutes under load. A budget
-    // of a few seconds would be shorter than the check's own hamster upload right after: the
-    // stopped task's workers are replaced, and fresh workers load and warm up RDKit first —
-    // measured: a hamster upload after the replacement passed 10 s with the machine at load 22.)
-    const first = await startServer();
-    kazius = await uploadDataset(first.base, KAZIUS);
-    await first.stop();
-    srv = await startServer({ dataDir: first.dataDir, port: Number(new URL(first.base).port), env: { TASK_TIME_LIMIT_S: "30" } });
-  });
-  after(async () => {
-    await stop([srv]);
-  });
+  // Kazius is uploaded under the default budget; the same data then serves with a 30 s budget.
+  // (All its descriptors take ≈ 50 s on a quiet 2-core machine, and minutes under load. A budget
+  // of a few seconds would be shorter than the check's own hamster upload right after: the
+  // stopped task's workers are replaced, and fresh workers load and warm up RDKit first —
+  // measured: a hamster upload after the replacement passed 10 s with the machine at load 22.)
+  const srv = useServer({ upload: { kazius: KAZIUS }, restart: { env: { TASK_TIME_LIMIT_S: "30" } } });
 
   test("all descriptors of Kazius (minutes of work) end Error naming the budget at 30 s; no result dataset", async () => {
     const before = await storeSnapshot(srv.base);
-    const r = await fetch(`${srv.base}/algorithm/pc/AllDescriptors`, { method: "POST", body: new URLSearchParams({ dataset_uri: kazius }), headers: { Accept: "text/uri-list" } });
+    const r = await fetch(`${srv.base}/algorithm/pc/AllDescriptors`, { method: "POST", body: new URLSearchParams({ dataset_uri: srv.datasets.kazius }), headers: { Accept: "text/uri-list" } });
     assert.equal(r.status, 202);
     const task = (await r.text()).trim();
     const nt = (await sortedNTriples(task)).join("\n");

@@ -11,31 +11,22 @@
  * hamster's 85 compounds need ≥ 85 × 263 × 3 = 67,065 triples when every value exists; its
  * constitutional block is 14 values (≤ 85 × 14 × 3 + feature metadata, well under 10,000).
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { DATA, get, postForm, removeDir, runTask, sparqlSelect, startServer, storeSnapshot, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+import { get, HAMSTER, KAZIUS, postForm, runTask, serviceFigures, sparqlSelect, storeSnapshot, uploadDataset, uploadFile, waitForTask } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const MAX_QUADS = 30_000;
 /** The store's own capacity check is what these tests exercise: the upload limit (a third of MAX_QUADS by default) would refuse Kazius at the POST. */
 const ENV = { MAX_QUADS: String(MAX_QUADS), MAX_UPLOAD_TRIPLES: String(10 * MAX_QUADS) };
 
 describe("store capacity (MAX_QUADS)", () => {
-  let srv: TestServer;
-  let hamster = "";
-
-  before(async () => {
-    srv = await startServer({ env: ENV });
-    hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
+  const srv = useServer({ env: ENV, upload: { hamster: HAMSTER } });
 
   test("descriptors that cannot fit: 507 at once with the numbers, no task, nothing stored; smaller work still runs", async () => {
     const before = await storeSnapshot(srv.base);
-    const r = await postForm(`${hamster}/pc`, { lib: "cdk" }, "application/problem+json");
+    const r = await postForm(`${srv.datasets.hamster}/pc`, { lib: "cdk" }, "application/problem+json");
     assert.equal(r.status, 507);
     const report = (await r.json()) as { status: number };
     assert.equal(report.status, 507);
@@ -45,13 +36,13 @@ describe("store capacity (MAX_QUADS)", () => {
     assert.match(text, /more than the store can hold even after a restart/);
     assert.deepEqual(await storeSnapshot(srv.base), before, "nothing was stored");
 
-    const fd = await runTask(`${hamster}/pc`, { lib: "cdk", pc_type: "constitutional" }, 120_000);
+    const fd = await runTask(`${srv.datasets.hamster}/pc`, { lib: "cdk", pc_type: "constitutional" }, 120_000);
     assert.equal((await get(fd, "text/uri-list")).status, 200);
   });
 
   test("an upload whose dataset does not fit: task error 507, nothing of it stored", async () => {
     const before = await storeSnapshot(srv.base);
-    const r = await uploadFile(srv.base, readFileSync(`${DATA}lazar/test/data/kazius.csv`), "kazius.csv");
+    const r = await uploadFile(srv.base, readFileSync(KAZIUS), "kazius.csv");
     assert.equal(r.status, 202);
     const task = (await r.text()).trim();
     const done = await waitForTask(task, 120_000);
@@ -64,15 +55,8 @@ describe("store capacity (MAX_QUADS)", () => {
 
   /** The service description's store figures (qg:storeCapacity, qg:triplesLoaded, qg:triplesCurrent). */
   async function figures(): Promise<{ max: number; loaded: number; current: number; renewals: number }> {
-    const nt = await (await get(`${srv.base}/`, "application/n-triples")).text();
-    const n = (name: string): number => Number(new RegExp(`#${name}> "(\\d+)"`).exec(nt)?.[1]);
-    return { max: n("storeCapacity"), loaded: n("triplesLoaded"), current: n("triplesCurrent"), renewals: n("storeRenewals") };
-  }
-
-  async function restart(): Promise<void> {
-    const port = Number(new URL(srv.base).port);
-    await srv.stop();
-    srv = await startServer({ dataDir: srv.dataDir, port, env: ENV });
+    const f = await serviceFigures(srv.base, "storeCapacity", "triplesLoaded", "triplesCurrent", "storeRenewals");
+    return { max: f.storeCapacity, loaded: f.triplesLoaded, current: f.triplesCurrent, renewals: f.storeRenewals };
   }
 
   test("replaced and deleted data count until a restart, which loads only what is current", async () => {
@@ -80,22 +64,22 @@ describe("store capacity (MAX_QUADS)", () => {
     // not free again until a restart, so the store is near its capacity now.
     const full = await figures();
     assert.ok(full.loaded > full.current, JSON.stringify(full));
-    await restart();
+    await srv.restart();
     const fresh = await figures();
     assert.deepEqual(fresh, { max: MAX_QUADS, loaded: full.current, current: full.current, renewals: 0 });
 
-    const second = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+    const second = await uploadDataset(srv.base, HAMSTER);
     assert.equal((await fetch(second, { method: "DELETE" })).status, 200);
     const live = await storeSnapshot(srv.base);
     const before = await figures();
     // The second upload was loaded and deleted: loaded exceeds current by at least its triples.
     assert.ok(before.loaded > before.current, JSON.stringify(before));
     assert.ok(before.current >= live.quads, `current ${before.current} ≥ the ${live.quads} quads outside task graphs`);
-    await restart();
+    await srv.restart();
     assert.deepEqual(await figures(), { max: MAX_QUADS, loaded: before.current, current: before.current, renewals: 0 });
     assert.deepEqual(await storeSnapshot(srv.base), live);
     assert.equal((await get(second, "text/uri-list")).status, 404);
-    assert.equal((await get(hamster, "text/uri-list")).status, 200);
+    assert.equal((await get(srv.datasets.hamster, "text/uri-list")).status, 200);
   });
 
   test("uploads and deletes past the capacity never hit 507: the store renews its memory (and the SPARQL replica its copy)", async () => {
@@ -107,7 +91,7 @@ describe("store capacity (MAX_QUADS)", () => {
     // pass MAX_QUADS after a few dozen cycles and the next upload would end with 507 (the store
     // renews only when work would not fit otherwise, so two renewals mean it got there twice).
     while (cycles < 300) {
-      const ds = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+      const ds = await uploadDataset(srv.base, HAMSTER);
       assert.equal((await fetch(ds, { method: "DELETE" })).status, 200);
       cycles++;
       const now = await figures();
@@ -122,6 +106,6 @@ describe("store capacity (MAX_QUADS)", () => {
     assert.deepEqual(listed, datasetsBefore);
     const rows = await sparqlSelect(srv.base, "SELECT DISTINCT ?d WHERE { GRAPH ?d { ?d a <http://www.opentox.org/api/1.1#Dataset> } } ORDER BY ?d");
     assert.deepEqual(rows.map((r) => r.d!.value), listed);
-    assert.equal((await get(hamster, "text/uri-list")).status, 200);
+    assert.equal((await get(srv.datasets.hamster, "text/uri-list")).status, 200);
   });
 });

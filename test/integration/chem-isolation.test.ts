@@ -10,10 +10,11 @@
  * InChI=1S/C6H14/c1-3-5-6-4-2/h3-6H2,1-2H3). Limits: src/chem/limits.ts (300 atoms other than
  * hydrogen, 4000 SMILES characters, molfiles of at most 1000 atoms).
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { assertServesNormally, DATA, get, removeDir, sparqlSelect, startServer, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+import { assertServesNormally, DATA, get, postCompound, sparqlSelect, uploadCsv } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const ETHANOL = "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3";
 const BENZENE = "InChI=1S/C6H6/c1-2-4-6-5-3-1/h1-6H";
@@ -32,23 +33,13 @@ function alkaneInchi(n: number): string {
 /** The V3000 molfile of the finding: 150 bytes, COUNTS 99999999, no atom lines. */
 const COUNTS_ATTACK = "\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
 
-async function postCompound(base: string, body: string, type: string): Promise<Response> {
-  return fetch(`${base}/compound`, { method: "POST", body, headers: { "Content-Type": type, Accept: "application/problem+json, text/uri-list;q=0.9" } });
-}
+/** A refusal as problem+json, else the compound's URI. */
+const ANSWER = "application/problem+json, text/uri-list;q=0.9";
 
 interface Problem {
   readonly status: number;
   readonly detail: string;
   readonly field?: string;
-}
-
-/** Upload a CSV and wait: the dataset URI. */
-async function upload(base: string, csv: string, name: string): Promise<string> {
-  const r = await uploadFile(base, csv, name);
-  assert.equal(r.status, 202, await r.clone().text());
-  const done = await waitForTask((await r.text()).trim());
-  assert.equal(done.status, 200, done.body);
-  return done.body;
 }
 
 /** A dataset's compounds in file order, as InChIs. */
@@ -67,17 +58,10 @@ async function structureWarnings(base: string, ds: string): Promise<Map<number, 
 }
 
 describe("isolation of chemistry", () => {
-  let srv: TestServer;
-  before(async () => {
-    srv = await startServer();
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
+  const srv = useServer();
 
   test("POST /compound of 1020 carbons: 413 naming the limit and the field; the service then serves normally", async () => {
-    const r = await postCompound(srv.base, "C".repeat(1020), "chemical/x-daylight-smiles");
+    const r = await postCompound(srv.base, "C".repeat(1020), { type: "chemical/x-daylight-smiles", accept: ANSWER });
     assert.equal(r.status, 413);
     const p = (await r.json()) as Problem;
     assert.equal(p.field, "body");
@@ -87,7 +71,7 @@ describe("isolation of chemistry", () => {
 
   test("an upload with the 1020-carbon SMILES among valid rows: every valid row is stored, the bad line is a warning", async () => {
     const csv = ["SMILES,activity", "CCO,1", "c1ccccc1,0", "Oc1ccccc1,1", `${"C".repeat(1020)},1`, "CC=O,0", "CC(=O)O,1", "CN1C=NC2=C1C(=O)N(C(=O)N2C)C,0", ""].join("\n");
-    const ds = await upload(srv.base, csv, "with-1020-carbons.csv");
+    const ds = await uploadCsv(srv.base, csv, "with-1020-carbons.csv");
     assert.deepEqual(await compoundInchis(srv.base, ds), [ETHANOL, BENZENE, PHENOL, ACETALDEHYDE, ACETIC_ACID, CAFFEINE]);
     const warnings = await structureWarnings(srv.base, ds);
     assert.deepEqual([...warnings.keys()], [5]);
@@ -107,7 +91,7 @@ describe("isolation of chemistry", () => {
 
   test("a CSV with a 2,000,000-character SMILES: the row is a warning quoting its start, the others are stored", async () => {
     const csv = ["SMILES,activity", "CCO,1", `${"C".repeat(2_000_000)},0`, "c1ccccc1,1", ""].join("\n");
-    const ds = await upload(srv.base, csv, "long-smiles.csv");
+    const ds = await uploadCsv(srv.base, csv, "long-smiles.csv");
     assert.deepEqual(await compoundInchis(srv.base, ds), [ETHANOL, BENZENE]);
     const warnings = await structureWarnings(srv.base, ds);
     assert.deepEqual([...warnings.keys()], [3]);
@@ -117,12 +101,12 @@ describe("isolation of chemistry", () => {
 
   test("the V3000 molfile with COUNTS 99999999: 413 naming the limit; then a normal molfile is read", async () => {
     assert.ok(COUNTS_ATTACK.length <= 150);
-    const r = await postCompound(srv.base, COUNTS_ATTACK, "chemical/x-mdl-molfile");
+    const r = await postCompound(srv.base, COUNTS_ATTACK, { type: "chemical/x-mdl-molfile", accept: ANSWER });
     assert.equal(r.status, 413);
     const p = (await r.json()) as Problem;
     assert.equal(p.field, "body");
     assert.equal(p.detail, "the structure was not read: molfile too large: 99999999 atoms (the limit is 1000 atoms, hydrogens included)");
-    const ok = await postCompound(srv.base, readFileSync(`${DATA}lazar/test/data/acetaldehyde.sdf`, "utf8"), "chemical/x-mdl-molfile");
+    const ok = await postCompound(srv.base, readFileSync(`${DATA}lazar/test/data/acetaldehyde.sdf`, "utf8"), { type: "chemical/x-mdl-molfile", accept: ANSWER });
     assert.ok(ok.status === 200 || ok.status === 201, `${ok.status}: ${await ok.clone().text()}`);
     assert.equal(ok.headers.get("location"), `${srv.base}/compound/${ACETALDEHYDE}`);
     await assertServesNormally(srv.base);

@@ -12,14 +12,14 @@
  * has 3 heavy atoms and 2 bonds (the molfile counts line); fixtures/data/lazar/test/data/
  * acetaldehyde.sdf is one record of it, with empty header lines and CRLF line ends.
  */
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { loadRDKit } from "../../src/chem/rdkit.ts";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Parser } from "n3";
-import { DATA, get, removeDir, startServer, uploadDataset, type TestServer } from "../helpers/server.ts";
+import { DATA, get, HAMSTER } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
 const ACETALDEHYDE_SDF = `${DATA}lazar/test/data/acetaldehyde.sdf`;
 const ACETALDEHYDE = { inchi: "InChI=1S/C2H4O/c1-2-3/h2H,1H3", key: "IKHGUXGNUITLKF-UHFFFAOYSA-N" };
 const PHENOL = { inchi: "InChI=1S/C6H6O/c7-6-4-2-1-3-5-6/h1-5,7H", key: "ISWSIDIOOBJBQZ-UHFFFAOYSA-N" };
@@ -38,18 +38,12 @@ const METHYLAMINE_MOL = [
 ].join("\n");
 
 describe("compounds", () => {
-  let srv: TestServer;
+  const srv = useServer({ upload: { hamster: HAMSTER } });
   let acetaldehyde = "";
 
-  before(async () => {
-    srv = await startServer();
-    await uploadDataset(srv.base, HAMSTER);
+  before(() => {
     acetaldehyde = `${srv.base}/compound/${ACETALDEHYDE.inchi}`;
     assert.equal(readFileSync(HAMSTER, "utf8").split("\n")[1]?.split(",")[0], "CC=O", "row 1 of the file is acetaldehyde");
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
   });
 
   async function ok(url: string, accept: string): Promise<string> {

@@ -12,41 +12,27 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { Parser } from "n3";
-import { DATA, freshDir, get, removeDir, sortedNTriples, startServer, uploadFile, type TestServer } from "../helpers/server.ts";
+import { get, HAMSTER, KAZIUS, MULTI, sortedNTriples, uploadFile, uriList } from "../helpers/server.ts";
+import { useServer, type ServerHandle } from "../helpers/use-server.ts";
 
 const FILES = {
-  kazius: { path: `${DATA}lazar/test/data/kazius.csv`, compounds: 4068 },
-  hamster: { path: `${DATA}lazar/test/data/hamster_carcinogenicity.csv`, compounds: 85 },
-  multi: { path: `${DATA}lazar/test/data/multicolumn.csv`, compounds: 5 },
+  kazius: { path: KAZIUS, compounds: 4068 },
+  hamster: { path: HAMSTER, compounds: 85 },
+  multi: { path: MULTI, compounds: 5 },
 } as const;
 type FileKey = keyof typeof FILES;
 
 const OT = "http://www.opentox.org/api/1.1#";
 const INTERRUPTED = "interrupted by restart";
 
-const servers: TestServer[] = [];
-const dataDirs = new Set<string>();
-
-async function start(dataDir = freshDir(), port?: number): Promise<TestServer> {
-  dataDirs.add(dataDir); // removed in after() even if the server fails to start
-  const s = await startServer({ dataDir, ...(port ? { port } : {}) });
-  servers.push(s);
-  return s;
-}
-
 /** SIGKILL the server and start a new process on the same data directory and port. */
-async function crashAndRestart(srv: TestServer): Promise<TestServer> {
+async function crashAndRestart(srv: ServerHandle): Promise<void> {
   await srv.kill();
   assert.equal(srv.proc.signalCode, "SIGKILL", "the server died of SIGKILL");
-  return start(srv.dataDir, Number(new URL(srv.base).port));
+  await srv.restart();
 }
-
-after(async () => {
-  for (const s of servers) await s.kill();
-  for (const d of dataDirs) removeDir(d);
-});
 
 async function submit(base: string, key: FileKey): Promise<string> {
   const path = FILES[key].path;
@@ -74,12 +60,6 @@ async function plain(task: string): Promise<PlainStatus> {
 
 const unfinished = (s: PlainStatus): boolean => s.state === "Queued" || s.state === "Running";
 
-async function uriList(url: string): Promise<string[]> {
-  const r = await get(url, "text/uri-list");
-  assert.equal(r.status, 200, `GET ${url}`);
-  return (await r.text()).split(/\r?\n/).filter(Boolean);
-}
-
 /** The task's own triples, parsed from its Turtle representation. */
 async function taskTriples(task: string): Promise<{ status: string[]; messages: string[]; results: string[] }> {
   const r = await get(task, "text/turtle");
@@ -105,8 +85,10 @@ async function assertInterrupted(task: string): Promise<void> {
 }
 
 describe("crash: SIGKILL during and after uploads", () => {
+  // A fresh server for each test, ended with SIGKILL.
+  const srv = useServer({ each: true, kill: true });
+
   test("(a) killed while an upload task runs: the task is an Error after restart and nothing was stored", async () => {
-    let srv = await start();
     const task = await submit(srv.base, "kazius");
     // Poll until the job is under way: status Running with progress > 0 (the CSV is parsed and
     // RDKit is reading structures in the workers; ~4 s of work remain).
@@ -121,7 +103,7 @@ describe("crash: SIGKILL during and after uploads", () => {
     assert.equal(last.state, "Running", `the task was running when killed: ${last.text}`);
     assert.ok(last.pct > 0 && last.pct < 100);
 
-    srv = await crashAndRestart(srv);
+    await crashAndRestart(srv);
     await assertInterrupted(task);
     assert.deepEqual(await uriList(`${srv.base}/task`), [task], "the task is still listed");
     assert.deepEqual(await uriList(`${srv.base}/dataset`), [], "no dataset exists");
@@ -130,13 +112,12 @@ describe("crash: SIGKILL during and after uploads", () => {
     // The Error state itself is durable: a second crash right after the restart changes nothing
     // (a re-derived state would carry a new finishing time).
     const taskGraph = await sortedNTriples(task);
-    srv = await crashAndRestart(srv);
+    await crashAndRestart(srv);
     assert.deepEqual(await sortedNTriples(task), taskGraph);
     await assertInterrupted(task);
   });
 
   test("(b) killed right after an upload completed: the dataset is intact after restart", async () => {
-    let srv = await start();
     const task = await submit(srv.base, "hamster");
     let result: string;
     for (;;) {
@@ -151,7 +132,7 @@ describe("crash: SIGKILL during and after uploads", () => {
     }
     // Read what the completed task acknowledges, then crash at once.
     const [triples, compounds] = await Promise.all([sortedNTriples(result), uriList(result)]);
-    srv = await crashAndRestart(srv);
+    await crashAndRestart(srv);
 
     assert.equal(compounds.length, FILES.hamster.compounds, "85 compounds before the crash");
     assert.ok(triples.length > 85 * 3);
@@ -171,7 +152,6 @@ describe("crash: SIGKILL during and after uploads", () => {
   });
 
   test("(c) killed during a burst of concurrent uploads: acknowledged datasets intact, the rest interrupted", async () => {
-    let srv = await start();
     const tasks: string[] = [];
     const kind = new Map<string, FileKey>();
     const burst = async (keys: FileKey[]): Promise<void> => {
@@ -211,7 +191,7 @@ describe("crash: SIGKILL during and after uploads", () => {
     await burst(["kazius", "hamster", "multi"]);
     const atKill = await pollRound();
     assert.ok(atKill.some(unfinished), "uploads were in flight at the kill");
-    srv = await crashAndRestart(srv);
+    await crashAndRestart(srv);
 
     const restarted = new Map(await Promise.all(tasks.map(async (t) => [t, await plain(t)] as const)));
     let interrupted = 0;

@@ -4,9 +4,10 @@
  * majority vote on hamster_carcinogenicity.csv, and an RMSE below 1.5 for regression on
  * EPAFHM.medi_log10.csv. The same seed must give the same folds and statistics.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, get, removeDir, startServer, uploadDataset, type TestServer, postForm as post, runTask } from "../helpers/server.ts";
+import { EPAFHM, get, HAMSTER, uploadDataset, postForm as post, runTask } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 
 
@@ -23,21 +24,11 @@ async function read(base: string, cv: string): Promise<{ stats: Map<string, numb
 }
 
 describe("cross-validation over HTTP", () => {
-  let srv: TestServer;
-  let hamster = "";
+  const srv = useServer({ upload: { hamster: HAMSTER } });
   let first = "";
 
-  before(async () => {
-    srv = await startServer();
-    hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
-
   test("10-fold CV of BBRC + weighted majority vote on hamster: accuracy ≥ 0.80; every compound predicted or counted unpredicted", async () => {
-    first = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster });
+    first = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster });
     const { stats, folds } = await read(srv.base, first);
     assert.ok(stats.get("accuracy")! >= 0.8, `accuracy ${stats.get("accuracy")}`);
     assert.equal(stats.get("numInstances"), 85);
@@ -46,19 +37,19 @@ describe("cross-validation over HTTP", () => {
   });
 
   test("the same seed gives the same folds and statistics; another seed other folds", async () => {
-    const again = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, random_seed: "1" });
+    const again = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "1" });
     const a = await read(srv.base, first);
     const b = await read(srv.base, again);
     assert.deepEqual(b.folds, a.folds);
     assert.deepEqual(b.stats, a.stats);
-    const other = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, random_seed: "2", num_folds: "5" });
+    const other = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "2", num_folds: "5" });
     assert.notDeepEqual((await read(srv.base, other)).folds, a.folds);
   });
 
   // The default for a numeric endpoint mines paths (spec lazar.md §3.1; test/integration/defaults.test.ts
   // cross-validates it on 998 compounds); here BBRC over trees, which this small set allows.
   test("regression on EPAFHM.medi_log10.csv (BBRC trees + local SVM regression): RMSE < 1.5", async () => {
-    const epa = await uploadDataset(srv.base, `${DATA}lazar/test/data/EPAFHM.medi_log10.csv`);
+    const epa = await uploadDataset(srv.base, EPAFHM);
     const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: epa, algorithm_params: "feature_type=trees" });
     const { stats } = await read(srv.base, cv);
     assert.ok(stats.get("rootMeanSquaredError")! < 1.5, `RMSE ${stats.get("rootMeanSquaredError")}`);
@@ -66,7 +57,7 @@ describe("cross-validation over HTTP", () => {
   });
 
   test("features from a feature_dataset_uri: EPAFHM.medi_log10 with the service's constitutional descriptors: RMSE < 1.5 (local SVM, weighted average)", async () => {
-    const epa = await uploadDataset(srv.base, `${DATA}lazar/test/data/EPAFHM.medi_log10.csv`);
+    const epa = await uploadDataset(srv.base, EPAFHM);
     const fd = await runTask(`${epa}/pc`, { pc_type: "constitutional", lib: "cdk" }, 120_000);
     const cvOf = (algorithm: string): Promise<string> =>
       runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: epa, algorithm_params: `feature_dataset_uri=${fd};prediction_algorithm=${algorithm}` });
@@ -86,8 +77,8 @@ describe("cross-validation over HTTP", () => {
   });
 
   test("substructures from a feature_dataset_uri (BBRC mined on all of hamster): accuracy ≥ 0.80", async () => {
-    const fd = await runTask(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: hamster, min_frequency: "8" });
-    const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: `feature_dataset_uri=${fd}` });
+    const fd = await runTask(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: srv.datasets.hamster, min_frequency: "8" });
+    const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: `feature_dataset_uri=${fd}` });
     const { stats, folds } = await read(srv.base, cv);
     assert.ok(stats.get("accuracy")! >= 0.8, `accuracy ${stats.get("accuracy")}`);
     assert.equal(folds.size, 85);
@@ -104,12 +95,12 @@ describe("cross-validation over HTTP", () => {
 
   test("bad parameters → 400 naming them", async () => {
     const cases: [Record<string, string>, RegExp, string][] = [
-      [{ algorithm_uri: "http://example.org/alg", dataset_uri: hamster }, /cannot be cross-validated/, "algorithm_uri"],
-      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, num_folds: "1" }, /at least 2/, "num_folds"],
-      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, num_folds: "100" }, /cannot make the folds/, "num_folds"],
-      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: "min_frequency" }, /not name=value/, "algorithm_params"],
-      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: "prediction_algorithm=local_svm_regression" }, /needs a numeric endpoint/, "prediction_algorithm"],
-      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster, algorithm_params: `feature_generation_uri=${hamster}/pc` }, /compute them once \(POST .*\/pc\) and give the result as feature_dataset_uri/, "algorithm_params"],
+      [{ algorithm_uri: "http://example.org/alg", dataset_uri: srv.datasets.hamster }, /cannot be cross-validated/, "algorithm_uri"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, num_folds: "1" }, /at least 2/, "num_folds"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, num_folds: "100" }, /cannot make the folds/, "num_folds"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: "min_frequency" }, /not name=value/, "algorithm_params"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: "prediction_algorithm=local_svm_regression" }, /needs a numeric endpoint/, "prediction_algorithm"],
+      [{ algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: `feature_generation_uri=${srv.datasets.hamster}/pc` }, /compute them once \(POST .*\/pc\) and give the result as feature_dataset_uri/, "algorithm_params"],
     ];
     for (const [params, message, field] of cases) {
       const r = await post(`${srv.base}/validation/crossvalidation`, params, "application/problem+json");

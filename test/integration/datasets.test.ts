@@ -8,30 +8,19 @@
  * true/false; multicolumn.csv has 7 rows, 6 feature columns, lines 4 and 6 and lines 5 and 7 hold
  * the same structures; kazius.csv has 4069 rows.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse/sync";
-import { DATA, get, removeDir, sortedNTriples, startServer, uploadDataset, uploadFile, waitForTask, type TestServer, sparqlSelect } from "../helpers/server.ts";
-
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
-const MULTI = `${DATA}lazar/test/data/multicolumn.csv`;
-const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
+import { DATA, get, HAMSTER, KAZIUS, MULTI, sortedNTriples, uploadCsv, uploadDataset, sparqlSelect } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 
 const PREFIX = "PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> ";
 
 describe("datasets over HTTP", () => {
-  let srv: TestServer;
+  const srv = useServer();
   const uploaded: Record<string, string> = {};
-
-  before(async () => {
-    srv = await startServer();
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
 
   test("hamster: 85 compounds, 1 nominal feature with accept values true/false", async () => {
     const ds = await uploadDataset(srv.base, HAMSTER);
@@ -163,15 +152,8 @@ describe("datasets over HTTP", () => {
     // entries must be exactly those of the clean file.
     const mini = readFileSync(`${DATA}lazar/test/data/EPAFHM.mini.csv`, "utf8");
     const withBad = `${mini.trimEnd()}\nTost,Wrong\nIs,Dataset\n`;
-    const upload = async (text: string, name: string): Promise<string> => {
-      const r = await uploadFile(srv.base, text, name);
-      assert.equal(r.status, 202);
-      const done = await waitForTask((await r.text()).trim());
-      assert.equal(done.status, 200);
-      return done.body;
-    };
-    const clean = await upload(mini, "mini.csv");
-    const mixed = await upload(withBad, "mini-with-bad-rows.csv");
+    const clean = await uploadCsv(srv.base, mini, "mini.csv");
+    const mixed = await uploadCsv(srv.base, withBad, "mini-with-bad-rows.csv");
     const entries = async (ds: string): Promise<string[]> =>
       (await sortedNTriples(ds)).filter((l) => l.startsWith(`<${ds}#e`)).map((l) => l.split(ds).join("DS"));
     const want = await entries(clean);
@@ -189,8 +171,7 @@ describe("datasets over HTTP", () => {
     const before: Record<string, string[]> = {};
     for (const [k, uri] of Object.entries(uploaded)) before[k] = await sortedNTriples(uri);
     const list = await (await get(`${srv.base}/dataset`, "text/uri-list")).text();
-    await srv.stop();
-    srv = await startServer({ dataDir: srv.dataDir, port: Number(new URL(srv.base).port) });
+    await srv.restart();
     for (const [k, uri] of Object.entries(uploaded)) {
       const afterRestart = await sortedNTriples(uri);
       assert.ok(afterRestart.length > 0);

@@ -10,11 +10,12 @@
  * default the model sat at 0.9 % for 13 minutes (BBRC over trees cannot prune in regression:
  * more than a million frequent trees at minimum support 4).
  */
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { assertServesNormally, DATA, get, postForm, removeDir, sparqlSelect, startServer, taskState, uploadDataset, type TestServer } from "../helpers/server.ts";
+import { assertServesNormally, DATA, get, postForm, sparqlSelect, taskState } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 const FILE = `${DATA}lazar-public-data/regression/training_log10.csv`;
@@ -57,22 +58,15 @@ async function parameter(base: string, uri: string, name: string): Promise<strin
 }
 
 describe("defaults that finish on a 1,000-compound regression set", () => {
-  let srv: TestServer;
-  let ds = "";
+  const srv = useServer({ upload: { loael: FILE } });
   let endpoint = "";
 
-  before(async () => {
-    srv = await startServer();
-    ds = await uploadDataset(srv.base, FILE);
-    endpoint = `${ds}/feature/LOAEL`;
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
+  before(() => {
+    endpoint = `${srv.datasets.loael}/feature/LOAEL`;
   });
 
   test("the default model (dataset and endpoint only) finishes, its progress moving; BBRC mined paths, recorded", async () => {
-    const run = await follow(`${srv.base}/algorithm/qsar`, { dataset_uri: ds, prediction_feature: endpoint });
+    const run = await follow(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.loael, prediction_feature: endpoint });
     assert.equal(run.status, 200, run.body);
     assertMoved(run, 2, "model");
     const model = run.body;
@@ -91,7 +85,7 @@ describe("defaults that finish on a 1,000-compound regression set", () => {
   });
 
   test("its 10-fold cross-validation finishes, progress moving fold by fold; better than predicting the mean", async () => {
-    const run = await follow(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: ds, prediction_feature: endpoint });
+    const run = await follow(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.loael, prediction_feature: endpoint });
     assert.equal(run.status, 200, run.body);
     const between = assertMoved(run, 10, "cross-validation");
     assert.ok(Math.max(...between) >= 50, `the progress passed half-way before the end (${Math.max(...between)} %)`);
@@ -108,12 +102,12 @@ describe("defaults that finish on a 1,000-compound regression set", () => {
   test("feature_type=trees: the search stops at max_visited with a 400 naming feature_type (model and cross-validation)", async () => {
     // A small max_visited makes the stop come early; at the default (500,000) it comes the same
     // way after minutes (LOAEL has over a million frequent trees at support 4).
-    const model = await follow(`${srv.base}/algorithm/qsar`, { dataset_uri: ds, prediction_feature: endpoint, feature_type: "trees", max_visited: "20000" });
+    const model = await follow(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.loael, prediction_feature: endpoint, feature_type: "trees", max_visited: "20000" });
     assert.equal(model.status, 400, model.body);
     assert.match(model.body, /max_visited=20000/);
     assert.match(model.body, /feature_type=paths/);
     assert.match(model.body, /\(field feature_type\)/);
-    const cv = await follow(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: ds, prediction_feature: endpoint, algorithm_params: "feature_type=trees;max_visited=20000" });
+    const cv = await follow(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.loael, prediction_feature: endpoint, algorithm_params: "feature_type=trees;max_visited=20000" });
     assert.equal(cv.status, 400, cv.body);
     assert.match(cv.body, /\(field feature_type\)/);
   });
@@ -122,7 +116,7 @@ describe("defaults that finish on a 1,000-compound regression set", () => {
     const nt = await (await get(`${srv.base}/algorithm/miner/bbrc`, "application/n-triples")).text();
     assert.match(nt, /#max_visited> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "500000"/);
     const before = await (await get(`${srv.base}/model`, "text/uri-list")).text();
-    const r = await postForm(`${srv.base}/algorithm/qsar`, { dataset_uri: ds, prediction_feature: endpoint, max_visited: "0" }, "text/plain");
+    const r = await postForm(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.loael, prediction_feature: endpoint, max_visited: "0" }, "text/plain");
     assert.equal(r.status, 400);
     assert.match(await r.text(), /max_visited.*at least 1.*\(field max_visited\)/);
     assert.equal(await (await get(`${srv.base}/model`, "text/uri-list")).text(), before);

@@ -8,9 +8,10 @@
  * geometrical 18, cpsa 29, hybrid 23"); propanoic acid's Wiener path number 18, polarity 2 and
  * Zagreb index 16 are CDK's unit tests (spec §4.1); hexane's chi2v 1.7071 is RDKit's (§4.5).
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, get, removeDir, startServer, uploadDataset, type TestServer, sparqlSelect as sparql, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
+import { get, HAMSTER, sparqlSelect as sparql, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 const DC = "http://purl.org/dc/elements/1.1/";
@@ -30,17 +31,7 @@ async function read(base: string, fd: string): Promise<{ titles: string[]; value
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 120_000);
 
 describe("descriptors over HTTP", () => {
-  let srv: TestServer;
-  let hamster = "";
-
-  before(async () => {
-    srv = await startServer();
-    hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
+  const srv = useServer({ upload: { hamster: HAMSTER } });
 
   test("GET /algorithm/pc lists every descriptor with pc_type, lib and value names; the CDK set has spec §1.1's value counts", async () => {
     const nt = await (await get(`${srv.base}/algorithm/pc`, "application/n-triples")).text();
@@ -62,7 +53,7 @@ describe("descriptors over HTTP", () => {
   });
 
   test("POST /algorithm/pc/AllDescriptors on hamster: the features of the chosen pc_types, described as '<descriptor> [<pc_type>, <lib>]'", async () => {
-    const fd = await runTask(`${srv.base}/algorithm/pc/AllDescriptors`, { dataset_uri: hamster, pc_type: "constitutional,electronic", lib: "cdk" });
+    const fd = await runTask(`${srv.base}/algorithm/pc/AllDescriptors`, { dataset_uri: srv.datasets.hamster, pc_type: "constitutional,electronic", lib: "cdk" });
     const { titles, descriptions } = await read(srv.base, fd);
     assert.equal(titles.length, CDK_VALUES.constitutional! + CDK_VALUES.electronic!);
     assert.equal(descriptions.get("nAtom"), "AtomCountDescriptor [constitutional, cdk]");
@@ -70,11 +61,11 @@ describe("descriptors over HTTP", () => {
     const [n] = await sparql(srv.base, `PREFIX ot: <${OT}> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${fd}> { <${fd}> ot:dataEntry ?e } }`);
     assert.equal(n!.n.value, "85");
     const src = await sparql(srv.base, `PREFIX ot: <${OT}> PREFIX dc: <${DC}> SELECT DISTINCT ?s ?c WHERE { GRAPH <${fd}> { ?f a ot:Feature ; ot:hasSource ?s ; dc:creator ?c } }`);
-    assert.deepEqual(src.map((r) => [r.s!.value, r.c!.value]), [[hamster, `${srv.base}/algorithm/pc/AllDescriptors`]]);
+    assert.deepEqual(src.map((r) => [r.s!.value, r.c!.value]), [[srv.datasets.hamster, `${srv.base}/algorithm/pc/AllDescriptors`]]);
   });
 
   test("the 3D pc_types on hamster: their documented value names, with values for nearly every compound", async () => {
-    const fd = await runTask(`${hamster}/pc`, { pc_type: "geometrical,cpsa,hybrid" });
+    const fd = await runTask(`${srv.datasets.hamster}/pc`, { pc_type: "geometrical,cpsa,hybrid" });
     const { titles } = await read(srv.base, fd);
     assert.equal(titles.length, CDK_VALUES.geometrical! + CDK_VALUES.cpsa! + CDK_VALUES.hybrid!);
     for (const name of ["GRAV-1", "MOMI-X", "LOBMAX", "PPSA-1", "THSA", "Wlambda1.unity", "BCUTw-1l"]) assert.ok(titles.includes(name), name);
@@ -83,7 +74,7 @@ describe("descriptors over HTTP", () => {
   });
 
   test("POST /dataset/{id}/pc (lib rdkit): RDKit's own values, as a task", async () => {
-    const fd = await runTask(`${hamster}/pc`, { pc_type: "topological", lib: "rdkit" });
+    const fd = await runTask(`${srv.datasets.hamster}/pc`, { pc_type: "topological", lib: "rdkit" });
     const { titles } = await read(srv.base, fd);
     assert.ok(titles.includes("tpsa") && titles.includes("chi2v"), titles.join(" "));
   });
@@ -124,8 +115,8 @@ describe("descriptors over HTTP", () => {
   ];
   for (const [name, where, params, message, field] of bad) {
     test(`bad parameters → 400 naming them: ${name}`, async () => {
-      const url = where === "ALG" ? `${srv.base}/algorithm/pc/AllDescriptors` : `${hamster}/pc`;
-      const filled = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === "DS" ? hamster : v]));
+      const url = where === "ALG" ? `${srv.base}/algorithm/pc/AllDescriptors` : `${srv.datasets.hamster}/pc`;
+      const filled = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === "DS" ? srv.datasets.hamster : v]));
       const r = await post(url, filled, "application/problem+json");
       assert.equal(r.status, 400);
       const problem = (await r.json()) as { detail: string; field?: string };

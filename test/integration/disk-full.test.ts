@@ -21,12 +21,9 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { after, test } from "node:test";
-import { smallDisk, type SmallDisk } from "../helpers/disk.ts";
-import { assertServesNormally, DATA, get, sparqlSelect, startServer, storeSnapshot, uploadDataset, uploadFile, uriList, waitForTask, type TestServer } from "../helpers/server.ts";
-
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
-const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
+import { test } from "node:test";
+import { assertServesNormally, get, HAMSTER, KAZIUS, postCompound as post, sparqlSelect, storeSnapshot, uploadDataset, uploadFile, uriList, waitForTask } from "../helpers/server.ts";
+import { useServer, type ServerHandle } from "../helpers/use-server.ts";
 /** Compounds in neither hamster_carcinogenicity.csv nor the checks of assertServesNormally. */
 const NEW_SMILES = [
   "CC1(C)C2CCC1(C)C(=O)C2",
@@ -45,30 +42,18 @@ const NEW_SMILES = [
   "CC(C)CC(C)(C)C",
 ];
 
-let disk: SmallDisk | undefined;
-const servers: TestServer[] = [];
+// The data directory on a 32 MiB tmpfs (srv.disk); ended with SIGKILL, as the test's own crashes.
+const srv = useServer({ disk: 32 << 20, kill: true });
 
-after(async () => {
-  for (const s of servers) await s.kill();
-  await disk?.close();
-});
-
-async function start(dataDir: string, port?: number): Promise<TestServer> {
-  const s = await startServer({ dataDir, ...(port ? { port } : {}) });
-  servers.push(s);
-  return s;
-}
-
-async function crashAndRestart(srv: TestServer, between?: () => void): Promise<TestServer> {
+async function crashAndRestart(srv: ServerHandle, between?: () => void): Promise<void> {
   await srv.kill();
   assert.equal(srv.proc.signalCode, "SIGKILL");
   between?.();
-  return start(srv.dataDir, Number(new URL(srv.base).port));
+  await srv.restart();
 }
 
-async function postCompound(base: string, smiles: string): Promise<Response> {
-  return fetch(`${base}/compound`, { method: "POST", body: smiles, headers: { "Content-Type": "chemical/x-daylight-smiles", Accept: "text/plain" } });
-}
+/** POST a SMILES; the answer as text/plain (a refusal: "507 InsufficientStorage: …"). */
+const postCompound = (base: string, smiles: string): Promise<Response> => post(base, smiles, { accept: "text/plain" });
 
 /** The first group of `re` in `text` (which must match). */
 function captured(re: RegExp, text: string): string {
@@ -116,10 +101,8 @@ async function postUntilRefused(base: string, dataDir: string, smilesList: reado
 }
 
 test("a full or read-only disk: 507 on every write with the reason, reads go on, writes succeed again without a restart, and a crash keeps exactly what was acknowledged", async () => {
-  disk = await smallDisk(32 << 20);
-  const d = disk;
-  const dataDir = `${d.dir}/data`;
-  let srv = await start(dataDir);
+  const d = srv.disk;
+  const dataDir = srv.dataDir;
   const base = srv.base;
 
   // 1. Acknowledged.
@@ -173,7 +156,7 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   const whenFull = await storeSnapshot(base);
   const compoundsWhenFull = (await uriList(`${base}/compound`)).sort();
   for (const c of acknowledgedCompounds) assert.ok(compoundsWhenFull.includes(c), c);
-  srv = await crashAndRestart(srv);
+  await crashAndRestart(srv);
   assert.deepEqual(await storeSnapshot(base), whenFull);
   assert.deepEqual((await uriList(`${base}/compound`)).sort(), compoundsWhenFull);
   const again = await postCompound(base, refusedAgain.smiles);
@@ -188,7 +171,7 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   refused = refusedAgain;
 
   // 5. Read-only at start-up (a remount read-only needs the journal closed: the server is down).
-  srv = await crashAndRestart(srv, () => d.remount("ro"));
+  await crashAndRestart(srv, () => d.remount("ro"));
   let writable = false;
   try {
     assert.match(srv.output(), new RegExp(`the disk holding ${esc(dataDir)} is read-only \\(EROFS\\)`), "the start-up log says so");
@@ -216,7 +199,7 @@ test("a full or read-only disk: 507 on every write with the reason, reads go on,
   const compounds = (await uriList(`${base}/compound`)).sort();
 
   // 6. A crash: exactly what was acknowledged.
-  srv = await crashAndRestart(srv);
+  await crashAndRestart(srv);
   assert.deepEqual(await storeSnapshot(base), acknowledged);
   assert.deepEqual((await uriList(`${base}/compound`)).sort(), compounds);
   for (const c of acknowledgedCompounds) assert.ok(compounds.includes(c), `${c} is still there`);

@@ -19,10 +19,10 @@
  * passes the default MAX_UPLOAD_COLUMNS on purpose).
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { Parser } from "n3";
-import { assertServesNormally, DATA, get, removeDir, runTask, sparqlSelect, startServer, uploadDataset, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
-import { canonical, parseRdf } from "../helpers/rdf.ts";
+import { before, describe, test } from "node:test";
+import { assertServesNormally, get, HAMSTER, runTask, sparqlSelect, uploadFile, waitForTask } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
+import { parseRdf } from "../helpers/rdf.ts";
 
 const COLUMNS = 50_000;
 const ROWS = ["CCO", "c1ccccc1", "CC(=O)O"];
@@ -59,28 +59,19 @@ async function pollTask(task: string): Promise<{ status: number; body: string }>
  */
 const afterLocalWork = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Sorted canonical triples of an N-Triples body (n3). */
-const ntriples = (body: string): string[] => new Parser({ format: "N-Triples" }).parse(body).map(canonical).sort();
-
 describe("large representations leave the event loop free", () => {
-  let srv: TestServer;
+  const srv = useServer({ env: { MAX_UPLOAD_COLUMNS: "60000", MAX_UPLOAD_TRIPLES: "2000000" }, upload: { hamster: HAMSTER } });
   let base = "";
   let descriptors = "";
   let wide = "";
 
   before(async () => {
-    srv = await startServer({ env: { MAX_UPLOAD_COLUMNS: "60000", MAX_UPLOAD_TRIPLES: "2000000" } });
     base = srv.base;
-    const hamster = await uploadDataset(base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
-    descriptors = await runTask(`${hamster}/pc`, {});
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
+    descriptors = await runTask(`${srv.datasets.hamster}/pc`, {});
   });
 
   test("the hamster all-descriptor dataset as JSON-LD: GET / answers while it is produced; JSON-LD, Turtle and RDF/XML hold the N-Triples' triples", async () => {
-    const nt = ntriples(await (await get(descriptors, "application/n-triples")).text());
+    const nt = await parseRdf(await (await get(descriptors, "application/n-triples")).text(), "application/n-triples", base);
     // 85 × 263 values of 3 triples each (fewer where a descriptor cannot be computed), and the header.
     assert.ok(nt.length > 60_000, `the dataset has ${nt.length} triples`);
     await afterLocalWork();

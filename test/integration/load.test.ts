@@ -6,23 +6,15 @@
  * the same load for 60 s and measures latency and memory.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { assertServesNormally, DATA, removeDir, runTask, startServer, uploadDataset, uriList, type TestServer } from "../helpers/server.ts";
+import { test } from "node:test";
+import { assertServesNormally, HAMSTER, runTask, uploadDataset, uriList } from "../helpers/server.ts";
 import { runLoad } from "../helpers/load.ts";
+import { useServer } from "../helpers/use-server.ts";
 
-let srv: TestServer;
-
-before(async () => {
-  srv = await startServer();
-});
-
-after(async () => {
-  await srv.stop();
-  removeDir(srv.dataDir);
-});
+const srv = useServer();
 
 test("50 clients for 20 s: no error but documented 503s, every kind served, then normal service", { timeout: 300_000 }, async () => {
-  const hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+  const hamster = await uploadDataset(srv.base, HAMSTER);
   const model = await runTask(`${srv.base}/algorithm/lazar`, { dataset_uri: hamster, min_frequency: "8" });
   const tasks = await uriList(`${srv.base}/task`);
   const r = await runLoad({ base: srv.base, model, compounds: await uriList(hamster), task: tasks[0]! }, 50, 20);

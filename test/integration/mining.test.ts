@@ -10,11 +10,12 @@
  * - lazar's hamster_carcinogenicity.csv (different SMILES for some compounds) gives 62 features:
  *   spec §8.4 records "fminer calculates 62 instead of 54 features" for the 2016 lazar on it.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadRDKit } from "../../src/chem/rdkit.ts";
-import { DATA, get, removeDir, startServer, taskState, uploadDataset, uploadFile, waitForTask, waitForTaskState, type TestServer, sparqlSelect as sparql, postForm as post, runTask as run } from "../helpers/server.ts";
+import { DATA, get, HAMSTER, KAZIUS, taskState, uploadDataset, waitForTaskState, sparqlSelect as sparql, postForm as post, runTask as run } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const F2 = `${DATA}fminer2/`;
 const OT = "http://www.opentox.org/api/1.1#";
@@ -31,27 +32,14 @@ function parseYaml(line: string): { smarts: string; stat: string; ids: number[] 
 }
 
 describe("miners over HTTP", () => {
-  let srv: TestServer;
-  let fminerHamster = "";
   const smi = readFileSync(`${F2}libbbrc/test/hamster_carcinogenicity.smi`, "utf8").split("\n").filter(Boolean).map((l) => l.split("\t") as [string, string]);
   const cls = new Map(readFileSync(`${F2}libbbrc/test/hamster_carcinogenicity.class`, "utf8").split("\n").filter(Boolean).map((l) => {
     const f = l.split("\t");
     return [f[0]!, f[2]!] as const;
   }));
 
-  before(async () => {
-    srv = await startServer();
-    const csv = `SMILES,Hamster carcinogenicity\n${smi.map(([id, s]) => `${s},${cls.get(id)}`).join("\n")}\n`;
-    const r = await uploadFile(srv.base, csv, "hamster-fminer.csv");
-    assert.equal(r.status, 202);
-    const done = await waitForTask((await r.text()).trim());
-    assert.equal(done.status, 200, done.body);
-    fminerHamster = done.body;
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
+  const csv = `SMILES,Hamster carcinogenicity\n${smi.map(([id, s]) => `${s},${cls.get(id)}`).join("\n")}\n`;
+  const srv = useServer({ upload: { fminerHamster: { text: csv, name: "hamster-fminer.csv" } } });
 
   test("GET describes BBRC (also at the OpenTox paths) with its parameters and defaults", async () => {
     for (const path of ["miner/bbrc", "fminer/bbrc", "fminer"]) {
@@ -78,7 +66,7 @@ describe("miners over HTTP", () => {
   });
 
   test("BBRC on fminer's hamster input, min_frequency=2: the 53 patterns of fminer/test/tmp1", async () => {
-    const fd = await run(`${srv.base}/algorithm/fminer/bbrc`, { dataset_uri: fminerHamster, min_frequency: "2" });
+    const fd = await run(`${srv.base}/algorithm/fminer/bbrc`, { dataset_uri: srv.datasets.fminerHamster, min_frequency: "2" });
     const gold = readFileSync(`${F2}fminer/test/tmp1`, "utf8").split("\n").filter(Boolean).map(parseYaml);
     assert.equal(gold.length, 53);
     const rows = await sparql(
@@ -106,8 +94,8 @@ describe("miners over HTTP", () => {
   });
 
   test("nr_hits=true: the same occurrences, valued by their number of embeddings (as RDKit counts all mappings)", async () => {
-    const plain = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: fminerHamster, min_frequency: "2" });
-    const hits = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: fminerHamster, min_frequency: "2", nr_hits: "true" });
+    const plain = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: srv.datasets.fminerHamster, min_frequency: "2" });
+    const hits = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: srv.datasets.fminerHamster, min_frequency: "2", nr_hits: "true" });
     const values = async (fd: string): Promise<Map<string, string>> =>
       new Map(
         (await sparql(srv.base, `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#> SELECT ?smarts ?line ?x WHERE { GRAPH <${fd}> { ?e qg:line ?line ; ot:values ?v . ?v ot:feature ?f ; ot:value ?x . ?f ot:smarts ?smarts } }`)).map((r) => [
@@ -143,7 +131,7 @@ describe("miners over HTTP", () => {
   });
 
   test("BBRC on lazar's hamster_carcinogenicity.csv with the default 5 per mil (→ 2): 62 features (spec §8.4)", async () => {
-    const ds = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+    const ds = await uploadDataset(srv.base, HAMSTER);
     const fd = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: ds });
     const features = (await (await get(`${fd}/features`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
     assert.equal(features.length, 62);
@@ -165,7 +153,7 @@ describe("miners over HTTP", () => {
   });
 
   test("LAST-PM on fminer's hamster input with the default 80 per mil (→ 6): the 23 latent structures of spec §8.4 / §5.8", async () => {
-    const fd = await run(`${srv.base}/algorithm/fminer/last`, { dataset_uri: fminerHamster });
+    const fd = await run(`${srv.base}/algorithm/fminer/last`, { dataset_uri: srv.datasets.fminerHamster });
     const rows = await sparql(
       srv.base,
       `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
@@ -187,7 +175,7 @@ describe("miners over HTTP", () => {
 
   test("a running BBRC task can be cancelled: Cancelled, 503, no feature dataset", async () => {
     // Kazius (4069 rows) at min_frequency 10 mines for several seconds (bench/mining).
-    const ds = await uploadDataset(srv.base, `${DATA}lazar/test/data/kazius.csv`);
+    const ds = await uploadDataset(srv.base, KAZIUS);
     const datasets = async (): Promise<string[]> => (await (await get(`${srv.base}/dataset`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
     const before = await datasets();
     const r = await post(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: ds, min_frequency: "10" });
@@ -214,7 +202,7 @@ describe("miners over HTTP", () => {
   ];
   for (const [name, params, message, field] of bad) {
     test(`bad parameters → 400 naming them: ${name}`, async () => {
-      const filled = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === "DS" ? fminerHamster : v]));
+      const filled = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v === "DS" ? srv.datasets.fminerHamster : v]));
       const before = await (await get(`${srv.base}/dataset`, "text/uri-list")).text();
       const r = await post(`${srv.base}/algorithm/miner/bbrc`, filled, "application/problem+json");
       assert.equal(r.status, 400);

@@ -12,16 +12,17 @@
  * little (measured: 0.3664 and 16 neighbours): the class must be equal, the confidence within
  * 0.05 and the neighbour count within 3.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, get, removeDir, startServer, uploadDataset, type TestServer, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
+import { DATA, EPAFHM, get, HAMSTER, postCompound, sparqlSelect, uploadDataset, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 
 
 
 async function compound(base: string, smiles: string): Promise<string> {
-  const r = await fetch(`${base}/compound`, { method: "POST", body: smiles, headers: { "Content-Type": "chemical/x-daylight-smiles", Accept: "text/uri-list" } });
+  const r = await postCompound(base, smiles);
   assert.ok(r.status === 200 || r.status === 201, await r.clone().text());
   return (await r.text()).trim();
 }
@@ -38,8 +39,7 @@ interface Prediction {
 async function predictions(base: string, pd: string, model: string): Promise<Map<string, Prediction>> {
   const q = `PREFIX ot: <${OT}> PREFIX qg: <${base}/ontology#>
     SELECT ?c ?f ?x ?n ?m ?r WHERE { GRAPH <${pd}> { ?e ot:compound ?c . OPTIONAL { ?e ot:values ?v . ?v ot:feature ?f ; ot:value ?x } OPTIONAL { ?e qg:numberOfNeighbours ?n } OPTIONAL { ?e qg:measured ?m } OPTIONAL { ?e qg:reason ?r } } }`;
-  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(q)}`, { headers: { Accept: "application/sparql-results+json" } });
-  const rows = ((await r.json()) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
+  const rows = await sparqlSelect(base, q);
   const out = new Map<string, Prediction>();
   for (const row of rows) {
     const c = row.c!.value;
@@ -58,26 +58,16 @@ async function predictions(base: string, pd: string, model: string): Promise<Map
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
 
 describe("models over HTTP", () => {
-  let srv: TestServer;
-  let hamster = "";
+  const srv = useServer({ upload: { hamster: HAMSTER } });
   let model = "";
   let epafhm = "";
 
-  before(async () => {
-    srv = await startServer();
-    hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
-
   test("hamster, BBRC min_frequency 8: a model (ot:Model with training and feature datasets); c1ccccc1NN → false as in the reference", async () => {
-    model = await runTask(`${srv.base}/algorithm/lazar`, { dataset_uri: hamster, min_frequency: "8" });
+    model = await runTask(`${srv.base}/algorithm/lazar`, { dataset_uri: srv.datasets.hamster, min_frequency: "8" });
     assert.match(model, new RegExp(`^${srv.base}/model/[a-z2-9]{12}$`));
     const nt = await (await get(model, "application/n-triples")).text();
     assert.ok(nt.includes(`<${model}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${OT}Model>`));
-    assert.ok(nt.includes(`<${model}> <${OT}trainingDataset> <${hamster}>`));
+    assert.ok(nt.includes(`<${model}> <${OT}trainingDataset> <${srv.datasets.hamster}>`));
     assert.ok(nt.includes(`<${model}> <${OT}predictedVariables> <${model}/predicted/value>`));
     const fd = /<http:\/\/www\.opentox\.org\/api\/1\.1#featureDataset> <([^>]+)>/.exec(nt)![1]!;
     const features = (await (await get(`${fd}/features`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
@@ -122,7 +112,7 @@ describe("models over HTTP", () => {
   });
 
   test("local_svm_classification on hamster predicts a class", async () => {
-    const svm = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: hamster, min_frequency: "8", prediction_algorithm: "local_svm_classification" });
+    const svm = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.hamster, min_frequency: "8", prediction_algorithm: "local_svm_classification" });
     const query = await compound(srv.base, "c1ccccc1NN");
     const pd = (await (await post(svm, { compound_uri: query })).text()).trim();
     const p = (await predictions(srv.base, pd, svm)).get(query)!;
@@ -133,7 +123,7 @@ describe("models over HTTP", () => {
   });
 
   test("EPAFHM regression with a descriptor feature dataset and local_svm_regression", async () => {
-    const epa = (epafhm = await uploadDataset(srv.base, `${DATA}lazar/test/data/EPAFHM.medi_log10.csv`));
+    const epa = (epafhm = await uploadDataset(srv.base, EPAFHM));
     const fd = await runTask(`${epa}/pc`, { pc_type: "constitutional,topological" });
     const m = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: epa, feature_dataset_uri: fd, prediction_algorithm: "local_svm_regression" });
     const values = (await (await get(epa, "text/csv")).text()).split(/\r?\n/).slice(1).filter(Boolean).map((l) => Number(l.split(",").pop()));
@@ -174,7 +164,7 @@ describe("models over HTTP", () => {
   for (const [name, params, message, field] of bad) {
     test(`bad model parameters → 400: ${name}`, async () => {
       const filled = Object.fromEntries(
-        Object.entries(params).map(([k, v]) => [k, v === "HAM" ? hamster : v === "EPA" ? epafhm : v === "BBRC" ? `${srv.base}/algorithm/miner/bbrc` : v]),
+        Object.entries(params).map(([k, v]) => [k, v === "HAM" ? srv.datasets.hamster : v === "EPA" ? epafhm : v === "BBRC" ? `${srv.base}/algorithm/miner/bbrc` : v]),
       );
       const r = await post(`${srv.base}/algorithm/qsar`, filled, "application/problem+json");
       assert.equal(r.status, 400);
@@ -185,17 +175,16 @@ describe("models over HTTP", () => {
   }
 
   test("a dataset a model uses cannot be deleted (409 naming the model) until the model is deleted", async () => {
-    const r = await fetch(hamster, { method: "DELETE", headers: { Accept: "application/problem+json" } });
+    const r = await fetch(srv.datasets.hamster, { method: "DELETE", headers: { Accept: "application/problem+json" } });
     assert.equal(r.status, 409);
     assert.ok(((await r.json()) as { detail: string }).detail.includes(model));
-    assert.equal((await get(hamster, "text/uri-list")).status, 200);
+    assert.equal((await get(srv.datasets.hamster, "text/uri-list")).status, 200);
   });
 
   test("after a restart the model still predicts, identically", async () => {
     const query = await compound(srv.base, "c1ccccc1NN");
     const before = (await predictions(srv.base, (await (await post(model, { compound_uri: query })).text()).trim(), model)).get(query)!;
-    await srv.stop();
-    srv = await startServer({ dataDir: srv.dataDir, port: Number(new URL(srv.base).port) });
+    await srv.restart();
     const after = (await predictions(srv.base, (await (await post(model, { compound_uri: query })).text()).trim(), model)).get(query)!;
     assert.deepEqual(after, before);
   });

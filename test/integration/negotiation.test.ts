@@ -12,14 +12,14 @@
  * standard InChI is InChI=1S/C2H4O/c1-2-3/h2H,1H3 per PubChem CID 177; the column
  * " Hamster Carcinogenicity" holds true/false, hence an ot:NominalFeature, spec §1.3).
  */
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Parser } from "n3";
-import { DATA, get, removeDir, startServer, uploadFile, waitForTask, type TestServer } from "../helpers/server.ts";
+import { HAMSTER, uploadFile, waitForTask } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 import { parseRdf } from "../helpers/rdf.ts";
 
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
 const OT = "http://www.opentox.org/api/1.1#";
 const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 const RDF_TYPES = ["text/turtle", "application/n-triples", "application/ld+json", "application/json", "application/rdf+xml"];
@@ -37,12 +37,12 @@ interface Resource {
 }
 
 describe("content negotiation", () => {
-  let srv: TestServer;
+  const srv = useServer();
   let base = "";
   const resources: Resource[] = [];
 
+  // The resources of one upload, its task among them (hence the upload here, not by useServer).
   before(async () => {
-    srv = await startServer();
     base = srv.base;
     const r = await uploadFile(base, readFileSync(HAMSTER), "hamster_carcinogenicity.csv");
     const task = (await r.text()).trim();
@@ -64,10 +64,6 @@ describe("content negotiation", () => {
       { name: "a task", url: task, subject: task, cls: `${OT}Task`, dflt: "text/uri-list", uris: (l) => assert.deepEqual(l, [ds], "a completed task lists its result") },
       { name: "/ontology", url: ontology, subject: ontology, cls: "http://www.w3.org/2002/07/owl#Ontology", dflt: "text/turtle", uris: (l) => assert.deepEqual(l, [ontology]) },
     );
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
   });
 
   /** One request; checks status 200, Vary and the media type; returns the body. */

@@ -11,11 +11,12 @@
  * Expectations come from the issue (HTML forms send empty fields; 400 naming the field) and the
  * parameter kinds each algorithm publishes (ot:paramScope, qg:paramType), not from the code.
  */
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { CROSSVALIDATION } from "../../src/algorithms/crossvalidation/spec.ts";
 import { PC_OF_RESOURCE } from "../../src/algorithms/descriptors/spec.ts";
-import { assertServesNormally, DATA, get, removeDir, runTask, startServer, storeSnapshot, uploadDataset, uriList, type TestServer } from "../helpers/server.ts";
+import { assertServesNormally, get, HAMSTER, runTask, storeSnapshot, uriList } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 const DC = "http://purl.org/dc/elements/1.1/";
@@ -50,19 +51,14 @@ interface Problem {
 }
 
 describe("every parameter empty or nonsense: 400 naming it, or its default; never 5xx", () => {
-  let srv: TestServer;
+  const srv = useServer({ upload: { hamster: HAMSTER } });
   let base: Record<string, string>;
 
   before(async () => {
-    srv = await startServer();
-    const ds = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+    const ds = srv.datasets.hamster;
     const [feature] = await uriList(`${ds}/features`);
     const descriptors = await runTask(`${ds}/pc`, { pc_type: "constitutional", lib: "cdk" });
     base = { dataset_uri: ds, prediction_feature: feature!, feature_dataset_uri: descriptors, algorithm_uri: `${srv.base}/algorithm/qsar` };
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
   });
 
   /** POST the form; a 202's task is cancelled at once (the test is about the request). */

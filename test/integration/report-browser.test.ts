@@ -13,25 +13,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, ensureChromium } from "../helpers/chromium.ts";
-import { DATA, removeDir, startServer, uploadDataset, type TestServer, runTask } from "../helpers/server.ts";
+import { HAMSTER, uploadDataset, runTask } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 
 describe("the cross-validation report in Chromium", () => {
-  let srv: TestServer;
+  const srv = useServer();
   let browser: Browser;
 
   before(async () => {
     browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
-    srv = await startServer();
   });
   after(async () => {
     await browser?.close();
-    await srv.stop();
-    removeDir(srv.dataDir);
   });
 
   test("renders with non-empty plots, no console errors, and a screenshot", async () => {
-    const hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
+    const hamster = await uploadDataset(srv.base, HAMSTER);
     const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: hamster });
     const report = await runTask(`${srv.base}/validation/report/crossvalidation`, { validation_uris: cv });
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

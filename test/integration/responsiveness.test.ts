@@ -11,10 +11,10 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { after, before, describe, test } from "node:test";
-import { DATA, freshDir, get, removeDir, startServer, uploadFile, type TestServer } from "../helpers/server.ts";
+import { describe, test } from "node:test";
+import { get, KAZIUS, uploadFile } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
-const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
 const UPLOADS = 3;
 // kazius.csv: 4069 data rows; 4068 distinct compounds (one tautomer pair shares a standard
 // InChI, see datasets.test.ts).
@@ -46,15 +46,8 @@ function stats(xs: readonly number[]): { n: number; median: number; p95: number;
 const fmt = (x: ReturnType<typeof stats>): string => `n=${x.n} median=${x.median.toFixed(1)} ms p95=${x.p95.toFixed(1)} ms max=${x.max.toFixed(1)} ms`;
 
 describe("the event loop stays responsive while CPU-heavy uploads run", () => {
-  const dataDir = freshDir();
-  let srv: TestServer | undefined;
-  before(async () => {
-    srv = await startServer({ dataDir });
-  });
-  after(async () => {
-    await srv?.kill();
-    removeDir(dataDir);
-  });
+  // Ended with SIGKILL, as a failed test may leave its uploads running.
+  const srv = useServer({ kill: true });
 
   test(`polling GET /task/<id> and GET / while ${UPLOADS} Kazius uploads run`, async () => {
     assert.ok(srv, "server started");

@@ -4,29 +4,22 @@
  * (classification) with its constitutional descriptors, a smaller feature set comes back, its
  * features keep their metadata, and the same seed returns the same set. Bad inputs → 400.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, get, removeDir, startServer, uploadDataset, type TestServer, postForm as post, runTask } from "../helpers/server.ts";
+import { DATA, get, HAMSTER, MULTI, sparqlSelect, uploadDataset, postForm as post, runTask } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
 
 
 /** Feature titles and descriptions of a dataset. */
 async function features(base: string, ds: string): Promise<Map<string, string>> {
   const q = `PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX dc: <http://purl.org/dc/elements/1.1/> SELECT ?t ?d WHERE { GRAPH <${ds}> { ?f a ot:Feature ; dc:title ?t . OPTIONAL { ?f dc:description ?d } } }`;
-  const r = await fetch(`${base}/sparql?query=${encodeURIComponent(q)}`, { headers: { Accept: "application/sparql-results+json" } });
-  const rows = ((await r.json()) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
+  const rows = await sparqlSelect(base, q);
   return new Map(rows.map((x) => [x.t!.value, x.d?.value ?? ""]));
 }
 
 describe("RFE over HTTP", () => {
-  let srv: TestServer;
-  before(async () => {
-    srv = await startServer();
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
+  const srv = useServer();
 
   test("EPAFHM (regression) and hamster (classification): a smaller set with the input's metadata; the same seed, the same set", async () => {
     for (const [file, pc] of [["EPAFHM.medi_log10.csv", "constitutional,topological"], ["hamster_carcinogenicity.csv", "constitutional"]] as const) {
@@ -43,8 +36,8 @@ describe("RFE over HTTP", () => {
   });
 
   test("bad inputs → 400 naming the problem", async () => {
-    const hamster = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.csv`);
-    const multi = await uploadDataset(srv.base, `${DATA}lazar/test/data/multicolumn.csv`);
+    const hamster = await uploadDataset(srv.base, HAMSTER);
+    const multi = await uploadDataset(srv.base, MULTI);
     const cases: [Record<string, string>, RegExp, string][] = [
       [{ dataset_uri: hamster }, /'feature_dataset_uri' is required/, "feature_dataset_uri"],
       [{ dataset_uri: hamster, feature_dataset_uri: hamster }, /has no numeric features/, "feature_dataset_uri"],

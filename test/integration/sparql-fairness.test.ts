@@ -18,10 +18,10 @@
  * Each part ends with `assertServesNormally`.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { assertServesNormally, DATA, freshDir, get, removeDir, startServer, uploadDataset, type TestServer } from "../helpers/server.ts";
+import { describe, test } from "node:test";
+import { assertServesNormally, get, HAMSTER, serviceFigure } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
-const HAMSTER = `${DATA}lazar/test/data/hamster_carcinogenicity.csv`;
 const OT = "http://www.opentox.org/api/1.1#";
 const CROSS_JOIN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }";
 const JSON_T = "application/sparql-results+json";
@@ -30,27 +30,9 @@ function sparqlUrl(base: string, query: string): string {
   return `${base}/sparql?query=${encodeURIComponent(query)}`;
 }
 
-/** A figure of the service description (an integer property of `qg:`). */
-async function serviceFigure(base: string, name: string): Promise<number> {
-  const nt = await (await get(`${base}/`, "application/n-triples")).text();
-  const m = new RegExp(`<${base}/ontology#${name}> "(\\d+)"`).exec(nt);
-  if (!m) throw new Error(`no ${name} on the service description:\n${nt}`);
-  return Number(m[1]);
-}
-
 describe("SPARQL fairness", () => {
-  const dataDir = freshDir();
-  let srv: TestServer | undefined;
-  let dataset = "";
-
-  before(async () => {
-    srv = await startServer({ dataDir, env: { SPARQL_TIMEOUT_MS: "60000" } });
-    dataset = await uploadDataset(srv.base, HAMSTER);
-  });
-  after(async () => {
-    await srv?.kill();
-    removeDir(dataDir);
-  });
+  // Ended with SIGKILL: a cross join the test gave up on may still be running.
+  const srv = useServer({ env: { SPARQL_TIMEOUT_MS: "60000" }, upload: { hamster: HAMSTER }, kill: true });
 
   test("queries whose clients disconnected are stopped: a trivial ASK is answered before the time limit", async () => {
     const base = srv!.base;
@@ -82,7 +64,7 @@ describe("SPARQL fairness", () => {
     );
     assert.deepEqual(abandoned, ["AbortError", "AbortError", "AbortError"], "the clients gave up before any answer");
 
-    const ask = await fetch(sparqlUrl(base, `ASK { GRAPH <${dataset}> { <${dataset}> a <${OT}Dataset> } }`), { headers: { Accept: JSON_T } });
+    const ask = await fetch(sparqlUrl(base, `ASK { GRAPH <${srv.datasets.hamster}> { <${srv.datasets.hamster}> a <${OT}Dataset> } }`), { headers: { Accept: JSON_T } });
     const elapsed = performance.now() - t0;
     assert.equal(ask.status, 200, await ask.clone().text());
     assert.deepEqual(await ask.json(), { head: {}, boolean: true });
@@ -98,8 +80,7 @@ describe("SPARQL fairness", () => {
   });
 
   test("a query over the time limit, and one that cannot start within it, get 503 with Retry-After", async () => {
-    await srv!.stop();
-    srv = await startServer({ dataDir, env: { SPARQL_TIMEOUT_MS: "2000" } });
+    await srv.restart({ env: { SPARQL_TIMEOUT_MS: "2000" } });
     const base = srv.base;
     assert.equal(await serviceFigure(base, "sparqlTimeLimitMs"), 2000);
     // Wait until both workers have loaded (the home page says how many are loading).

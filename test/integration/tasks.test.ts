@@ -9,13 +9,13 @@
  * Inputs: kazius.csv (4069 rows, long enough to be seen running), muv.csv (93,127 rows, ≈30 s,
  * cancelled after ≈1 s) from fixtures/data (SOURCES.md). Status codes from spec §2.2 / DESIGN §5.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Parser } from "n3";
-import { DATA, get, removeDir, startServer, storeSnapshot, taskState, uploadFile, uriList, waitForTaskState, type TestServer } from "../helpers/server.ts";
+import { DATA, get, KAZIUS, storeSnapshot, taskState, uploadFile, uriList, waitForTaskState } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
 
-const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
 const MUV = `${DATA}moleculenet/muv.csv`;
 const OT = "http://www.opentox.org/api/1.1#";
 const XSD = "http://www.w3.org/2001/XMLSchema#";
@@ -38,18 +38,10 @@ function parseEvents(text: string): SseEvent[] {
 }
 
 describe("tasks", () => {
-  let srv: TestServer;
+  const srv = useServer();
   const created: string[] = [];
   let kaziusTask = "";
   let kaziusDataset = "";
-
-  before(async () => {
-    srv = await startServer();
-  });
-  after(async () => {
-    await srv.stop();
-    removeDir(srv.dataDir);
-  });
 
   async function submit(path: string): Promise<string> {
     const r = await uploadFile(srv.base, readFileSync(path), path.slice(path.lastIndexOf("/") + 1));
