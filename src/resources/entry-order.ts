@@ -7,6 +7,7 @@
  * Int32Array: 4 bytes an entry) for the next request; a page or step then looks up just its
  * lines.
  */
+import { setImmediate } from "node:timers/promises";
 import * as ox from "oxigraph";
 import { NotFound } from "../errors.ts";
 import type { GraphStore } from "../store/graph-store.ts";
@@ -20,7 +21,6 @@ const KEPT = 8;
 /** Entries read per step of `inBlocks` (≈ 10–20 ms). */
 const COLUMN_BLOCK = 500;
 
-const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Features read per step of `EntryOrder.features` (≈ 10–20 ms each). */
 const FEATURES_PER_STEP = 500;
@@ -136,7 +136,7 @@ export class EntryOrder {
 
   /** Serve the event loop between two steps of reading `uri`; NotFound when it was deleted meanwhile. */
   async pauseFor(uri: string): Promise<void> {
-    await pause();
+    await setImmediate();
     if (!this.store.has(uri)) throw new NotFound(`${uri} was deleted while it was being read`);
   }
 }

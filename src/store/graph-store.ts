@@ -39,6 +39,7 @@
  * holds data (a stage's data is not on disk yet). Listeners (`onRenew`: the read replica)
  * renew their own copies. A renewal that fails is logged and changes nothing.
  */
+import { setImmediate } from "node:timers/promises";
 import * as ox from "oxigraph";
 import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts";
 import { applyOp, applyOpsSync, clearGraphs, currentOps, dropGraphs, fills, statementsPerGraph, track } from "./apply.ts";
@@ -124,7 +125,7 @@ export class Stage {
       // Checked right before the data goes in: a renewal started later sees `touched` and stops.
       while (this.store.renewalUnderWay) await this.store.renewed();
       this.touched = true;
-      await applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, pauseForIo);
+      await applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, setImmediate);
     });
     this.chain = next.catch(() => undefined);
     return next;
@@ -369,7 +370,7 @@ export class GraphStore {
     let count = 0;
     try {
       for (const op of read) {
-        await applyOp(fresh, op, (g) => graphs.has(g), pauseForIo);
+        await applyOp(fresh, op, (g) => graphs.has(g), setImmediate);
         track(graphs, op);
         count += countStatements(bodyOf(op));
       }
@@ -502,7 +503,7 @@ export class GraphStore {
     // (never served) until both are done.
     const applied = this.applyChain.then(async () => {
       const early = this.newGraphOps(ops);
-      const pause = (): Promise<void> => (ticket.failure ? Promise.reject(ticket.failure) : pauseForIo());
+      const pause = (): Promise<void> => (ticket.failure ? Promise.reject(ticket.failure) : setImmediate());
       /** Graphs created (and counted) ahead of the outcome. */
       const created: string[] = [];
       try {
@@ -519,7 +520,7 @@ export class GraphStore {
         if (!ticket.failure) throw err; // not the disk (e.g. a trap): the graphs stay hidden, as the journal has them
         await outcome.catch(() => undefined); // the journal is cut back before the client hears of it
         this.forget(created);
-        await dropGraphs(this.ox, ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])), pauseForIo);
+        await dropGraphs(this.ox, ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])), setImmediate);
         for (const st of options.preloaded ?? []) await st.discard();
         this.unpend(touched);
         throw ticket.failure;
@@ -528,7 +529,7 @@ export class GraphStore {
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i]!;
         if (early[i]) continue;
-        await applyOp(this.ox, op, exists, pauseForIo);
+        await applyOp(this.ox, op, exists, setImmediate);
         track(this.graphSet, op);
         this.account(op, statements[i]!);
       }
@@ -704,8 +705,4 @@ function readCurrentOps(dir: string): Promise<{ ops: GraphOp[]; lastSeq: number 
       if (!answered) reject(new Error(`the worker reading ${dir} exited with code ${code}`));
     });
   });
-}
-
-function pauseForIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

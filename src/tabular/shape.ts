@@ -19,6 +19,7 @@
  * byte, the rest with `indexOf` (native) for each line break and separator, stopping as soon as a
  * count passes its limit.
  */
+import { setImmediate } from "node:timers/promises";
 import { headerColumns, HeaderScanner, pickDelimiter, type Delimiter } from "./csv.ts";
 
 export interface CsvShape {
@@ -54,9 +55,8 @@ const SPACE = 32;
 const BLANK_CHECK = 64;
 const TAB = 9;
 
-export const macrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export async function scanShape(bytes: Uint8Array, limits: ShapeLimits, pause: () => Promise<void> = macrotask): Promise<CsvShape> {
+export async function scanShape(bytes: Uint8Array, limits: ShapeLimits, pause: () => Promise<unknown> = setImmediate): Promise<CsvShape> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const scanner = new HeaderScanner();
   let end = -1;
