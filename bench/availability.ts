@@ -1,7 +1,7 @@
 /**
- * Availability under heavy work (issue 13): while one heavy piece of work runs, a client polls
- * GET / and a task every 100 ms (each on its own fixed 100 ms schedule, keep-alive, as a polling
- * client does) and times every answer. Printed per scenario: the heavy work's own duration and
+ * Availability under heavy work: while one heavy piece of work runs, a client polls GET / and a
+ * task every 100 ms (each on its own fixed 100 ms schedule, keep-alive, as a polling client
+ * does) and times every answer. Printed per scenario: the heavy work's own duration and
  * outcome, the p50 / p99 / max latency of the polls, failed polls, and the longest event-loop
  * stall the server logged (QSARGRAPH_TIMING=1: every stall over 100 ms). Goal: p99 ≤ 100 ms,
  * max ≤ 500 ms.

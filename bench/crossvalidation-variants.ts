@@ -1,12 +1,13 @@
 /**
- * Why Kazius cross-validation accuracy is ≈ 0.75 and not the issue's 0.84: the same 10 folds
+ * Why Kazius cross-validation accuracy is ≈ 0.75 and not the 0.84 aimed at: the same 10 folds
  * (validate/folds.ts, seed 1, unit = standard InChI) and the same BBRC features per training
  * fold as `POST /validation/crossvalidation` (algorithms/mining/job.ts `mine`, default 5 ‰), with
  * the prediction step varied in process:
  *
  * - lazar's weighted majority vote (learn/wmv.ts) over every training instance with
  *   weighted Tanimoto > min_sim (learn/similarity.ts) at min_sim 0.3 (the reference default), 0.5, 0.7;
- * - the same with unweighted Tanimoto (Era B), with chi-square weights instead of fminer's
+ * - the same with unweighted Tanimoto (as lazar's 2013–2015 services computed it), with
+ *   chi-square weights instead of fminer's
  *   1 − p (which is ≥ 0.95 for every significant pattern, so the weights hardly differ);
  * - the k most similar instances only (k-NN), and votes weighted by similarity^4 and ^10;
  * - RDKit Morgan fingerprints (radius 2, 2048 bits) with plain Tanimoto instead of BBRC

@@ -1,9 +1,9 @@
 /**
- * InChI decoding speed (issue 4, "Any standard InChI"): decodes per second over every compound of
- * fixtures/data/lazar/test/data/kazius.csv (4069), median of 3 runs. The InChIs are computed with
- * RDKit from the SMILES first (not timed); a decode includes the RDKit round trip that verifies
- * it (get_mol + get_inchi of each candidate). Also prints the round-trip rate and the slowest
- * decode.
+ * InChI decoding speed (GET /compound/{InChI} serves any standard InChI by decoding it):
+ * decodes per second over every compound of fixtures/data/lazar/test/data/kazius.csv (4069),
+ * median of 3 runs. The InChIs are computed with RDKit from the SMILES first (not timed); a
+ * decode includes the RDKit round trip that verifies it (get_mol + get_inchi of each
+ * candidate). Also prints the round-trip rate and the slowest decode.
  *
  *   nice -n 19 npx tsx bench/inchi.ts [runs]
  */

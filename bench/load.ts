@@ -1,11 +1,11 @@
 /**
- * 50 concurrent clients for 60 s (issue 13): uploads (each polled to its end and deleted),
- * predictions, task and home-page polls, SPARQL queries and compound depictions, all against one
- * server (test/helpers/load.ts describes the mix). Prints the answers by kind and status, the
- * errors (every request is valid: anything but the expected answer or a documented 503 is an
- * error), p50/p99 latency per kind, and the server's resident memory (process with all its
- * threads, from /proc) after a warm-up, at its peak during the load, and 15 s and 35 s after the
- * load (the SPARQL replicas shed their garbage after 10 s without a commit).
+ * 50 concurrent clients for 60 s: uploads (each polled to its end and deleted), predictions,
+ * task and home-page polls, SPARQL queries and compound depictions, all against one server
+ * (test/helpers/load.ts describes the mix). Prints the answers by kind and status, the errors
+ * (every request is valid: anything but the expected answer or a documented 503 is an error),
+ * p50/p99 latency per kind, and the server's resident memory (process with all its threads,
+ * from /proc) after a warm-up, at its peak during the load, and 15 s and 35 s after the load
+ * (the SPARQL replicas shed their garbage after 10 s without a commit).
  *
  *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60] [NAME=value …]
  */

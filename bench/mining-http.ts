@@ -1,11 +1,11 @@
 /**
- * BBRC on Kazius through HTTP (issue 13, "the event loop stays free"): upload kazius.csv, POST
- * /algorithm/miner/bbrc with the default parameters, poll the task every 50 ms (text/uri-list)
- * and report, per run: the time from POST to the result being visible to the polling client,
- * the task's own startedAt → finishedAt, the lag from finishedAt to visibility, the size of
- * the result (triples, from the service description's qg:triplesCurrent before and after), and
- * the CPU time the server process used (all its threads, from /proc; less sensitive to a busy
- * machine than the wall times), and the server's event-loop stalls over 100 ms
+ * BBRC on Kazius through HTTP (the event loop must stay free meanwhile): upload kazius.csv,
+ * POST /algorithm/miner/bbrc with the default parameters, poll the task every 50 ms
+ * (text/uri-list) and report, per run: the time from POST to the result being visible to the
+ * polling client, the task's own startedAt → finishedAt, the lag from finishedAt to visibility,
+ * the size of the result (triples, from the service description's qg:triplesCurrent before and
+ * after), and the CPU time the server process used (all its threads, from /proc; less sensitive
+ * to a busy machine than the wall times), and the server's event-loop stalls over 100 ms
  * (QSARGRAPH_TIMING=1) during the run, with the main thread's CPU time in each.
  *
  *   npx tsx bench/mining-http.ts [runs]

@@ -1,7 +1,7 @@
 /**
- * Prediction speed of a lazar model over HTTP (issue "lazar models and predictions": goal
- * single-compound p50 ≤ 50 ms): a Kazius BBRC model (kazius.csv, 4069 rows, default 5 ‰ → min
- * frequency 20, weighted majority vote); then
+ * Prediction speed of a lazar model over HTTP (goal: single-compound p50 ≤ 50 ms): a Kazius
+ * BBRC model (kazius.csv, 4069 rows, default 5 ‰ → min frequency 20, weighted majority vote);
+ * then
  *   - single compounds: POST <model> compound_uri=… for the compounds of EPAFHM.csv (617), one
  *     at a time, wall time per request (the first request of the first run is left out: it loads
  *     the model data; a query that is a Kazius training compound is answered as measured);

@@ -1,7 +1,8 @@
 /**
- * Rendering RDF (issue 13, "the event loop stays free"): CPU time and wall time to serialise a
- * synthetic dataset-shaped graph (entries with 30 values each: <e> ot:values <v>, <v> ot:feature
- * <f>, <v> ot:value "x"^^xsd:double, as the service writes feature datasets) of N triples
+ * Rendering RDF (the event loop must stay free meanwhile): CPU time and wall time to serialise
+ * a synthetic dataset-shaped graph (entries with 30 values each: <e> ot:values <v>,
+ * <v> ot:feature <f>, <v> ot:value "x"^^xsd:double, as the service writes feature datasets)
+ * of N triples
  * - with the service's serialisers (src/store/rdf-formats.ts, as the render workers run them):
  *   Turtle (n3), RDF/XML (Oxigraph), JSON-LD (n3 parse + jsonld.js fromRDF + compact per slice);
  * - with Oxigraph's own N-Triples dump of a stored graph (what GraphStore.dump does on the main

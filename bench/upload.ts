@@ -1,14 +1,14 @@
 /**
- * Upload benchmark (issue "Service foundation"): wall time and the server's peak RSS for
- * uploading kazius.csv (4069 rows) and MoleculeNet muv.csv (93,127 rows) over HTTP, and the
- * restart time with both stored (process start → listening, and → first dataset served).
- * Each figure is the median of RUNS runs (default 3), each on a fresh data directory. After the
- * server listens it gets SETTLE_MS (3 s) to start its workers and warm RDKit up, as a running
- * service has; the first upload of a cold server is printed separately (kazius, no settling).
+ * Upload benchmark: wall time and the server's peak RSS for uploading kazius.csv (4069 rows)
+ * and MoleculeNet muv.csv (93,127 rows) over HTTP, and the restart time with both stored
+ * (process start → listening, and → first dataset served). Each figure is the median of RUNS
+ * runs (default 3), each on a fresh data directory. After the server listens it gets SETTLE_MS
+ * (3 s) to start its workers and warm RDKit up, as a running service has; the first upload of a
+ * cold server is printed separately (kazius, no settling).
  *
  *   npx tsx bench/upload.ts [runs]
  *
- * Goals from the issue: Kazius ≤ 2 s, MUV ≤ 30 s, restart ≤ 10 s.
+ * Goals: Kazius ≤ 2 s, MUV ≤ 30 s, restart ≤ 10 s.
  */
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, totalmem } from "node:os";

@@ -1,5 +1,6 @@
 /**
- * The size limits on structures, checked before RDKit sees them (issue 13). One place: the
+ * The size limits on structures, checked before RDKit sees them, so that no structure can break
+ * a thread's RDKit instance (docs/ARCHITECTURE.md "Isolation of chemistry"). One place: the
  * upload (chem/structure.ts parseStructure), POST /compound, GET /compound/{InChI}, depiction,
  * molfile export and the jobs that read stored structures all check here.
  *

@@ -2,7 +2,7 @@
  * Loading the RDKit MinimalLib WebAssembly module (`@rdkit/rdkit`), once per thread, and
  * replacing it when it breaks.
  *
- * The chemistry cores (DESIGN §2 `chem/`) call RDKit through the small typed interface below
+ * The chemistry cores (src/chem/) call RDKit through the small typed interface below
  * instead of the package's full emscripten typings, so that what we depend on is visible in one
  * place and tests can see which calls exist. The module is initialised lazily and the promise is
  * cached per module instance — i.e. once per worker thread, because every `worker_threads` Worker
@@ -62,8 +62,9 @@ export interface RDKitMol {
   get_substruct_match(query: RDKitMol, details?: string): string;
   /**
    * RDKit's own 2D descriptors as a JSON object of 43 numbers (`exactmw`, `tpsa`,
-   * `CrippenClogP`, `chi0v`…`chi4v`, `kappa1`…`kappa3`, …; spec descriptors.md §3.1), computed
-   * on the molecule as stored (so on the H-suppressed molecule `get_mol` returns by default).
+   * `CrippenClogP`, `chi0v`…`chi4v`, `kappa1`…`kappa3`, …; docs/descriptors.md "RDKit's own
+   * values"), computed on the molecule as stored (so on the H-suppressed molecule `get_mol`
+   * returns by default).
    */
   get_descriptors(): string;
   delete(): void;

@@ -2,13 +2,13 @@
  * Structure cells → compound identity (standard InChI, InChIKey, canonical SMILES), plus
  * depiction and molfile export, on RDKit MinimalLib.
  *
- * Follows spec lazar.md §1.2 ("Structure cell": InChI or SMILES; the compound is identified by its
- * InChI) with these differences from the reference: only *standard* InChIs (`InChI=1S/`) are
+ * As lazar's upload did, a structure cell holds an InChI or a SMILES, and the compound is
+ * identified by its InChI. Differences from lazar: only *standard* InChIs (`InChI=1S/`) are
  * accepted as identifiers — non-standard ones (`InChI=1/…`, as in the reference's
  * batch_prediction_inchi_small.csv) are rejected with a message, because the compound URI is the
  * standard InChI; a SMILES cell must be one token (RDKit would otherwise read `c1ccccc1 Tost` as
- * benzene named "Tost"). URL-encoded InChIs (`InChI%3D1S%2F…`, the reference's own CSV export
- * shape, §1.7) are decoded first.
+ * benzene named "Tost"). URL-encoded InChIs (`InChI%3D1S%2F…`, as lazar's own CSV export wrote
+ * them under a `SMILES` header) are decoded first.
  *
  * `parseStructure` is the hot path of dataset uploads: one `get_mol`, `get_inchi` and
  * `get_inchikey_for_inchi` per distinct cell, nothing else. The compound keeps the SMILES it was
@@ -16,11 +16,12 @@
  * that cost as much as a third of the work per structure (MUV's upload: 62 → 52 CPU-seconds).
  * The InChI is the identity; the SMILES is one valid spelling of it.
  *
- * **Isolation (issue 13).** Every structure is measured against chem/limits.ts before RDKit sees
- * it; a refusal names the limit (`StructureResult.limit`). Every exception from RDKit goes to
- * `toolkitFailed` (chem/rdkit.ts), which replaces a broken instance; the structure that broke it
- * fails with a message saying so, and the caller's next `loadRDKit()` gets the fresh instance.
- * After a structure of more than HEALTH_CHECK_ATOMS atoms, and after every InChI decoding (which
+ * **Isolation** (docs/ARCHITECTURE.md "Isolation of chemistry"). Every structure is measured
+ * against chem/limits.ts before RDKit sees it; a refusal names the limit
+ * (`StructureResult.limit`). Every exception from RDKit goes to `toolkitFailed`
+ * (chem/rdkit.ts), which replaces a broken instance; the structure that broke it fails with a
+ * message saying so, and the caller's next `loadRDKit()` gets the fresh instance. After a
+ * structure of more than HEALTH_CHECK_ATOMS atoms, and after every InChI decoding (which
  * catches everything itself), a tiny parse checks that RDKit was not silently broken.
  */
 

@@ -1,6 +1,7 @@
 /**
- * Recursive feature elimination as the reference service did it (alg32 fs.rb,
- * R caret `rfe` with `rfFuncs`) — the pure core: a matrix in, the kept column indices out.
+ * Recursive feature elimination as the reference service did it (fs.rb of the OpenTox algorithm
+ * service of 2012, R caret `rfe` with `rfFuncs`) — the pure core: a matrix in, the kept column
+ * indices out.
  *
  * 1. Rows whose endpoint is missing are ignored; fewer than 10 rows is an error.
  * 2. Cleaning: columns that are all missing, that hold any ±Infinity, or that are constant (fewer
@@ -29,13 +30,13 @@
  *    with its importance in that resample (so a column counts more often in resamples that rank
  *    it high).
  *
- * Differences from the reference, for speed (issue 7: ≈ 1000 × 200 in ≤ 30 s on 2 cores): the
+ * Differences from the reference, for speed (the goal: ≈ 1000 × 200 in ≤ 30 s on 2 cores): the
  * reference ran 150 bootstrap resamples (`rfeControl(number = 150)`) with randomForest's default
  * 500 trees per forest (≈ 1.6 million trees for 200 columns); the defaults here (`RFE_DEFAULTS`)
  * are 10 resamples, 100 trees for the ranking forest and 50 per subset forest — the same
  * procedure with less effort; `resamples: 150, rankTrees: 500, ntree: 500` is the reference's.
- * By default only the 30–70 % sizes compete (the spec's list); caret also lets the full set win
- * (`includeAll`).
+ * By default only the 30–70 % sizes compete (the reference's list); caret also lets the full set
+ * win (`includeAll`).
  *
  * `rfe` runs in the calling thread; `rfeOnResamples` (algorithms/rfe/resamples.ts) runs each
  * resample as a job of the service's worker pool and returns the same result.

@@ -1,6 +1,7 @@
 /**
  * BBRC: backbone refinement class representatives over a Gaston-style depth-first search of
- * paths and free trees (spec miners.md §2, §3, §4). Pure TypeScript, no I/O.
+ * paths and free trees (docs/miners.md "The search", "Statistics", "BBRC representatives").
+ * Pure TypeScript, no I/O.
  *
  * Embeddings and leg counting (shared with LAST-PM) are in ./legs.ts: flat typed-array rows per
  * search level, support and per-class counts of every candidate extension ("leg") in one scan
@@ -32,10 +33,13 @@ export interface BbrcOptions extends SearchBudget {
   dynamicUpperBound?: boolean;
   /** Statistical metric pruning (default true). */
   pruning?: boolean;
-  /** User significance `p` (0..1): threshold = chi-square quantile(p, df = 1) (§3.3). */
+  /**
+   * User significance `p` (0..1): threshold = chi-square quantile(p, df = 1), whatever the number
+   * of classes, as in fminer.
+   */
   chisqSig?: number;
   refineSingles?: boolean;
-  /** Regression (Kuiper test, §3.5). */
+  /** Regression (Kuiper test; turns pruning off). */
   regression?: boolean;
   /** Aromatic perception (affects only SMARTS writing here; the encoding is done before). */
   aromatic?: boolean;
@@ -55,7 +59,7 @@ export interface MinedPattern {
   /**
    * With `nrHits`: per tid (parallel to `tids`) the number of embeddings of the pattern in that
    * molecule, every injective mapping counted, automorphic ones included (fminer's
-   * FMINER_NR_HITS, spec §2.2, §6.2).
+   * FMINER_NR_HITS; docs/miners.md "Hit counts").
    */
   readonly hits?: Int32Array;
 }
@@ -112,14 +116,15 @@ export class BbrcMiner {
       treeOrder: options.treeOrder ?? DEFAULT_TREE_ORDER,
       nrHits: options.nrHits ?? false,
     };
-    // Coupling rules (§4.4): no backbone or no pruning → no dynamic UB; regression → no pruning.
+    // fminer's coupling rules (docs/miners.md "Options"): no backbone or no pruning → no
+    // dynamic UB; regression → no pruning.
     if (o.regression) o.pruning = false;
     if (!o.backbone || !o.pruning) o.dynamicUpperBound = false;
     if (o.refineSingles) o.minfreq = 1;
     this.opt = o;
     this.N = db.nTrees;
     // Regression: activities are clipped to their [1.25 %, 98.75 %] quantiles (R type 7)
-    // before mining (spec §3.5).
+    // before mining, as fminer does.
     if (o.regression) activities = clipToQuantiles(activities, 0.0125, 0.9875);
     this.acts = Float64Array.from(activities);
     this.sortedActs = Float64Array.from(activities).sort();
@@ -256,9 +261,12 @@ export class BbrcMiner {
     if (best.text !== null) this.results.push(best.text);
   }
 
-  // ---- search (spec §4.2 pseudo-code) ------------------------------------------------------
+  // ---- search (fminer's recursion: docs/miners.md "BBRC representatives") -------------------
 
-  /** Whether leg L of a pattern carrying `best` is refined (spec §4.2 `consider`). */
+  /**
+   * Whether leg L of a pattern carrying `best` is refined (docs/miners.md "Refinement and the
+   * dynamic upper bound").
+   */
   private refines(leg: Leg, best: Best): boolean {
     let refine: boolean;
     if (!this.opt.pruning) refine = true;
@@ -351,7 +359,7 @@ export class BbrcMiner {
   private visitTree(lv: Level, best: Best): void {
     const plan = this.legs.tree(lv, this.opt.treeOrder);
     const legs = this.countedLegs();
-    // Gaston iterates tree legs from last to first (§2.1 step 3); see sortTreeLegs.
+    // Gaston iterates tree legs from last to first; see sortTreeLegs.
     plan.sort(legs);
     if (legs.length === 0 && this.opt.backbone && this.updated) {
       this.emit(best);

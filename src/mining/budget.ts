@@ -6,7 +6,8 @@
  * `maxVisited` patterns (frequent candidates, significant or not). Without a limit (the library's
  * default) nothing changes: the golden outputs are the same. The limit exists because the number
  * of frequent patterns is not bounded by anything the caller sees up front: in regression (the
- * Kuiper test has no upper bound, spec miners.md §3.5, so nothing is pruned) every frequent tree
+ * Kuiper test has no upper bound, so nothing is pruned: docs/miners.md "Kuiper test
+ * (regression)") every frequent tree
  * is visited, and ~1,000 compounds with a few large shared scaffolds have millions of them
  * (LOAEL, training_log10.csv, 998 compounds, minimum support 4: 1.08 M trees visited in the first
  * 120 s, the search then still in its first root label; the same set as paths: 33,041 in 1.6 s).

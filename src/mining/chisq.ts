@@ -1,8 +1,9 @@
 /**
  * The chi-square distribution function for any degrees of freedom: P(df/2, x/2), the regularized
  * lower incomplete gamma function, by its series (x < a + 1) or continued fraction (Numerical
- * Recipes §6.2, `gammp`). liblast's ChisqTest reports CDF(chi², df = k − 1) for k classes
- * (spec miners.md §5.9); fminer's df = 1 case is `chisqCdf1` in stats.ts.
+ * Recipes §6.2, `gammp`). liblast's ChisqTest reports CDF(chi², df = k − 1) for k classes, the
+ * p-value of a LAST-PM feature (docs/miners.md "LAST-PM features"); fminer's df = 1 case is
+ * `chisqCdf1` in stats.ts.
  */
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error < 1e-15). */

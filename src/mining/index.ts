@@ -1,6 +1,6 @@
 /**
  * Entry point of the BBRC miner core: compounds + activities → fminer-compatible patterns.
- * (Spec miners.md; this module glues canonical order, database, search and output formats.)
+ * (docs/miners.md; this module glues canonical order, database, search and output formats.)
  */
 
 import type { RDKit } from "../chem/rdkit.ts";
@@ -37,11 +37,12 @@ export function mineBbrc(
 }
 
 /**
- * fminer's YAML line (§6.2, `FMINER_SMARTS`): `- [ "SMARTS", STAT, [ ids of the highest class
- * value ], [ next lower ], … ]`; STAT with `%.4f` as in the golden files (F2old precision).
+ * fminer's YAML line (`FMINER_SMARTS`; docs/miners.md "YAML line"): `- [ "SMARTS", STAT, [ ids of
+ * the highest class value ], [ next lower ], … ]`; STAT with `%.4f` as in the golden files (the
+ * precision of the fminer2 lazar used; fminer2 prints 12 decimals since August 2012).
  */
 export function yamlLine(p: MinedPattern, c: OrderedCompounds, regression = false, nrHits = false): string {
-  // With nrHits (FMINER_NR_HITS, §6.2) each id becomes `id: 'count'`.
+  // With nrHits (FMINER_NR_HITS) each id becomes `id: 'count'`.
   const hitOf = new Map<number, number>();
   if (nrHits && p.hits) p.tids.forEach((t, i) => hitOf.set(c.ids[t]!, p.hits![i]!));
   const fmtIds = (ids: number[]): string => (ids.length ? `[ ${ids.map((id) => (nrHits ? `${id}: '${hitOf.get(id) ?? 0}'` : `${id}`)).join(", ")} ]` : "[]");
@@ -58,7 +59,7 @@ export function yamlLine(p: MinedPattern, c: OrderedCompounds, regression = fals
   return `- [ "${p.smarts}", ${formatFixed(p.stat, 4)}, ${lists.join(", ")} ]`;
 }
 
-/** fminer's LAZAR ("linfrag") line (§6.2): `SMARTS<TAB>[ id id … ]`, each id followed by a space. */
+/** fminer's LAZAR ("linfrag") line: `SMARTS<TAB>[ id id … ]`, each id followed by a space. */
 export function lazarLine(p: MinedPattern, c: OrderedCompounds): string {
   const ids = [...p.tids].map((t) => c.ids[t]!).sort((a, b) => a - b);
   return `${p.smarts}\t[ ${ids.map((i) => `${i} `).join("")}]`;

@@ -7,13 +7,13 @@
  * node, every injective mapping, automorphic ones included) with their tid, in tid order, in a
  * buffer reused by all patterns of that size (the search is depth first). Support and
  * per-class counts of every candidate extension ("leg") are collected in one scan over the
- * rows with last-tid markers (§10.2), only at the nodes that can receive a canonical
- * extension (pattern.ts TreePlan) and had a frequent key in the parent (an extension of a
- * child embedding at an old node is one of a parent embedding), and the rows of a child
- * pattern are only copied out when the search descends from it. Whether a neighbour atom is
- * already in the embedding: across a bridge it is iff it is the image of a pattern neighbour
- * (the image is connected); across a ring bond the embedding's atoms are stamped once,
- * lazily. Nothing is allocated per embedding.
+ * rows with last-tid markers (a molecule counted once per leg), only at the nodes that can
+ * receive a canonical extension (pattern.ts TreePlan) and had a frequent key in the parent (an
+ * extension of a child embedding at an old node is one of a parent embedding), and the rows of
+ * a child pattern are only copied out when the search descends from it. Whether a neighbour
+ * atom is already in the embedding: across a bridge it is iff it is the image of a pattern
+ * neighbour (the image is connected); across a ring bond the embedding's atoms are stamped
+ * once, lazily. Nothing is allocated per embedding.
  */
 
 import { ringBonds, type Database } from "./database.ts";
@@ -443,11 +443,11 @@ export function grown(a: Int32Array): Int32Array<ArrayBuffer> {
 }
 
 /**
- * The canonical extensions of a path pattern (§2.1): path legs at its ends keep the extended
- * reading the canonical one; with trees, tree legs at its inner nodes that are automorphism
- * representatives (nodes that are not never get a tree leg: not scanned). One scan of the
- * embeddings collects both (a one-node path has front = back; never here: paths start with
- * one edge).
+ * The canonical extensions of a path pattern (docs/miners.md "The search"): path legs at its
+ * ends keep the extended reading the canonical one; with trees, tree legs at its inner nodes
+ * that are automorphism representatives (nodes that are not never get a tree leg: not
+ * scanned). One scan of the embeddings collects both (a one-node path has front = back; never
+ * here: paths start with one edge).
  */
 export class PathPlan {
   readonly front: number;
@@ -482,7 +482,7 @@ export class PathPlan {
   ok(u: number, e: number, x: number): boolean {
     if (x < 0) return false;
     const p = this.p;
-    // path legs: the extended reading must stay the canonical one (§2.1 step 2)
+    // path legs: the extended reading must stay the canonical one
     if (u === this.back) return comparePathReadings([...this.labels, x], [...p.pathEdges, e]) <= 0;
     if (u === this.front) return !this.sym && comparePathReadings([x, ...this.labels], [e, ...p.pathEdges]) >= 0;
     return this.rep![u] === 1 && treeExtensionOk(p, u, e, x, this.order);

@@ -1,8 +1,8 @@
 /**
  * The pattern under construction during the depth-first search (Gaston's `GraphState`) and the
- * canonicity rules that decide which one-node extensions are visited (spec miners.md §2.1).
+ * canonicity rules that decide which one-node extensions are visited (docs/miners.md "The search").
  *
- * Nodes are numbered in insertion order (this numbering drives the SMARTS writer, §6.1).
+ * Nodes are numbered in insertion order (this numbering drives the SMARTS writer, ./smarts.ts).
  * `path` holds the backbone from its front to its back: path extensions add a node at the back
  * (forward legs) or at the front (backward legs); tree extensions hang a node off any node such
  * that the backbone stays the tree's backbone.
@@ -11,9 +11,9 @@
  * canonical reading (the smaller of its two readings l0 e1 l1 … en ln, compared label by label
  * from the ends); a back extension is canonical iff forward ≤ reverse, a front extension iff
  * reverse ≤ forward (front extensions only for non-symmetric paths). The root edge of this
- * parent chain decides the root label (§2.1 step 1: other end ≥ root).
+ * parent chain decides the root label (the label at its other end is ≥ the root's).
  *
- * Tree rule (free trees grown from their backbone, §2.1 step 3; Gaston's PatternTree). The
+ * Tree rule (free trees grown from their backbone; Gaston's PatternTree). The
  * tree is seen from the centre (bicentre) of its backbone, as two halves (plus, for a single
  * centre, the centre's other branches). Its "walk" is a pre-order in which
  *  - the half whose centre-outward (edge, label) sequence is smaller comes first; for a
@@ -30,7 +30,7 @@
  * backbone half (same chain to the same depth) does not precede the backbone child in depth
  * sequence order (so that a tree with two equal longest chains is generated once).
  * Reproduces fminer2's output byte for byte on hamster (tmp1, tmp2, fminer1, multinomial
- * fminer2), EPAFHM regression (fminer4) and the count of all frequent trees (66455, §8.3).
+ * fminer2), EPAFHM regression (fminer4) and fminer2's count of all frequent trees (66455).
  */
 
 export class Pattern {
@@ -548,8 +548,8 @@ function subtreeEnds(o: Oriented, order: readonly number[], size: number): { end
 }
 
 /**
- * Gaston's visit order of the tree legs of a pattern (legs are iterated from last to first,
- * §2.1 step 3): legs at the node whose subtree ends latest in the walk first (shallower node
+ * Gaston's visit order of the tree legs of a pattern (legs are iterated from last to first):
+ * legs at the node whose subtree ends latest in the walk first (shallower node
  * first on equal ends); at one node, a leg continuing the backbone tuple at its depth (same
  * half; either half for the centre's branches) last, the others by descending edge label.
  * Sorts `legs` in place.

@@ -1,9 +1,9 @@
 /**
- * fminer's SMARTS writer (spec miners.md §6.1): start at the highest-index pattern node of
- * degree 1, plain depth-first walk over each node's neighbours in insertion order; at a node of
- * degree > 2 every child branch (the last one too) is wrapped in parentheses.
- * Atoms `[#Z&a]` / `[#Z&A]` (aromatic perception on) or `[#Z]` (off); bonds `-` `=` `#` `:`,
- * with aromatic perception off `-,:` `=,:` `#,:` (wildcarding, §4.4).
+ * fminer's SMARTS writer (docs/miners.md "SMARTS writer"): start at the highest-index pattern
+ * node of degree 1, plain depth-first walk over each node's neighbours in insertion order; at
+ * a node of degree > 2 every child branch (the last one too) is wrapped in parentheses. Atoms
+ * `[#Z&a]` / `[#Z&A]` (aromatic perception on) or `[#Z]` (off); bonds `-` `=` `#` `:`, with
+ * aromatic perception off `-,:` `=,:` `#,:` (fminer's bond wildcarding, on by default).
  */
 
 export interface SmartsGraph {

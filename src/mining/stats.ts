@@ -1,9 +1,9 @@
 /**
- * fminer's significance statistics (spec miners.md §3).
+ * fminer's significance statistics (docs/miners.md "Statistics").
  */
 
 /**
- * fminer's chi-square (§3.2): only the "pattern present" row of the 2×k table, with a *signed*
+ * fminer's chi-square: only the "pattern present" row of the 2×k table, with a *signed*
  * continuity correction: Σ_c (f_c − E_c − 0.5)² / E_c over classes with E_c > 0,
  * E_c = n_c·(F/N). Precision: F/N and E_c are single-precision floats, the rest double; this is what
  * reproduces the golden files' 4-decimal values at exact ties (4.75625 → 4.7563 in
@@ -25,7 +25,7 @@ export function fminerChisq(f: ArrayLike<number>, n: ArrayLike<number>, N: numbe
 }
 
 /**
- * Morishita–Sese style upper bound (§3.4): the maximum chi-square over every non-empty
+ * Morishita–Sese style upper bound: the maximum chi-square over every non-empty
  * *proper* subset S of the classes, with the counts of the classes outside S set to 0.
  * (The full set, i.e. the pattern itself, is not part of the maximum.)
  */
@@ -41,18 +41,18 @@ export function fminerUpperBound(f: ArrayLike<number>, n: ArrayLike<number>, N: 
   return best;
 }
 
-/** Default thresholds by number of classes k (§3.3): 95% chi-square quantiles for df = k − 1. */
+/** Default thresholds by number of classes k: 95% chi-square quantiles for df = k − 1. */
 export function defaultChisqThreshold(k: number): number {
   return [0, 0, 3.84, 5.99, 7.82, 9.49][k] ?? 9.49;
 }
 
-/** Chi-square CDF for df = 1 (fminer's printed "p-value" 1 − p with FMINER_PVALUES, §3.3). */
+/** Chi-square CDF for df = 1 (fminer's printed "p-value" 1 − p with FMINER_PVALUES, for any k). */
 export function chisqCdf1(x: number): number {
   if (x <= 0) return 0;
   return erf(Math.sqrt(x / 2));
 }
 
-/** Inverse of `chisqCdf1` by bisection (user thresholds `-p`, §3.3: df = 1 for any k). */
+/** Inverse of `chisqCdf1` by bisection (user thresholds `-p`: fminer takes df = 1 for any k). */
 export function chisqQuantile1(p: number): number {
   if (p <= 0) return 0;
   let lo = 0;
@@ -89,7 +89,7 @@ function erf(x: number): number {
 }
 
 /**
- * Kuiper's two-sample statistic as fminer's regression test computes it (§3.5; labelled "KS"
+ * Kuiper's two-sample statistic as fminer's regression test computes it (labelled "KS"
  * in the C++): V = D+ + D− between all activities and the activities of the compounds with the
  * pattern; p = 1 − Q_Kuiper(λ), λ = (√Ne + 0.155 + 0.24/√Ne)·V, Ne = n1·n2/(n1+n2).
  * `all` must be sorted ascending; `sub` is sorted here.

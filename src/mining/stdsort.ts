@@ -2,11 +2,12 @@
  * An exact emulation of libstdc++'s `std::sort` (introsort: median-of-three quicksort down to
  * blocks of 16, heap sort when the recursion gets too deep, then insertion sort).
  *
- * fminer sorts its edge labels with a comparator that is not a strict weak ordering (spec
- * miners.md §1.3 and §10.3). With such a comparator the result depends on the algorithm, so the
- * label numbering (and with it the search order and the BBRC representatives) can only be
- * reproduced by running the same algorithm. The "unguarded" loops of libstdc++ are guarded
- * here; with a consistent comparator they never reach the guard.
+ * fminer sorts its edge labels with a comparator that is not a strict weak ordering
+ * (database.ts `edgeLess`; docs/miners.md "Label numbering"). With such a comparator the
+ * result depends on the algorithm, so the label numbering (and with it the search order and
+ * the BBRC representatives) can only be reproduced by running the same algorithm. The
+ * "unguarded" loops of libstdc++ are guarded here; with a consistent comparator they never
+ * reach the guard.
  */
 
 export function stdSort<T>(a: T[], less: (x: T, y: T) => boolean): void {

@@ -1,6 +1,6 @@
 /**
- * CPSADescriptor (Stanton–Jurs charged partial surface areas, 29 values; spec descriptors.md
- * §1.6, §3.6) on a `Mol3D`, with CDK's conventions:
+ * CPSADescriptor (Stanton–Jurs charged partial surface areas, 29 values; lazar's pc_type `cpsa`,
+ * docs/descriptors.md "3D descriptors") on a `Mol3D`, with CDK's conventions:
  *
  * - per-atom solvent-accessible areas from CDK's NumericalSurface: radius = CDK vdW radius +
  *   1.4 Å probe; sample points = the three vertices of every triangle of CDK's icosahedron

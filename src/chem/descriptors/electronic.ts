@@ -1,6 +1,7 @@
 /**
- * Electronic descriptors, CDK-compatible (spec descriptors.md §1.3): APol, BPol,
- * HBondAcceptorCount, HBondDonorCount.
+ * Electronic descriptors, CDK-compatible: the four classes of lazar's pc_type `electronic` —
+ * APol, BPol, HBondAcceptorCount, HBondDonorCount (docs/descriptors.md "Categories and
+ * libraries").
  */
 
 import { H_POLARIZABILITY, POLARIZABILITY } from "./elements.ts";

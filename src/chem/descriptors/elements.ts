@@ -1,7 +1,8 @@
 /**
  * Per-element tables used by the CDK-compatible descriptors, indexed by atomic number.
  * Sources: CDK (cdk/cdk; the values were read from the class files of CDK 2.8, Debian
- * libcdk-java 1:2.8-2, which match spec descriptors.md §3.3–3.5), IUPAC/NIST atomic data.
+ * libcdk-java 1:2.8-2; the descriptors computed with them reproduce CDK's reference values,
+ * docs/descriptors.md "What is checked against what"), IUPAC/NIST atomic data.
  */
 
 /** CDK APolDescriptor/BPolDescriptor atomic polarizabilities (Å³), by atomic number (CRC table). */

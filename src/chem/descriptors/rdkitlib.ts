@@ -1,5 +1,5 @@
 /**
- * Library `rdkit`: RDKit MinimalLib's own `get_descriptors()` values (spec descriptors.md §3.1),
+ * Library `rdkit`: RDKit MinimalLib's own `get_descriptors()` values (its 43 keys),
  * computed on the H-suppressed molecule, one registry entry per value with the pc_type that
  * matches its CDK counterpart (counts → constitutional, H-bond counts → electronic, TPSA/chi/
  * kappa/ASA → topological).

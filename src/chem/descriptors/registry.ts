@@ -1,8 +1,8 @@
 /**
  * Registry of every physico-chemical descriptor the service knows: id, pc_type, lib and value
  * names, so that the HTTP layer can list them (`GET /algorithm/pc`) and validate `pc_type` /
- * `lib`. Library `cdk` holds the 41 CDK classes lazar exposed (spec descriptors.md §1–§2, 263
- * values); library `rdkit` the 43 RDKit MinimalLib values.
+ * `lib`. Library `cdk` holds the 41 CDK classes lazar exposed (263 values); library `rdkit` the
+ * 43 RDKit MinimalLib values (docs/descriptors.md "Categories and libraries").
  *
  * The 2D CDK classes carry their computation (modules constitutional, electronic,
  * topological, hybrid). The 3D classes (geometrical, cpsa, WHIM) carry a `compute3D` on the
@@ -86,7 +86,7 @@ export function valueNames(pcTypes: Iterable<PcType> = PC_TYPES, libs: Iterable<
 }
 
 /**
- * lazar's feature name for a value name (spec §2.3): `/ . \ ( ) { } [ ]` replaced by `_`
+ * lazar's feature name for a value name: `/ . \ ( ) { } [ ]` replaced by `_`
  * (`khs.sCH3` → `khs_sCH3`, `Wlambda1.unity` → `Wlambda1_unity`).
  */
 export function featureName(valueName: string): string {

@@ -1,6 +1,6 @@
 /**
  * WHIMDescriptor (Todeschini's weighted holistic invariant molecular descriptors) at CDK's
- * default weighting `unity`, as lazar used it (spec descriptors.md §1.7, §3.5): 17 values
+ * default weighting `unity`, as lazar used it (pc_type `hybrid`, needs 3D): 17 values
  * Wlambda1..3, Wnu1..2, Wgamma1..3, Weta1..3, WT, WA, WV, WK, WG, WD, suffixed `.unity`.
  *
  * CDK specifics reproduced: centring on the unweighted mean; covariance Σ w x xᵀ / Σ w;

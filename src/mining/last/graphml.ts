@@ -1,6 +1,7 @@
 /**
- * liblast's GraphML output (spec miners.md §5.7) and a reader for it (used to convert GraphML
- * into LAST-SMARTS as last-utils does, §5.8, and by the tests to compare with the golden files).
+ * liblast's GraphML output (docs/miners.md "GraphML") and a reader for it (used to convert GraphML
+ * into LAST-SMARTS as last-utils does, ./smarts.ts, and by the tests to compare with the golden
+ * files).
  *
  * One document per run: header with the keys act, hops, lab_n, lab_e, weight, del; one
  * `<graph id="k">` per flushed walk (k from 1), nodes with their space-separated input labels,

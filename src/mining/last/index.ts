@@ -1,8 +1,8 @@
 /**
- * LAST-PM entry point (spec miners.md §5): compounds + activities → latent structures (weighted
- * walks), their GraphML as liblast prints it and their LAST-SMARTS as last-utils converts them
- * (mode `nls`, as lazar used it). Mirrors `mineBbrc` in ../index.ts: fminer's canonical compound
- * order and graph database are shared with the BBRC miner.
+ * LAST-PM entry point (docs/miners.md "LAST-PM"): compounds + activities → latent structures
+ * (weighted walks), their GraphML as liblast prints it and their LAST-SMARTS as last-utils
+ * converts them (mode `nls`, as lazar used it). Mirrors `mineBbrc` in ../index.ts: fminer's
+ * canonical compound order and graph database are shared with the BBRC miner.
  */
 
 import type { RDKit } from "../../chem/rdkit.ts";
@@ -24,7 +24,10 @@ export interface LastOptions extends LastSearchOptions {
   /** Aromatic perception (default true; must match how compounds are encoded). */
   aromatic?: boolean;
   smarts?: LastSmartsOptions;
-  /** Also match every LAST-SMARTS on the training compounds (§5.9; default false). */
+  /**
+   * Also match every LAST-SMARTS on the training compounds (liblast itself reports no
+   * occurrences; default false).
+   */
   occurrences?: boolean;
 }
 
@@ -45,7 +48,7 @@ export interface LastRun {
   readonly compounds: OrderedCompounds;
   readonly latent: LatentStructure[];
   readonly graphml: string;
-  /** Distinct SMARTS in first-appearance order (the service de-duplicates, §5.8). */
+  /** Distinct SMARTS in first-appearance order (lazar's service kept each SMARTS once). */
   readonly uniqueSmarts: string[];
   /** Ground features visited (diagnostics). */
   readonly visited: number;
@@ -78,7 +81,7 @@ export function mineLast(
 }
 
 /**
- * Occurrences of LAST-SMARTS on the training compounds (§5.9): tids whose molecule matches.
+ * Occurrences of LAST-SMARTS on the training compounds: tids whose molecule matches.
  * RDKit's SMARTS matcher stands in for OpenBabel's.
  */
 export function matchSmarts(rdkit: RDKit, smarts: readonly string[], ordered: OrderedCompounds, compounds: readonly InputCompound[]): Map<string, number[]> {

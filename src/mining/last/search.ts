@@ -1,16 +1,16 @@
 /**
- * LAST-PM's ground-feature search and the merging of weighted walks along it (spec miners.md
- * §5.2–§5.4; liblast's path.cpp / patterntree.cpp).
+ * LAST-PM's ground-feature search and the merging of weighted walks along it (docs/miners.md
+ * "Ground features", "Merging"; liblast's path.cpp / patterntree.cpp).
  *
  * The enumeration is Gaston's path / free-tree depth-first search in the same visit order as
  * the BBRC miner (the canonicity rules are imported from ../pattern.ts, the embeddings and
  * the leg counting shared with it from ../legs.ts): chi-square as fminer computes it, the
  * automatic threshold by number of classes, static upper-bound pruning (`u ≥ sig`), patterns
  * with support 1 not refined. Every visited pattern becomes a walk
- * (§5.3); each recursion level merges the significant walks of its children and the walks its
+ * (./walk.ts); each recursion level merges the significant walks of its children and the walks its
  * children's subtrees return into one accumulator ("sibling") and flushes it when the
  * activating class changes, a child is not significant or it holds more than `maxHops`
- * ground features (§5.4).
+ * ground features.
  */
 
 import { SearchMeter, type SearchBudget } from "../budget.ts";
@@ -27,7 +27,7 @@ export interface LastSearchOptions extends SearchBudget {
   minfreq?: number;
   /** Stop merging into an accumulator holding more than this many ground features (default 25). */
   maxHops?: number;
-  /** Regression (Kuiper test, §5.2). */
+  /** Regression (Kuiper test; nothing is pruned). */
   regression?: boolean;
 }
 
@@ -145,7 +145,7 @@ export class LastSearch {
       });
     }
     this.meter.close();
-    // liblast deletes the root-level accumulator without printing it (§5.4).
+    // liblast deletes the root-level accumulator without printing it.
     if (this.trace && sibling.hops > 0) this.trace({ kind: "drop", depth: 0, walk: sibling });
     p.removeLast();
   }
@@ -167,7 +167,7 @@ export class LastSearch {
     }
   }
 
-  /** The class value with the largest positive deviation f_c − E_c (§5.2). */
+  /** The class value with the largest positive deviation f_c − E_c. */
   private activatingClass(f: Int32Array): number {
     let F = 0;
     for (let c = 0; c < f.length; c++) F += f[c]!;
@@ -356,7 +356,7 @@ export class LastSearch {
 
   // ---- walks -------------------------------------------------------------------------------
 
-  /** The walk of the current pattern (§5.3): nodes in insertion order, one label each. */
+  /** The walk of the current pattern: nodes in insertion order, one label each. */
   private walkOfPattern(activating: number): Walk {
     const p = this.pattern;
     const db = this.db;
@@ -368,7 +368,7 @@ export class LastSearch {
     return w;
   }
 
-  /** Output a walk: SVD edge filter when it merges several ground features, then print (§5.4). */
+  /** Output a walk: SVD edge filter when it merges several ground features, then print. */
   private flush(w: Walk): void {
     if (w.hops > 1) svdFilter(w);
     if (w.hops > 0) {
@@ -378,7 +378,8 @@ export class LastSearch {
   }
 
   /**
-   * One child leg of the pattern on the stack (parent size `core`): the §5.4 loop body.
+   * One child leg of the pattern on the stack (parent size `core`): the body of liblast's loop
+   * over a pattern's extensions (docs/miners.md "Merging").
    * Returns the (possibly new) sibling accumulator.
    */
   private step(lv: Level, leg: Leg, sibling: Walk, core: number, recurse: (child: Level) => Walk): Walk {
@@ -479,7 +480,7 @@ export class LastSearch {
     // are scanned (pattern.ts TreePlan via ../legs.ts, as in ../bbrc.ts).
     this.legs.tree(lv, DEFAULT_TREE_ORDER);
     const legs = this.countedLegs(lv);
-    // liblast iterates tree legs forwards (libbbrc: backwards, §2.1): nodes ascending, a node's
+    // liblast iterates tree legs forwards (libbbrc: backwards): nodes ascending, a node's
     // legs by ascending edge label, except at nodes whose new neighbour would be as deep as
     // the backbone ends, whose legs come by descending edge label. Inferred from the golden
     // file (hamster fminer1: with this order every flush point of the 82 graphs is reproduced).
@@ -498,7 +499,7 @@ export class LastSearch {
 }
 
 /**
- * liblast's "median" (spec §10.3, stats.h computeMedian): the value at which the running sum
+ * liblast's "median" (its stats.h computeMedian): the value at which the running sum
  * of the ascending values first reaches half of the total sum.
  */
 export function runningMedian(sorted: Float64Array): number {

@@ -1,6 +1,6 @@
 /**
- * Latent structure → LAST-SMARTS, as last-utils' `LUGraph#to_smarts` does it (spec miners.md
- * §5.8), in lazar's mode `nls` (default) or `msa` / `nop`.
+ * Latent structure → LAST-SMARTS, as last-utils' `LUGraph#to_smarts` does it (docs/miners.md
+ * "LAST-SMARTS"), in lazar's mode `nls` (default) or `msa` / `nop`.
  *
  * Depth-first from node 0 over the stored (lower → higher id) edges, in target-id order;
  * deleted edges (SVD filter) and everything behind them are skipped. Atoms are OR-lists of their

@@ -1,6 +1,6 @@
 /**
- * Conflict resolution and stacking of weighted walks (spec miners.md §5.5; liblast's
- * `GSWalk::conflict_resolution`, `add_edge`, `stack`).
+ * Conflict resolution and stacking of weighted walks (docs/miners.md "Alignment and stacking";
+ * liblast's `GSWalk::conflict_resolution`, `add_edge`, `stack`).
  *
  * Walk W is merged into accumulator S; both contain the core nodes 0..core−1 under the same ids
  * (the parent pattern of the DFS level). Outside the core, nodes are aligned by id: going
@@ -45,7 +45,7 @@ function shiftUnplaced(nodes: AlignNode[], k: number): void {
 }
 
 /**
- * Align W's and S's node ids outward from the core, level by level (spec §5.5 step 2).
+ * Align W's and S's node ids outward from the core, level by level.
  * Level L places the nodes whose parent was placed before level L, going through the ids in
  * ascending order: the same id hanging off the same node in both walks is one node (a node
  * conflict, stacked); otherwise the id goes to the walk that has a candidate there (S first)

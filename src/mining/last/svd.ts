@@ -1,5 +1,5 @@
 /**
- * LAST-PM's SVD edge filter (spec miners.md §5.6; liblast's `GSWalk::svd`).
+ * LAST-PM's SVD edge filter (docs/miners.md "SVD filter"; liblast's `GSWalk::svd`).
  *
  * The walk's weighted adjacency matrix A (symmetric, A_ij = A_ji = edge weight, nodes in id
  * order) is decomposed, the smallest singular values are dropped as long as their cumulative
@@ -11,8 +11,8 @@
  * eigen-decomposition A = Q Λ Qᵀ (singular values |λ|, U = Q·sign(λ), V = Q), computed here with
  * the cyclic Jacobi method, which is exact to rounding for these small matrices. Where singular
  * values tie at the cutoff the reconstruction depends on the basis chosen inside the eigenspace,
- * so flags can differ from GSL's (the spec notes that even the C++ build differs from its own
- * golden file in 2 of ~900 edges).
+ * so flags can differ from GSL's (even fminer2 itself, built from source today, differs from its
+ * own golden file in 2 of ~900 edges).
  */
 
 import { jacobiEigen, type JacobiOptions } from "../../numeric/jacobi.ts";
@@ -70,7 +70,7 @@ export function svdCompress(a: Float64Array, n: number, cutoff = SVD_CUTOFF): Fl
 /** Entries below this count as "< 1" (rounding of an exactly reconstructed weight 1 is not). */
 const BELOW_ONE = 1 - 1e-9;
 
-/** Flag the edges of a merged walk that the compressed adjacency matrix does not support (§5.6). */
+/** Flag the edges of a merged walk that the compressed adjacency matrix does not support. */
 export function svdFilter(w: Walk): void {
   const ids = w.nodeIds();
   const n = ids.length;

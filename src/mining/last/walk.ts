@@ -1,9 +1,10 @@
 /**
- * LAST-PM's weighted walk (liblast's `GSWalk`, spec miners.md §5.3): a graph whose nodes carry
- * sets of input node labels and whose edges (stored from the lower to the higher node id) carry
- * sets of input bond labels, an integer weight (the number of merged ground features that use
- * the edge) and a `deleted` flag set by the SVD filter (§5.6). `hops` counts the merged ground
- * features, `activating` is the class value the features are correlated with.
+ * LAST-PM's weighted walk (liblast's `GSWalk`; docs/miners.md "Weighted walks"): a graph whose
+ * nodes carry sets of input node labels and whose edges (stored from the lower to the higher
+ * node id) carry sets of input bond labels, an integer weight (the number of merged ground
+ * features that use the edge) and a `deleted` flag set by the SVD filter (./svd.ts). `hops`
+ * counts the merged ground features, `activating` is the class value the features are
+ * correlated with.
  */
 
 export interface WalkEdge {
