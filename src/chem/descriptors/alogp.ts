@@ -14,8 +14,9 @@
  *   B 112, P 115–120) then decide from neighbours, Kekulé bond orders, aromaticity and
  *   "oxidation numbers" (bond orders to heteroatoms); hydrogens are typed by their carbon
  *   (46–55) or get 50 on N, O and S. CDK counts implicit hydrogens here as well as explicit
- *   ones, so the H counts of our H-depleted graph give the explicit-H result ("explicit H
- *   required" in the spec: without any H count the H contributions would be missing).
+ *   ones, so the H counts of our H-depleted graph give the explicit-H result (CDK's
+ *   ALOGPDescriptor asks for explicit hydrogens: without any H count the H contributions would
+ *   be missing).
  * - atoms CDK leaves untyped contribute nothing (as in CDK).
  *
  * Aromaticity is RDKit's (graph.ts), bond orders RDKit's Kekulé form; CDK used its own model
