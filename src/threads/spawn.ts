@@ -6,7 +6,8 @@
  * So the worker starts from a two-line JavaScript bootstrap (`eval`) that loads the entry with
  * tsx's `tsImport`, which also compiles everything the entry imports. The `--test*` flags of
  * node's test runner are not passed on (a worker is not a test file). Used by the SPARQL read
- * replica, the worker pools, the store's reader for a renewal and RFE.
+ * replica, the worker pools (tasks/pool.ts; RFE's resamples are pool jobs) and the store's reader
+ * for a renewal.
  *
  * Priority. Every worker thread lowers its own scheduling priority (Linux: a thread's nice value
  * is its own, set with setpriority on its thread id from /proc/thread-self) by `nice` (default
