@@ -169,7 +169,7 @@ describe("miners over HTTP", () => {
     // 3.1.1) on this input at minfreq 6 gives 23 graphs; two of them, turned into SMARTS as
     // last-utils does (amaunz/last-utils @ 01b21b0 : lu.rb, mode nls), are the two below. lazar's
     // service test expected the first of them among its 21 features (opentox/opentox-test :
-    // test/fminer.rb @ e5c9b6c, branch development); test/unit/mining/last.test.ts has the details.
+    // test/fminer.rb @ 0346d13); test/unit/mining/last.test.ts has the details.
     assert.equal(rows.length, 23);
     const smarts = rows.map((r) => r.smarts!.value);
     assert.ok(smarts.includes("[#6&A]-[#6&a]:[#6&a]:[#6&a]:[#6&a]:[#6&a]"));
