@@ -34,7 +34,7 @@ function smilesOf(): Map<string, string[]> {
   ]);
 }
 
-test("encodeGraph gives encodeSmiles' graph for every structure of seven shared data sets, aromatic and Kekulé", async () => {
+test("encodeGraph gives encodeSmiles' graph for every structure of seven data sets in fixtures/data, aromatic and Kekulé", async () => {
   const rdkit = await loadRDKit();
   let compared = 0;
   let stereo = 0;

@@ -138,7 +138,7 @@ function dataFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-test("no structure of the shared reference data is refused (the largest: 222 atoms, HIV.csv; 417-atom molfile, cas_4337.sdf)", () => {
+test("no structure of the reference data in fixtures/data is refused (the largest: 222 atoms, HIV.csv; 417-atom molfile, cas_4337.sdf)", () => {
   let cells = 0;
   let records = 0;
   let largest = 0;
