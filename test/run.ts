@@ -1,7 +1,8 @@
 /**
  * Runs the test files under test/ with node's test runner, one file after another (integration
- * tests start servers on ports), and prints node's report (spec on a terminal, TAP otherwise)
- * with each file's wall time and, before node's summary, the slowest files (test/reporter.ts).
+ * tests start servers on ports), and prints node's report (node's spec reporter on a terminal, TAP
+ * otherwise) with each file's wall time and, before node's summary, the slowest files
+ * (test/reporter.ts).
  * Node 20's `--test` takes no globs, hence this small runner; it exits non-zero when a test fails.
  * Usage: tsx test/run.ts [substring filter …]   (e.g. `test/unit/`, `crash`)
  */

@@ -1,6 +1,7 @@
 /**
- * A small, real file system for the disk-fault tests (issue 13): a tmpfs of a given size, which
- * a test fills to get real ENOSPC from the kernel, frees again, and remounts read-only for EROFS.
+ * A small, real file system for the disk-fault tests (README "Durability"): a tmpfs of a given
+ * size, which a test fills to get real ENOSPC from the kernel, frees again, and remounts
+ * read-only for EROFS.
  *
  * Why a tmpfs in a mount namespace of its own: the tests run as root (so does CI: `npm ci && npm
  * test` on a Debian machine), where `mount -t tmpfs -o size=…` works; mocking the file system

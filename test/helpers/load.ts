@@ -1,6 +1,8 @@
 /**
- * A mixed load of concurrent clients against a running server (issue 13: "50 concurrent clients
- * (uploads, predictions, polls, SPARQL) for 60 s: 0 errors other than the documented 503s").
+ * A mixed load of concurrent clients against a running server. The goal it checks: 50 clients
+ * uploading, predicting, polling and querying SPARQL at once for 60 s get no error except the
+ * 503s the README documents ("Limits", "SPARQL"); docs/benchmarks.md "50 clients for 60 s" has
+ * the measured figures.
  * Used by bench/load.ts (figures, memory) and test/integration/load.test.ts (no errors).
  *
  * Client i does kind i mod 5, in a loop until the time is up:

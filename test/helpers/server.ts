@@ -241,11 +241,12 @@ export async function runTask(url: string, params: Record<string, string>, timeo
 }
 
 /**
- * What every robustness test checks after a bad input (issue 13): the service still serves
- * normal requests correctly. GET / answers within `maxHomeMs` (the home page reads nothing
- * heavy: a slow answer means the event loop is held); a normal SMILES is read as its published
- * standard InChI (ethanol, PubChem CID 702); hamster_carcinogenicity.csv uploads with its 85
- * distinct compounds (as it has in the reference data). `headers` adds e.g. an Authorization.
+ * What every robustness test checks after a bad input: the service still serves normal requests
+ * correctly (README "Limits": a refusal leaves nothing behind). GET / answers within `maxHomeMs`
+ * (the home page reads nothing heavy: a slow answer means the event loop is held); a normal SMILES
+ * is read as its published standard InChI (ethanol, PubChem CID 702); hamster_carcinogenicity.csv
+ * uploads with its 85 distinct compounds (as it has in the reference data). `headers` adds e.g. an
+ * Authorization.
  */
 export async function assertServesNormally(base: string, o: { headers?: Record<string, string>; maxHomeMs?: number; upload?: boolean } = {}): Promise<void> {
   const headers = o.headers ?? {};

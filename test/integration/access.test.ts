@@ -1,6 +1,6 @@
 /**
- * Access control, security headers and the safe CSV export against the real server (issue 13;
- * README "Access control").
+ * Access control, security headers and the safe CSV export against the real server (README
+ * "Access control"; docs/ARCHITECTURE.md "Access control").
  *
  * A data directory first served open on 127.0.0.1 (as before tokens: hamster uploaded without a
  * creator), then restarted on the same port with tokens alice and bob (a tokens file) and an

@@ -1,16 +1,16 @@
 /**
- * Bad input over HTTP against the real server (DESIGN §1.5, §6; issue "Service foundation", Done
- * when: table-driven bad-input tests). Every failure case asserts the status, the error as
- * `text/plain` and as `application/problem+json` (naming the line/field at fault), and that
- * nothing is left behind: `GET /dataset` and the number of quads outside task graphs are
- * unchanged (task graphs record the failed tasks, by design). Inputs that are not failures
- * (ragged rows, quoted cells spanning lines) are checked for their warnings and line numbers.
+ * Bad input over HTTP against the real server (README "Errors"; docs/opentox-api.md "Errors"),
+ * table-driven. Every failure case asserts the status, the error as `text/plain` and as
+ * `application/problem+json` (naming the line/field at fault), and that nothing is left behind:
+ * `GET /dataset` and the number of quads outside task graphs are unchanged (task graphs record the
+ * failed tasks, by design). Inputs that are not failures (ragged rows, quoted cells spanning lines)
+ * are checked for their warnings and line numbers.
  *
  * Expected values come from the inputs: wrong_dataset.csv (fixtures/data; SOURCES.md: invalid
  * SMILES "Tost", "Is", "A", …) has no parseable structure; a file whose first byte is 0x89 (PNG
  * signature) is not UTF-8 text at line 1; line numbers of the hand-made CSVs are counted in their
- * literals; the 406/415/413/404 statuses from RFC 9110 and DESIGN §6; SPARQL update from the
- * SPARQL 1.1 Protocol (the endpoint is read-only, issue §8).
+ * literals; the 406/415/413/404 statuses from RFC 9110 and the README's "Errors" table; SPARQL
+ * update from the SPARQL 1.1 Protocol (the endpoint is read-only: README "SPARQL").
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -128,7 +128,8 @@ describe("bad input", () => {
       const task = (await r.text()).trim();
       assert.equal(r.status, 202, task);
       const done = await waitForTask(task);
-      // uri-list clients see the error status and the report, not the task URI (DESIGN §5).
+      // uri-list clients see the error status and the report, not the task URI
+      // (docs/opentox-api.md "Long operations are tasks").
       assert.equal(done.status, c.status, done.body);
       assert.notEqual(done.body, task);
       assert.match(done.body, c.text);

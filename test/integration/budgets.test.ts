@@ -1,8 +1,8 @@
 /**
- * Budgets and upload intake over HTTP against the real server (issue 13): upload limits checked
- * before any task exists, the bounded task queue, the time budget of a task, multipart limits
- * without temporary files left behind, file names from Content-Disposition, feature names that
- * are dot-segments.
+ * Budgets and upload intake over HTTP against the real server (README "Limits"): upload limits
+ * checked before any task exists, the bounded task queue, the time budget of a task, multipart
+ * limits without temporary files left behind, file names from Content-Disposition, feature names
+ * that are dot-segments.
  *
  * Reference values: the limits' defaults and option names from the configuration (README:
  * MAX_UPLOAD_ROWS 200,000, MAX_UPLOAD_COLUMNS 5,000, MAX_PENDING_TASKS, TASK_TIME_LIMIT_S); the

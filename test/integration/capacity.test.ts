@@ -6,8 +6,10 @@
  * current data (replaced and deleted graphs are not loaded again).
  *
  * The counts are independent of the code under test: all descriptors of a CDK-compatible set
- * are 263 values per compound (spec descriptors.md §1.1), each written as 3 triples in the
- * OpenTox shape (an ot:values link, its ot:feature and its ot:value; spec lazar.md §1.8), so
+ * are 263 values per compound (the 41 CDK classes lazar listed in pc_descriptors.yaml,
+ * opentox/install @ 1684c34, each with the value names CDK's getDescriptorNames() gives at
+ * default parameters, cdk/cdk @ caa24d6), each written as 3 triples in the OpenTox shape (an
+ * ot:values link, its ot:feature and its ot:value; docs/opentox-api.md "RDF shapes"), so
  * hamster's 85 compounds need ≥ 85 × 263 × 3 = 67,065 triples when every value exists; its
  * constitutional block is 14 values (≤ 85 × 14 × 3 + feature metadata, well under 10,000).
  */

@@ -1,8 +1,9 @@
 /**
- * Isolation of chemistry (issue 13) against the real server: each structure that broke RDKit for
- * good (a tester's findings) is refused or survived, with an answer naming the limit and the
- * field or line, and the service serves normally afterwards (`assertServesNormally`: GET / in
- * under 1 s, CCO read as ethanol, hamster uploaded with its 85 compounds).
+ * Isolation of chemistry (docs/ARCHITECTURE.md "Isolation of chemistry") against the real
+ * server: each structure that broke RDKit for good (a tester's findings) is refused or survived,
+ * with an answer naming the limit and the field or line, and the service serves normally
+ * afterwards (`assertServesNormally`: GET / in under 1 s, CCO read as ethanol, hamster uploaded
+ * with its 85 compounds).
  *
  * Reference InChIs: PubChem (ethanol CID 702, benzene CID 241, phenol CID 996, acetaldehyde
  * CID 177, acetic acid CID 176, caffeine CID 2519). The 1,500-carbon alkane's InChI is written

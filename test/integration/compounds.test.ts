@@ -1,9 +1,9 @@
 /**
- * Compounds over HTTP against the real server (issue "Service foundation" §7; DESIGN §3): after
- * uploading hamster_carcinogenicity.csv, `/compound/{InChI}` serves Turtle (ot:Compound with
- * SMILES, InChI, InChIKey), SMILES, InChI, molfile, SVG and HTML, also under the percent-encoded
- * path; `POST /compound` with a SMILES or molfile body answers the compound URI (201 the first
- * time, 200 after, with Location); a bad SMILES is 422, an unknown compound 404.
+ * Compounds over HTTP against the real server (README "Compounds"; docs/opentox-api.md "Resources
+ * and URIs"): after uploading hamster_carcinogenicity.csv, `/compound/{InChI}` serves Turtle
+ * (ot:Compound with SMILES, InChI, InChIKey), SMILES, InChI, molfile, SVG and HTML, also under the
+ * percent-encoded path; `POST /compound` with a SMILES or molfile body answers the compound URI
+ * (201 the first time, 200 after, with Location); a bad SMILES is 422, an unknown compound 404.
  *
  * Expected values are published identifiers (PubChem): acetaldehyde (CID 177, row 1 of the
  * hamster file, `CC=O`) InChI=1S/C2H4O/c1-2-3/h2H,1H3, InChIKey IKHGUXGNUITLKF-UHFFFAOYSA-N;

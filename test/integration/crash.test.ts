@@ -1,9 +1,10 @@
 /**
- * Crash tests (issue "Service foundation" §3 and "Done when"; DESIGN §1.4 durable before
- * acknowledged): the real server is SIGKILLed (a) while an upload task is running, (b) right after
- * an upload task completed, (c) during a burst of concurrent uploads; each time it is restarted on
- * the same data directory and port. After a restart a completed dataset is intact, an interrupted
- * task is an Error "interrupted by restart", and no half-written dataset is visible.
+ * Crash tests (README "Durability": a change is fsynced before it is acknowledged, a restart
+ * replays the journal; docs/ARCHITECTURE.md "Store and durability"): the real server is
+ * SIGKILLed (a) while an upload task is running, (b) right after an upload task completed,
+ * (c) during a burst of concurrent uploads; each time it is restarted on the same data directory
+ * and port. After a restart a completed dataset is intact, an interrupted task is an Error
+ * "interrupted by restart", and no half-written dataset is visible.
  *
  * Expected counts come from the files (fixtures/data/SOURCES.md and the files themselves):
  * hamster_carcinogenicity.csv 85 rows / 85 distinct compounds; multicolumn.csv 7 rows / 5 distinct

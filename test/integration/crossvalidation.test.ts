@@ -1,8 +1,11 @@
 /**
- * Cross-validation over HTTP (issue "Cross-validation"; spec lazar.md §6). References: the
- * OpenTox validation tests expect an accuracy above 0.80 for 10-fold CV of BBRC + weighted
- * majority vote on hamster_carcinogenicity.csv, and an RMSE below 1.5 for regression on
- * EPAFHM.medi_log10.csv. The same seed must give the same folds and statistics.
+ * Cross-validation over HTTP (docs/cross-validation.md). References: lazar's own validation
+ * tests, which expect an accuracy above 0.80 for a cross-validation of a BBRC + weighted majority
+ * vote model of hamster_carcinogenicity.csv (opentox/opentox-test : test/validation.rb
+ * `test_fminer_crossvalidation` @ db21f62, branch mongodb), and an RMSE below 1.5 for regression
+ * on EPAFHM.medi_log10.csv (opentox/lazar : test/validation-regression.rb
+ * `test_default_regression_crossvalidation` @ dd8b986). The same seed must give the same folds
+ * and statistics.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -46,8 +49,9 @@ describe("cross-validation over HTTP", () => {
     assert.notDeepEqual((await read(srv.base, other)).folds, a.folds);
   });
 
-  // The default for a numeric endpoint mines paths (spec lazar.md §3.1; test/integration/defaults.test.ts
-  // cross-validates it on 998 compounds); here BBRC over trees, which this small set allows.
+  // The default for a numeric endpoint mines paths (docs/lazar-method.md "Substructures", as
+  // opentox/algorithm : lazar.rb @ bc73e23 did; test/integration/defaults.test.ts cross-validates
+  // it on 998 compounds); here BBRC over trees, which this small set allows.
   test("regression on EPAFHM.medi_log10.csv (BBRC trees + local SVM regression): RMSE < 1.5", async () => {
     const epa = await uploadDataset(srv.base, EPAFHM);
     const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: epa, algorithm_params: "feature_type=trees" });
@@ -64,14 +68,16 @@ describe("cross-validation over HTTP", () => {
     const svm = await read(srv.base, await cvOf("local_svm_regression"));
     const avg = await read(srv.base, await cvOf("weighted_average"));
     for (const { stats, folds } of [svm, avg]) {
-      // Reference: the 2012 regression CV test on EPAFHM (RMSE < 1.5, spec lazar.md §6 / issue).
+      // Reference: the RMSE bound of lazar's regression CV test on EPAFHM.medi_log10.csv
+      // (opentox/lazar : test/validation-regression.rb @ dd8b986, see the header).
       assert.ok(stats.get("rootMeanSquaredError")! < 1.5, `RMSE ${stats.get("rootMeanSquaredError")}`);
       // 91 rows of 88 compounds (SOURCES.md), every one in a fold, predicted or counted unpredicted.
       assert.equal(folds.size, 88);
       assert.equal(stats.get("numPredicted")! + stats.get("numUnpredicted")!, 91);
     }
-    // The local SVMs censor neighbourhoods they cannot fit (min_train_performance, spec §3.6);
-    // the weighted average predicts every compound that has a neighbour, so at least as many.
+    // The local SVMs censor neighbourhoods they cannot fit (min_train_performance,
+    // docs/lazar-method.md "Prediction"); the weighted average predicts every compound that has
+    // a neighbour, so at least as many.
     assert.ok(svm.stats.get("numPredicted")! > 0);
     assert.ok(avg.stats.get("numPredicted")! >= svm.stats.get("numPredicted")!, `${avg.stats.get("numPredicted")} vs ${svm.stats.get("numPredicted")}`);
   });

@@ -1,14 +1,15 @@
 /**
- * Defaults that finish (issue 13): the default lazar model and its cross-validation on a
- * ~1,000-compound regression set, with only the dataset and the endpoint given, finish with
- * progress that moves while they work; a search that would not finish stops with a 400 naming
- * the parameter to change.
+ * Defaults that finish (docs/ARCHITECTURE.md "Algorithms", its mining budget): the default lazar
+ * model and its cross-validation on a ~1,000-compound regression set, with only the dataset and the
+ * endpoint given, finish with progress that moves while they work; a search that would not finish
+ * stops with a 400 naming the parameter to change.
  *
  * Data: LOAEL (rat, chronic), lazar-public-data/regression/training_log10.csv, 998 rows (671
- * distinct structures) with columns LOAEL and Dataset (SOURCES.md). The reference lazar mined
- * paths for a numeric endpoint unless feature_type was given (spec lazar.md §3.1); before this
- * default the model sat at 0.9 % for 13 minutes (BBRC over trees cannot prune in regression:
- * more than a million frequent trees at minimum support 4).
+ * distinct structures) with columns LOAEL and Dataset (SOURCES.md). The reference lazar mined paths
+ * for a numeric endpoint unless feature_type was given (opentox/algorithm : lazar.rb @ bc73e23,
+ * release/v3.2.0; docs/lazar-method.md "Substructures"); before this default the model sat at 0.9 %
+ * for 13 minutes (BBRC over trees cannot prune in regression: more than a million frequent trees at
+ * minimum support 4).
  */
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -76,7 +77,8 @@ describe("defaults that finish on a 1,000-compound regression set", () => {
     const featureDataset = fd!.fd!.value;
     assert.equal(await parameter(srv.base, featureDataset, "feature_type"), "paths");
     assert.equal(await parameter(srv.base, featureDataset, "max_visited"), "500000");
-    // max(2, floor(5 ‰ · 998)) (spec lazar.md §3.2)
+    // max(2, floor(5 ‰ · 998)): lazar's rule (opentox/opentox-ruby : lib/utils.rb min_frequency
+    // @ v4.0.0; docs/lazar-method.md "Substructures")
     assert.equal(await parameter(srv.base, featureDataset, "absolute_min_frequency"), "4");
     // paths only: no branch in any SMARTS
     const smarts = await sparqlSelect(srv.base, `PREFIX ot: <${OT}> SELECT ?s WHERE { GRAPH <${featureDataset}> { ?f ot:smarts ?s } }`);

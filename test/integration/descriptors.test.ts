@@ -1,12 +1,18 @@
 /**
- * Physico-chemical descriptors over HTTP (issue "Chemistry core" §3; spec lazar.md §4): the
- * three entry points on hamster_carcinogenicity.csv, the listing at /algorithm/pc, the feature
- * metadata, and parameter errors.
+ * Physico-chemical descriptors over HTTP (README "Physico-chemical descriptors"; the routes are
+ * lazar's: /algorithm/pc in opentox/algorithm : pc.rb @ 1e68543, the per-compound and
+ * per-dataset /pc in opentox/compound : webapp/compound.rb @ 723e80d and opentox/dataset :
+ * webapp/dataset.rb @ 41f64af): the three entry points on hamster_carcinogenicity.csv, the
+ * listing at /algorithm/pc, the feature metadata, and parameter errors.
  *
- * Reference values: the number of value names per pc_type is spec descriptors.md §1.1 ("lazar
- * exposed 41 CDK classes = 263 values: constitutional 14, electronic 4, topological 175,
- * geometrical 18, cpsa 29, hybrid 23"); propanoic acid's Wiener path number 18, polarity 2 and
- * Zagreb index 16 are CDK's unit tests (spec §4.1); hexane's chi2v 1.7071 is RDKit's (§4.5).
+ * Reference values: the number of value names per pc_type counts, for the 41 CDK classes that
+ * lazar's pc_descriptors.yaml files under each pc_type (opentox/install @ 1684c34), the value
+ * names CDK's getDescriptorNames() gives at default parameters (cdk/cdk @ caa24d6): 263 in all,
+ * constitutional 14, electronic 4, topological 175, geometrical 18, cpsa 29, hybrid 23;
+ * propanoic acid's Wiener path number 18, polarity 2 and Zagreb index 16 are CDK's unit tests
+ * (WienerNumbersDescriptorTest, ZagrebIndexDescriptorTest, cdk/cdk @ caa24d6); hexane's chi2v
+ * 1.7071 is the Hall–Kier value RDKit's tests check (rdkit/Chem/UnitTestGraphDescriptors_2.py
+ * testChi0v..Chi5v, rdkit/rdkit @ 24e5443).
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -33,7 +39,7 @@ const runTask = (url: string, params: Record<string, string>): Promise<string> =
 describe("descriptors over HTTP", () => {
   const srv = useServer({ upload: { hamster: HAMSTER } });
 
-  test("GET /algorithm/pc lists every descriptor with pc_type, lib and value names; the CDK set has spec §1.1's value counts", async () => {
+  test("GET /algorithm/pc lists every descriptor with pc_type, lib and value names; the CDK set has the value counts of lazar's CDK classes", async () => {
     const nt = await (await get(`${srv.base}/algorithm/pc`, "application/n-triples")).text();
     const counts: Record<string, number> = {};
     const typeOf = new Map<string, string>();

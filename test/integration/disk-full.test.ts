@@ -1,8 +1,8 @@
 /**
- * A full or read-only disk (issue 13, store faults): the real server on a data directory on a real
- * 32 MiB tmpfs (test/helpers/disk.ts: mounted in a private mount namespace, so it is unmounted
- * however the test ends), filled with a filler file until the kernel answers ENOSPC, and
- * remounted read-only for EROFS.
+ * A full or read-only disk (README "Durability"; docs/ARCHITECTURE.md "Store and durability"):
+ * the real server on a data directory on a real 32 MiB tmpfs (test/helpers/disk.ts: mounted in a
+ * private mount namespace, so it is unmounted however the test ends), filled with a filler file
+ * until the kernel answers ENOSPC, and remounted read-only for EROFS.
  *
  * 1. Acknowledged before: hamster_carcinogenicity.csv (85 compounds, as in the reference data) and
  *    one compound.

@@ -1,11 +1,13 @@
 /**
- * Large representations leave the event loop free (issue 13, "the event loop stays free"):
+ * Large representations leave the event loop free (README "Limits", its paragraph on
+ * responsiveness; docs/ARCHITECTURE.md "Store and durability" on writing a graph as RDF):
  *
- * - the all-descriptor dataset of hamster_carcinogenicity.csv (85 compounds × 263 CDK values,
- *   spec descriptors.md §1.1; its JSON-LD took 177 s on the main thread before, and the home
- *   page did not answer meanwhile) as JSON-LD, Turtle and RDF/XML: each holds exactly the
- *   triples of the dataset's N-Triples (parsed back with independent libraries), and while the
- *   JSON-LD is produced, GET / is answered (completion order is compared, not a time);
+ * - the all-descriptor dataset of hamster_carcinogenicity.csv (85 compounds × 263 CDK values:
+ *   the 41 CDK classes of lazar's pc_descriptors.yaml, opentox/install @ 1684c34, with the value
+ *   names CDK gives each, cdk/cdk @ caa24d6; its JSON-LD took 177 s on the main thread before,
+ *   and the home page did not answer meanwhile) as JSON-LD, Turtle and RDF/XML: each holds
+ *   exactly the triples of the dataset's N-Triples (parsed back with independent libraries), and
+ *   while the JSON-LD is produced, GET / is answered (completion order is compared, not a time);
  * - a synthetic CSV of 3 rows × 50,000 numeric columns (written by this test; the first column
  *   holds SMILES of ethanol, benzene and acetic acid, cell (row r, column j) holds r·j): its
  *   HTML page is paged in columns as well as rows (size bounded, the last column page holds the

@@ -1,14 +1,17 @@
 /**
- * The substructure miners over HTTP against the real server (issue "Substructure miners" §5;
- * spec miners.md §7.1): algorithm descriptions, parameter errors, and BBRC runs whose results are
- * compared with reference outputs:
+ * The substructure miners over HTTP against the real server (README "Algorithms and substructure
+ * mining"; the parameters are those of lazar's fminer service, opentox/algorithm : fminer.rb @
+ * 1e68543): algorithm descriptions, parameter errors, and BBRC runs whose results are compared
+ * with reference outputs:
  *
- * - fminer's own hamster input (fminer2/libbbrc/test/hamster_carcinogenicity.smi + .class),
- *   uploaded as a CSV (`SMILES,Hamster carcinogenicity`, the .class value 0/1 per id), mined with
- *   min_frequency=2 must give the 53 patterns of the golden fminer/test/tmp1: the same SMARTS,
- *   the same chi-square to 4 decimals, the same occurrences (ids = lines of the upload);
- * - lazar's hamster_carcinogenicity.csv (different SMILES for some compounds) gives 62 features:
- *   spec §8.4 records "fminer calculates 62 instead of 54 features" for the 2016 lazar on it.
+ * - fminer's own hamster input (fixtures/data/fminer2/libbbrc/test/hamster_carcinogenicity.smi
+ *   + .class), uploaded as a CSV (`SMILES,Hamster carcinogenicity`, the .class value 0/1 per id),
+ *   mined with min_frequency=2 must give the 53 patterns of the golden
+ *   fixtures/data/fminer2/fminer/test/tmp1: the same SMARTS, the same chi-square to 4 decimals,
+ *   the same occurrences (ids = lines of the upload);
+ * - lazar's hamster_carcinogenicity.csv (different SMILES for some compounds) gives 62 features,
+ *   as fminer did for the 2016 lazar on it: its test notes 62 features where 54 were expected
+ *   (opentox/lazar : test/fminer.rb @ 1a56148).
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -49,10 +52,11 @@ describe("miners over HTTP", () => {
       for (const p of ["dataset_uri", "prediction_feature", "min_frequency", "feature_type", "backbone", "min_chisq_significance"]) {
         assert.ok(nt.includes(`<http://purl.org/dc/elements/1.1/title> "${p}"`), `${path}: parameter ${p}`);
       }
-      // miners.md §7.1: the default minimum frequency of /fminer/bbrc is 5 per mil
+      // lazar's default minimum frequency of /fminer/bbrc is 5 per mil (opentox/algorithm :
+      // fminer.rb @ 1e68543; docs/lazar-method.md "Substructures")
       assert.match(nt, /#min_frequency> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "5pm"/);
     }
-    // LAST: the common parameters, default 80 per mil (§7.1)
+    // LAST: the common parameters, default 80 per mil (the same fminer.rb)
     for (const path of ["miner/last", "fminer/last"]) {
       const nt = await (await get(`${srv.base}/algorithm/${path}`, "application/n-triples")).text();
       assert.ok(nt.includes(`<${srv.base}/algorithm/miner/last> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${OT}Algorithm>`), path);
@@ -107,7 +111,9 @@ describe("miners over HTTP", () => {
     const b = await values(hits);
     assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort());
     assert.ok([...a.values()].every((x) => Number(x) === 1));
-    // Independent count: RDKit's matcher with uniquify off counts every mapping, as fminer does (§6.2).
+    // Independent count: RDKit's matcher with uniquify off counts every mapping, as fminer's
+    // FMINER_NR_HITS output does (its embeddings, automorphic ones included: amaunz/fminer2 @
+    // 21afb3b : libbbrc/legoccurrence.cpp, graphstate.cpp).
     const rdkit = await loadRDKit();
     let checked = 0;
     for (const [key, x] of b) {
@@ -130,7 +136,7 @@ describe("miners over HTTP", () => {
     assert.ok([...b.values()].some((x) => Number(x) > 1), "some pattern occurs more than once in a compound");
   });
 
-  test("BBRC on lazar's hamster_carcinogenicity.csv with the default 5 per mil (→ 2): 62 features (spec §8.4)", async () => {
+  test("BBRC on lazar's hamster_carcinogenicity.csv with the default 5 per mil (→ 2): 62 features (as in lazar's test/fminer.rb)", async () => {
     const ds = await uploadDataset(srv.base, HAMSTER);
     const fd = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: ds });
     const features = (await (await get(`${fd}/features`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
@@ -152,14 +158,18 @@ describe("miners over HTTP", () => {
     assert.equal((section.match(/SMARTS: <span class="mono">/g) ?? []).length, 62);
   });
 
-  test("LAST-PM on fminer's hamster input with the default 80 per mil (→ 6): the 23 latent structures of spec §8.4 / §5.8", async () => {
+  test("LAST-PM on fminer's hamster input with the default 80 per mil (→ 6): the 23 latent structures of liblast", async () => {
     const fd = await run(`${srv.base}/algorithm/fminer/last`, { dataset_uri: srv.datasets.fminerHamster });
     const rows = await sparql(
       srv.base,
       `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
        SELECT ?smarts ?p ?support WHERE { GRAPH <${fd}> { ?f a ot:Substructure ; ot:smarts ?smarts ; ot:pValue ?p ; qg:support ?support } }`,
     );
-    // liblast on hamster at minfreq 6 produces 23 graphs (§8.4); the two SMARTS of §5.8 are among them
+    // An independent calculation: fminer2's liblast (amaunz/fminer2 @ 21afb3b, built with OpenBabel
+    // 3.1.1) on this input at minfreq 6 gives 23 graphs; two of them, turned into SMARTS as
+    // last-utils does (amaunz/last-utils @ 01b21b0 : lu.rb, mode nls), are the two below. lazar's
+    // service test expected the first of them among its 21 features (opentox/opentox-test :
+    // test/fminer.rb @ 0346d13); test/unit/mining/last.test.ts has the details.
     assert.equal(rows.length, 23);
     const smarts = rows.map((r) => r.smarts!.value);
     assert.ok(smarts.includes("[#6&A]-[#6&a]:[#6&a]:[#6&a]:[#6&a]:[#6&a]"));

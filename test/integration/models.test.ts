@@ -1,16 +1,17 @@
 /**
- * lazar models over HTTP (issue "lazar models and predictions"; spec lazar.md §3): building with
- * features generated on the fly (BBRC) or from a descriptor feature dataset, predicting single
+ * lazar models over HTTP (docs/lazar-method.md; README "Models and predictions (lazar)"): building
+ * with features generated on the fly (BBRC) or from a descriptor feature dataset, predicting single
  * compounds (answered directly) and a dataset (task), training-set queries, the local SVMs,
  * parameter errors and a restart.
  *
- * Reference (spec §3.10, opentox/test lazar.rb): hamster_carcinogenicity.csv, BBRC
- * min_frequency 8 → a model of 25 features; c1ccccc1NN → "false", confidence 0.3443, 18
- * neighbours. Our BBRC finds 30 patterns on this file at min_frequency 8 (the miners' tests trace
- * pattern-set differences to RDKit vs OpenBabel encodings and fminer's search order; at
- * min_frequency 2 it gives the 62 features the 2016 lazar found), so the neighbourhood differs a
- * little (measured: 0.3664 and 16 neighbours): the class must be equal, the confidence within
- * 0.05 and the neighbour count within 3.
+ * Reference: lazar's 2012 integration test (opentox/test : lazar.rb @ 54a5b6d, release/v3.2.0):
+ * hamster_carcinogenicity.csv, BBRC min_frequency 8 → a model of 25 features; c1ccccc1NN → "false",
+ * confidence 0.3443, 18 neighbours. Our BBRC finds 30 patterns on this file at min_frequency 8 (the
+ * miners' tests trace pattern-set differences to RDKit vs OpenBabel encodings and fminer's search
+ * order; at min_frequency 2 it gives the 62 features the 2016 lazar found, opentox/lazar :
+ * test/fminer.rb @ 1a56148), so the neighbourhood differs a little (measured: 0.3664 and 16
+ * neighbours): the class must be equal, the confidence within 0.05 and the neighbour count within
+ * 3.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -119,7 +120,7 @@ describe("models over HTTP", () => {
     assert.ok(p.value === "true" || p.value === "false" || p.reason !== undefined, JSON.stringify(p));
     const nt = await (await get(svm, "application/n-triples")).text();
     assert.match(nt, /predictionAlgorithm> "local_svm_classification"/);
-    assert.match(nt, /#param-nr_hits> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "true"/); // forced for SVMs (spec §3.1)
+    assert.match(nt, /#param-nr_hits> <http:\/\/www\.opentox\.org\/api\/1\.1#paramValue> "true"/); // forced for SVMs (docs/lazar-method.md "Defaults and parameters")
   });
 
   test("EPAFHM regression with a descriptor feature dataset and local_svm_regression", async () => {

@@ -1,16 +1,19 @@
 /**
- * Content negotiation over HTTP against the real server (DESIGN §6; issue "Service foundation"
- * §4): a table of resources (`/`, `/dataset`, a dataset, a feature, a compound, a task,
- * `/ontology`) × Accept headers. Every answer has `Vary: Accept`; every RDF body is parsed with an
- * independent library (n3, Oxigraph, jsonld.js) and must hold the resource's typing triple, and
- * the five RDF formats of one resource must carry the same triples. Errors negotiate too.
+ * Content negotiation over HTTP against the real server (docs/opentox-api.md "Representations";
+ * README "Representations (every resource)"): a table of resources (`/`, `/dataset`, a dataset, a
+ * feature, a compound, a task, `/ontology`) × Accept headers. Every answer has `Vary: Accept`;
+ * every RDF body is parsed with an independent library (n3, Oxigraph, jsonld.js) and must hold the
+ * resource's typing triple, and the five RDF formats of one resource must carry the same triples.
+ * Errors negotiate too.
  *
- * Expected values: media types and defaults from DESIGN §6 (`*\/*` or no Accept → Turtle for RDF
- * resources, uri-list for collections and tasks; q-values per RFC 9110; `?format=` override);
- * classes from the OpenTox ontology 1.1 and ontology/qsargraph.ttl; the data from
- * hamster_carcinogenicity.csv (85 distinct structures, first row `CC=O` = acetaldehyde, whose
+ * Expected values: media types and defaults from docs/opentox-api.md "Representations" (`*\/*` or
+ * no Accept → Turtle for RDF resources, uri-list for collections and tasks; q-values per RFC 9110;
+ * `?format=` override); classes from the OpenTox ontology 1.1 and ontology/qsargraph.ttl; the data
+ * from hamster_carcinogenicity.csv (85 distinct structures, first row `CC=O` = acetaldehyde, whose
  * standard InChI is InChI=1S/C2H4O/c1-2-3/h2H,1H3 per PubChem CID 177; the column
- * " Hamster Carcinogenicity" holds true/false, hence an ot:NominalFeature, spec §1.3).
+ * " Hamster Carcinogenicity" holds true/false, two distinct values, hence an ot:NominalFeature:
+ * docs/lazar-method.md "Training data", the rule of lazar's CSV parser, opentox/opentox-ruby :
+ * lib/parser.rb @ v4.0.0).
  */
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,7 +33,7 @@ interface Resource {
   /** The subject and class every RDF form must state. */
   readonly subject: string;
   readonly cls: string;
-  /** What `*\/*` and a missing Accept give (DESIGN §6). */
+  /** What `*\/*` and a missing Accept give (docs/opentox-api.md "Representations"). */
   readonly dflt: "text/turtle" | "text/uri-list";
   /** Check of the uri-list body. */
   readonly uris: (lines: string[]) => void;

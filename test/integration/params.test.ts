@@ -1,15 +1,17 @@
 /**
- * Bad parameters are a 400, never a 5xx (issue 13). The test walks every algorithm the service
- * lists (`GET /algorithm`, each described by its ot:Parameters) plus the cross-validation and a
- * dataset's descriptors, and posts each parameter
+ * Bad parameters are a 400, never a 5xx (README "Errors"). The test walks every algorithm the
+ * service lists (`GET /algorithm`, each described by its ot:Parameters) plus the cross-validation
+ * and a dataset's descriptors, and posts each parameter
  *   - empty, as an HTML form sends a field left blank: a required one → 400 naming it as
  *     required; an optional one → its default applies (202, the task is then cancelled);
  *   - with nonsense values (a word, a URI the service does not have, a huge number): 400 naming
  *     the parameter.
  * The other required parameters carry valid values (hamster_carcinogenicity.csv, its endpoint,
  * its constitutional descriptors), so each answer is about the parameter under test.
- * Expectations come from the issue (HTML forms send empty fields; 400 naming the field) and the
- * parameter kinds each algorithm publishes (ot:paramScope, qg:paramType), not from the code.
+ * Expectations come from HTML form submission (a field left blank is sent as an empty value:
+ * WHATWG HTML, "Constructing the entry list"), the README's "Errors" table (a 400 names the
+ * field) and the parameter kinds each algorithm publishes (ot:paramScope, qg:paramType), not
+ * from the code.
  */
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The cross-validation report in a real browser (issue "Cross-validation", Done when): headless
+ * The cross-validation report in a real browser (docs/cross-validation.md "The report"): headless
  * Debian Chromium through playwright-core opens the report of a 10-fold cross-validation of
  * hamster_carcinogenicity.csv; the page renders, its plots are present and not empty (SVG
  * elements with a visible size and drawn paths), the browser reports no console errors or failed

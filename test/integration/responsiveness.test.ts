@@ -1,9 +1,10 @@
 /**
- * "Prove the loop stays responsive" (issue "Service foundation" §3; DESIGN §1.2 compute never
- * blocks the server): three uploads of kazius.csv run at once — RDKit reads 3 × 4069 structures
- * in the worker pool (≈0.5 ms per molecule, several seconds of CPU in all), then the main thread
- * commits each dataset — while this test polls `GET /task/<id>` (text/uri-list) and `GET /` one
- * request after the other and records each latency.
+ * The event loop stays responsive while work runs in the worker pool (README "Limits", its
+ * paragraph on responsiveness; docs/ARCHITECTURE.md "Tasks"): three uploads of kazius.csv run at
+ * once — RDKit reads 3 × 4069 structures in the worker pool (≈0.5 ms per molecule, several seconds
+ * of CPU in all), then the main thread commits each dataset — while this test polls
+ * `GET /task/<id>` (text/uri-list) and `GET /` one request after the other and records each
+ * latency.
  *
  * Timings are asserted only in a deliberately generous form (speed itself is measured in bench/):
  * the median must be small and the maximum must stay far below the multi-second duration of the

@@ -1,6 +1,7 @@
 /**
- * Recursive feature elimination over HTTP (issue "Feature selection"; spec lazar.md §5): on EPAFHM
- * (regression) with its CDK constitutional and topological descriptors, and on hamster
+ * Recursive feature elimination over HTTP (README "Feature selection (RFE)"; lazar's service was
+ * opentox/algorithm : fs.rb @ bc73e23, release/v3.2.0, caret's rfe with random-forest functions):
+ * on EPAFHM (regression) with its CDK constitutional and topological descriptors, and on hamster
  * (classification) with its constitutional descriptors, a smaller feature set comes back, its
  * features keep their metadata, and the same seed returns the same set. Bad inputs → 400.
  */

@@ -1,6 +1,7 @@
 /**
- * SPARQL fairness (issue 13): queries whose clients gave up do not go on running, and a query
- * does not wait behind others for longer than the time limit.
+ * SPARQL fairness (README "SPARQL", its paragraph on limits and fairness): queries whose clients
+ * gave up do not go on running, and a query does not wait behind others for longer than the time
+ * limit.
  *
  * The server runs with the default two SPARQL workers. The expensive query is a four-way cross
  * join over every triple of the store (after the hamster upload ≈ 10^3 triples, so ≈ 10^12 join

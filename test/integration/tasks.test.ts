@@ -1,13 +1,15 @@
 /**
- * Tasks over HTTP against the real server (DESIGN §5; spec lazar.md §2.2–2.3): 202 + Location +
- * task URI on POST /dataset; polling with Accept: text/uri-list (202 + task URI while queued or
- * running, then 200 + result URI); the task graph (ot:hasStatus, ot:percentageCompleted,
- * ot:resultURI, dc:date); HTML that refreshes only while the task runs; server-sent progress
- * events ending with a `status` event; DELETE cancels a running upload (→ Cancelled, GET 503, no
- * dataset) and leaves a finished task alone; /task lists the tasks.
+ * Tasks over HTTP against the real server (docs/opentox-api.md "Long operations are tasks"; README
+ * "Tasks"): 202 + Location + task URI on POST /dataset; polling with Accept: text/uri-list (202 +
+ * task URI while queued or running, then 200 + result URI); the task graph (ot:hasStatus,
+ * ot:percentageCompleted, ot:resultURI, dc:date); HTML that refreshes only while the task runs;
+ * server-sent progress events ending with a `status` event; DELETE cancels a running upload (→
+ * Cancelled, GET 503, no dataset) and leaves a finished task alone; /task lists the tasks.
  *
  * Inputs: kazius.csv (4069 rows, long enough to be seen running), muv.csv (93,127 rows, ≈30 s,
- * cancelled after ≈1 s) from fixtures/data (SOURCES.md). Status codes from spec §2.2 / DESIGN §5.
+ * cancelled after ≈1 s) from fixtures/data (SOURCES.md). Status codes from docs/opentox-api.md
+ * "Long operations are tasks", the ones the OpenTox task service gave (opentox/task :
+ * application.rb @ v4.0.0) plus Queued.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -130,7 +130,7 @@ test("charged species: nitro, N-oxides, quaternary ammonium, diazonium, azide, i
 
 test("salts and several components: '.' in the formula, /q per component, /p for the whole", async () => {
   const rdkit = await loadRDKit();
-  // The example of the issue: sodium 2-phenylphenolate, InChI=1S/C12H10O.Na/…/q;+1/p-1.
+  // A salt with charged components: sodium 2-phenylphenolate, InChI=1S/C12H10O.Na/…/q;+1/p-1.
   const phenolate = inchiOf(rdkit, "[Na+].[O-]c1ccccc1-c1ccccc1");
   assert.match(phenolate, /^InChI=1S\/C12H10O\.Na\//);
   assert.match(phenolate, /\/q;\+1\/p-1$/);

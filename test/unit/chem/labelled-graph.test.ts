@@ -4,8 +4,8 @@
  * every golden-file test in mining/bbrc, mining/last and chem/smarts/match.test.ts goes through)
  * and `encodeGraph` (a cheaper parse that keeps explicit hydrogens and skips stereo
  * perception, used when the InChI is known already). The second must give the same graph as
- * the first for every structure, so the reference is the first path; the inputs are the shared
- * data sets with stereo, explicit [H], charges, nitro groups, salts and unreadable rows among
+ * the first for every structure, so the reference is the first path; the inputs are data sets of
+ * fixtures/data with stereo, explicit [H], charges, nitro groups, salts and unreadable rows among
  * them.
  */
 import assert from "node:assert/strict";
@@ -34,7 +34,7 @@ function smilesOf(): Map<string, string[]> {
   ]);
 }
 
-test("encodeGraph gives encodeSmiles' graph for every structure of seven shared data sets, aromatic and Kekulé", async () => {
+test("encodeGraph gives encodeSmiles' graph for every structure of seven data sets in fixtures/data, aromatic and Kekulé", async () => {
   const rdkit = await loadRDKit();
   let compared = 0;
   let stereo = 0;

@@ -1,9 +1,9 @@
 /**
  * Tests of src/chem/limits.ts: each limit at its edge (the largest accepted and the smallest
- * refused input), the molfile counts checked against the lines present, and every structure of
- * the shared reference data accepted. Sizes are counted here independently of the code under
- * test: atoms from the constructed text, heavy atoms from published formulas (PubChem), and
- * CnH2n+2 for the alkanes built below.
+ * refused input), the molfile counts checked against the lines present, and every structure of the
+ * reference data in fixtures/data accepted. Sizes are counted here independently of the code under
+ * test: atoms from the constructed text, heavy atoms from published formulas (PubChem), and CnH2n+2
+ * for the alkanes built below.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -81,7 +81,7 @@ test("atoms (InChI): a formula of 300 atoms other than H is accepted, 301 refuse
   assert.equal(measureInchi("InChI=1S/2C150H302/c1-2").refusal, null);
   assert.equal(measureInchi("InChI=1S/C301H604/c1-2").refusal?.limit, "atoms");
   assert.equal(measureInchi("InChI=1S/C150H302.C151H304/c1-2").refusal?.limit, "atoms");
-  // The 1,500-carbon alkane of the issue (the formula alone decides).
+  // The 1,500-carbon alkane a tester sent (the formula alone decides).
   assert.match(measureInchi("InChI=1S/C1500H3002/c1-2").refusal!.message, /1500 atoms other than hydrogen \(the limit is 300\)/);
 });
 
@@ -111,7 +111,7 @@ test("molfileBonds: 1100 accepted, 1101 refused", () => {
 });
 
 test("molfile counts are checked against the lines present", () => {
-  // The issue's V3000 molfile of 150 bytes: COUNTS 99999999 and no atom lines.
+  // A tester's V3000 molfile of 150 bytes: COUNTS 99999999 and no atom lines.
   const attack = "\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
   assert.equal(measureMolfile(attack).refusal?.limit, "molfileAtoms");
   // Within the limits but more atoms than lines.
@@ -128,7 +128,7 @@ test("molfile counts are checked against the lines present", () => {
   assert.deepEqual(measureMolfile(readFileSync(join(DATA, "lazar/test/data/acetaldehyde.sdf"), "utf8")), { atoms: 3, refusal: null });
 });
 
-/** Every CSV and SDF file under the shared data. */
+/** Every CSV and SDF file under fixtures/data. */
 function dataFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -138,7 +138,7 @@ function dataFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-test("no structure of the shared reference data is refused (the largest: 222 atoms, HIV.csv; 417-atom molfile, cas_4337.sdf)", () => {
+test("no structure of the reference data in fixtures/data is refused (the largest: 222 atoms, HIV.csv; 417-atom molfile, cas_4337.sdf)", () => {
   let cells = 0;
   let records = 0;
   let largest = 0;

@@ -27,8 +27,9 @@ test("the module parses SMILES and computes InChIKeys", async () => {
   assert.equal(rdkit.get_mol("Tost"), null);
 });
 
-// The trap of issue 13: RDKit's stack overflows on a linear chain of ≥ ≈ 860 carbons (measured in
-// src/chem/limits.ts); 1020 is the tester's input.
+// The trap found in testing (docs/ARCHITECTURE.md "Isolation of chemistry"): RDKit's stack
+// overflows on a linear chain of ≥ ≈ 860 carbons (measured in src/chem/limits.ts); 1020 is the
+// tester's input.
 const SMILES_OPTIONS = JSON.stringify({ sanitize: true, kekulize: true, removeHs: true, assignStereo: true });
 const ETHANOL_INCHI = "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3"; // PubChem CID 702
 

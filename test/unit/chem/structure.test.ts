@@ -194,7 +194,7 @@ test("depictSvg returns a standalone SVG document", () => {
   assert.throws(() => depictSvg(rdkit, "CCO", 100, Number.NaN), (e: unknown) => e instanceof BadRequest && e.details.field === "height");
 });
 
-// --- Isolation (issue 13): limits before RDKit, a broken RDKit replaced ----------------------
+// --- Isolation of chemistry (docs/ARCHITECTURE.md): limits before RDKit, a broken RDKit replaced
 
 const SMILES_OPTIONS = JSON.stringify({ sanitize: true, kekulize: true, removeHs: true, assignStereo: true });
 
@@ -230,7 +230,8 @@ test("a structure past a limit is refused before RDKit sees it, naming the limit
   // The InChI of a 1,500-carbon alkane (the tester's GET): refused on its formula.
   const chain = Array.from({ length: 1500 }, (_, i) => i + 1).join("-");
   assert.equal((parseStructure(rdkit, `InChI=1S/C1500H3002/c${chain}/h1-1500H2`) as { limit?: string }).limit, "atoms");
-  // The issue's V3000 molfile with COUNTS 99999999: refused, RDKit allocated nothing.
+  // A tester's V3000 molfile whose COUNTS line claims 99999999 atoms and has no atom lines:
+  // refused, RDKit allocated nothing.
   const attack = "\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 99999999 0 0 0 0\nM  V30 BEGIN ATOM\nM  V30 END ATOM\nM  V30 END CTAB\nM  END\n";
   assert.equal((parseMolfile(rdkit, attack) as { limit?: string }).limit, "molfileAtoms");
   assert.equal(rdkitReplacements(), before);

@@ -1,7 +1,9 @@
 /**
- * Cosine in the whitened SVD space of autoscaled descriptors (spec lazar.md §3.4), on real CDK
- * constitutional descriptors of EPAFHM (fixtures/data/opentox-test-2012/data/EPAFHM-constitutional.csv,
- * the 2012 regression test's feature dataset).
+ * Cosine in the whitened SVD space of autoscaled descriptors (docs/lazar-method.md "Similarity";
+ * lazar's Similarity.cosine and ModelTransformer, opentox/opentox-ruby : lib/utils.rb,
+ * lib/transform.rb @ v4.0.0), on real CDK constitutional descriptors of EPAFHM
+ * (fixtures/data/opentox-test-2012/data/EPAFHM-constitutional.csv, the 2012 regression test's
+ * feature dataset).
  *
  * Independent reference: with all components kept, rows of U satisfy u_i·u_j = z_i (ZᵀZ)⁻¹ z_jᵀ
  * (Z = autoscaled training matrix), and the query's q·V·S⁻¹ likewise; so for ≤ 12 columns the
@@ -89,7 +91,7 @@ test("more than 12 columns: only the first 12 components count", () => {
   assert.ok(cosine(u, v) < 0);
 });
 
-test("missing values: query-missing columns are dropped; rows/columns with most gaps removed (§3.4 steps 1–2)", () => {
+test("missing values: query-missing columns are dropped; rows/columns with most gaps removed (docs/lazar-method.md: Similarity)", () => {
   const cols = [0, 2, 3, 5, 6];
   const train = table.slice(0, 40).map((r) => cols.map((c) => r[c]!));
   const q = table[50]!.filter((_, c) => cols.includes(c));

@@ -1,6 +1,7 @@
 /**
- * Neighbours (spec lazar.md §3.5), training-set queries (§3.8), no-neighbour queries (§3.7) and
- * the parameter rules of §3.1, on small hand-made fingerprints.
+ * Neighbours, training-set queries, no-neighbour queries and the parameter rules, as
+ * docs/lazar-method.md states them ("Neighbours", "Prediction", "Applicability domain", "Defaults
+ * and parameters"), on small hand-made fingerprints.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -43,13 +44,13 @@ const matrix = new FingerprintMatrix(4, [fp(0, 1), fp(0, 1, 2), fp(2), fp(0, 1, 
 const instances = instancesOf([[2], [2], [1], [1, 2]]);
 const keys = ["K0", "K1", "K2", "K3"];
 
-test("a query in the training set gets its measured values and no prediction (§3.8)", () => {
+test("a query in the training set gets its measured values and no prediction (docs/lazar-method.md: Prediction)", () => {
   const model = new LazarModel({ features: matrix, instances, keys, nClasses: 2 });
   const p = model.predict({ key: "K3", fingerprint: fp(2) });
   assert.deepEqual(p, { status: "measured", row: 3, measured: [1, 2] });
 });
 
-test("a query without neighbours has no value and the applicability-domain reason (§3.7)", () => {
+test("a query without neighbours has no value and the applicability-domain reason (docs/lazar-method.md: Applicability domain)", () => {
   const model = new LazarModel({ features: matrix, instances, keys, nClasses: 2 });
   const p = model.predict({ key: "other", fingerprint: fp() });
   assert.equal(p.status, "unpredicted");
@@ -74,7 +75,7 @@ test("min_sim is strict: a similarity equal to min_sim is not a neighbour", () =
   assert.deepEqual(model.neighbours({ fingerprint: fp(0, 2) }).map((n) => n.row), [1]);
 });
 
-test("parameters (§3.1): defaults, nr_hits, the cosine threshold and invalid combinations", () => {
+test("parameters (docs/lazar-method.md: Defaults and parameters): defaults, nr_hits, the cosine threshold and invalid combinations", () => {
   assert.equal(new LazarModel({ features: matrix, instances, nClasses: 2 }).algorithm, "weighted_majority_vote");
   assert.equal(new LazarModel({ features: matrix, instances, nClasses: 2 }).threshold, 0.3);
   assert.equal(usesHits("weighted_majority_vote", 2), false);

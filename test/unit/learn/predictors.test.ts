@@ -1,6 +1,8 @@
 /**
- * Weighted majority vote and its confidence (spec lazar.md §3.6, ruby4 `get_confidence`) and the
- * similarity-weighted average, on hand-worked examples (arithmetic written out in each case).
+ * Weighted majority vote and its confidence (docs/lazar-method.md "Prediction"; lazar's
+ * Neighbors.weighted_majority_vote and get_confidence, opentox/opentox-ruby : lib/algorithm.rb,
+ * lib/utils.rb @ v4.0.0) and the similarity-weighted average, on hand-worked examples (arithmetic
+ * written out in each case).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -43,7 +45,7 @@ test("more than two classes: round(Σ a·s / Σ s), confidence Σ s / n", () => 
   close(s.confidence, 0.6);
 });
 
-test("no neighbour: no prediction, confidence 0 (spec §3.7)", () => {
+test("no neighbour: no prediction, confidence 0 (docs/lazar-method.md: Applicability domain)", () => {
   assert.deepEqual(weightedMajorityVote([], 2), { value: null, confidence: 0 });
   assert.deepEqual(weightedAverage([]), { value: null, confidence: 0 });
 });

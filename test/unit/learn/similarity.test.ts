@@ -1,15 +1,15 @@
 /**
- * Weighted Tanimoto (spec lazar.md §3.4) against the reference algorithm-test values quoted in
- * issue 5 (0.498056105472291 and 0.472823526091916) and against a naive Σmin/Σmax written here.
+ * Weighted Tanimoto (docs/lazar-method.md "Similarity") against the reference values of the 2011
+ * OpenTox algorithm test (0.498056105472291 and 0.472823526091916: opentox/test : algorithm.rb @
+ * 00a79f3, test_tanimoto) and against a naive Σmin/Σmax written here.
  *
- * The two reference numbers come from the 2011 OpenTox algorithm tests (weighted Tanimoto of two
- * feature sets, without and with hit counts); the spec does not reproduce the tests' inputs. The
- * inputs below were reconstructed by an exhaustive search: four features with pValues 0.95, 0.96,
- * 0.97, 0.98 passed through the Gaussian weight of that era (spec §3.6 "Historical": exp(−(1−p)²
- * / (2·0.3²))), A and B shared, C only in the first compound, D only in the second; with hits
- * A 10/6, B 3/5, C 2, D 2. Both values are reproduced to all 15 printed digits; among feature sets
- * of up to six features with weights 0.50..1.00 and hits up to 5 these are the only structures
- * (up to permutation/merging) that give them, which is why they are believed to be the originals.
+ * That test compares two feature sets, without and with hit counts: c:c and c:c:c in both compounds
+ * (A, B), O:N only in the first (C), O:O only in the second (D), weights 0.95, 0.96, 0.97, 0.98,
+ * hits c:c 10/6, c:c:c 5/3, O:N 2, O:O 2. The similarity of that era put each weight through a
+ * Gaussian, exp(−(1−p)² / (2·0.3²)) (opentox/opentox-ruby : lib/algorithm.rb Similarity.tanimoto
+ * and Algorithm.gauss @ v3.0.0). The inputs below were first reconstructed by an exhaustive search
+ * and are those of the test, except that B's hits are written 3/5 instead of 5/3, which neither
+ * Σmin nor Σmax can tell apart. Both values are reproduced to all 15 printed digits.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -38,7 +38,7 @@ test("algorithm test with hit counts (weighted MinMax) = 0.472823526091916", () 
   assert.equal(weightedTanimoto(a, b).toPrecision(15), "0.472823526091916");
 });
 
-test("pValue weights: Σ p over shared patterns / Σ p over the union (spec §3.4)", () => {
+test("pValue weights: Σ p over shared patterns / Σ p over the union (docs/lazar-method.md: Similarity)", () => {
   const a = weightedFingerprint(set([0, 1, 2]), P, false);
   const b = weightedFingerprint(set([0, 1, 3]), P, false);
   assert.ok(Math.abs(weightedTanimoto(a, b) - (0.95 + 0.96) / (0.95 + 0.96 + 0.97 + 0.98)) < 1e-15);
@@ -92,7 +92,7 @@ test("TanimotoIndex = pairwise = naive Σmin/Σmax on random sparse hit fingerpr
   assert.equal(again[0], weightedTanimoto(fps[5]!, fps[1]!));
 });
 
-test("query features unknown to the model are ignored (spec §3.4)", () => {
+test("query features unknown to the model are ignored (docs/lazar-method.md: Substructures)", () => {
   const m = new FingerprintMatrix(3, [weightedFingerprint(set([0, 1]), [1, 1, 1], false)]);
   const q: SparseFingerprint = { idx: Int32Array.from([0, 1, 7]), val: Float64Array.from([1, 1, 1]) };
   assert.equal(new TanimotoIndex(m).similarities(q)[0], 1);

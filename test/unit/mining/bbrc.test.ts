@@ -1,7 +1,8 @@
 /**
  * BBRC against fminer2's golden outputs (its own test suite's expected files, in
- * fixtures/data/fminer2). Reference values are read from those files (and the one figure
- * without a golden file, the number of all frequent trees, is written below with its source).
+ * fixtures/data/fminer2; amaunz/fminer2 @ 21afb3b). Reference values are read from those files;
+ * the figures without a golden file (all frequent trees, paths only) come from runs of fminer2
+ * itself and are written below with how they were obtained.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,8 +14,10 @@ import { mineBbrc, yamlLine, lazarLine, parseSmiFile, parseActivityFile, SearchL
 const F2 = `${DATA}fminer2/`;
 /**
  * fminer2's own count of all frequent trees of hamster (`fminer -d -b -p0` with the class file;
- * no pruning): 66,455. Recorded from a run of the reference implementation in the original
- * system's notes (not a golden file of fminer2's test suite, which has no output for -p0).
+ * no pruning): 66,455. An independent calculation: fminer2 (amaunz/fminer2 @ 21afb3b, libbbrc and
+ * the fminer frontend built against OpenBabel 3.1.1) run on
+ * fixtures/data/fminer2/libbbrc/test/hamster_carcinogenicity.smi and .class. fminer2's test suite
+ * has no golden file for -p0: fminer/test.sh keeps only the md5 of that output.
  */
 const FMINER2_FREQUENT_TREES = 66455;
 const read = (p: string): string => readFileSync(F2 + p, "utf8");
@@ -41,7 +44,11 @@ test("hamster -d -b (static UB, all significant trees) = fminer/test/tmp2, byte 
   assert.deepEqual(mine, gold);
 });
 
-test("static upper bound (-d) gives the same representatives as the dynamic one (spec §4.2)", async () => {
+// With the dynamic bound (libbbrc/path.cpp, patterntree.cpp) fminer skips a branch only when
+// nothing in it could replace the best pattern carried down to it, so turning the bound off
+// lengthens the search without changing what is printed (fminer2 run both ways on hamster prints
+// the same lines).
+test("static upper bound (-d) gives the same representatives as the dynamic one", async () => {
   const dyn = await hamster("hamster_carcinogenicity.class");
   const stat = await hamster("hamster_carcinogenicity.class", { dynamicUpperBound: false });
   assert.deepEqual(
@@ -59,7 +66,8 @@ test("hamster BBRC in LAZAR format = libbbrc/test/fminer1, byte for byte", async
   );
 });
 
-test("paths only (-l 1) on hamster: 32 representatives (spec §8.3), all of them paths", async () => {
+// 32: fminer2 run with -l 1 on the same input (the build described at FMINER2_FREQUENT_TREES).
+test("paths only (-l 1) on hamster: 32 representatives, all of them paths", async () => {
   const run = await hamster("hamster_carcinogenicity.class", { type: 1 });
   assert.equal(run.patterns.length, 32);
   for (const p of run.patterns) assert.doesNotMatch(p.smarts, /\(/, p.smarts);
@@ -69,7 +77,8 @@ test("multinomial (3 classes) = libbbrc/test/fminer2, byte for byte (464 lines)"
   const run = await hamster("hamster_carcinogenicity-multinomial.class");
   const gold = lines("libbbrc/test/fminer2");
   assert.equal(gold.length, 464);
-  // every emitted pattern passes the 3-class threshold 5.99 (§3.3)
+  // every emitted pattern passes the 3-class threshold 5.99 (the 95 % chi-square quantile at 2
+  // degrees of freedom, fminer's default for 3 classes: libbbrc/constraints.h)
   for (const p of run.patterns) assert.ok(p.stat >= 5.99, p.smarts);
   assert.deepEqual(
     run.patterns.map((p) => lazarLine(p, run.compounds)),
@@ -83,7 +92,7 @@ test("regression EPAFHM (minfreq 5) = libbbrc/test/fminer4, byte for byte (304 l
   assert.equal(run.compounds.ids.length, 580, "617 SMILES, 580 with an activity");
   const gold = lines("libbbrc/test/fminer4");
   assert.equal(gold.length, 304);
-  for (const p of run.patterns) assert.ok(p.stat >= 0.95, p.smarts); // Kuiper p ≥ 0.95 (§3.5)
+  for (const p of run.patterns) assert.ok(p.stat >= 0.95, p.smarts); // Kuiper p ≥ 0.95 (fminer's default for regression: libbbrc/bbrc.cpp)
   assert.deepEqual(
     run.patterns.map((p) => lazarLine(p, run.compounds)),
     gold,
@@ -163,7 +172,7 @@ function parseTreeSmarts(s: string): { atoms: number[]; adj: [number, number][][
   return { atoms, adj };
 }
 
-test("-d -b -p0 (all frequent trees) on hamster: as many as fminer2 (spec §8.3), each tree once; a visit limit of one less stops the search", async () => {
+test("-d -b -p0 (all frequent trees) on hamster: as many as fminer2, each tree once; a visit limit of one less stops the search", async () => {
   const reference = FMINER2_FREQUENT_TREES;
   // Without pruning every frequent tree is visited once, so a limit of exactly that many
   // visits (src/mining/budget.ts) lets the search finish, and one less stops it.
@@ -211,7 +220,7 @@ function countEmbeddings(pattern: { atoms: number[]; adj: [number, number][][] }
   return rec(0);
 }
 
-test("hit counts (FMINER_NR_HITS, §6.2): embeddings per molecule equal an independent brute-force count", async () => {
+test("hit counts (FMINER_NR_HITS): embeddings per molecule equal an independent brute-force count", async () => {
   const plain = await hamster("hamster_carcinogenicity.class");
   const run = await hamster("hamster_carcinogenicity.class", { nrHits: true });
   // the option changes nothing else

@@ -2,7 +2,8 @@
  * The miners' search budget and progress (src/mining/budget.ts). The positions of the partition
  * are worked by hand from the rule in the module comment (root labels share [0, 1] by weight,
  * each pattern shares its part among its children by support); the miners' runs are checked
- * against fminer2's golden output (fixtures/data/fminer2, spec miners.md §9.1).
+ * against fminer2's golden output (fixtures/data/fminer2/fminer/test/tmp1, from amaunz/fminer2 @
+ * 21afb3b).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,8 +1,10 @@
 /**
- * LAST-PM against liblast's golden GraphML (spec miners.md §5, §9.2): fminer1 = hamster,
- * minfreq 2; fminer2 = hamster with 3 classes, minfreq 5; fminer4 = EPAFHM regression, minfreq 5
- * (fminer3, the Kekulé run, is not attempted: its encoding depends on OpenBabel's Kekulé
- * assignment, §9.2). Reference values are read from fixtures/data/fminer2; nothing is copied.
+ * LAST-PM against liblast's golden GraphML (fixtures/data/fminer2/liblast/test/, from
+ * amaunz/fminer2 @ 21afb3b; the algorithm is liblast's, in the same repository): fminer1 =
+ * hamster, minfreq 2; fminer2 = hamster with 3 classes, minfreq 5; fminer4 = EPAFHM regression,
+ * minfreq 5 (fminer3, the Kekulé run, is not attempted: its encoding depends on OpenBabel's Kekulé
+ * assignment, which even a build of fminer2 against OpenBabel 3.1.1 does not reproduce). Reference
+ * values are read from fixtures/data/fminer2; nothing is copied.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -62,13 +64,14 @@ test("hamster minfreq 2 = liblast/test/fminer1: all 82 graphs identical (nodes, 
   );
 });
 
-// KNOWN GAP (SVD `del` flags, spec §5.6/§9.2): the flag is numerically fragile; the C++ build
-// itself differs from this golden file in 2 flags. Here 2 of the 248 edges of merged graphs
-// differ: graph 10 edge 4-5 and graph 56 edge 0-1 are deleted in the golden file but kept here.
-// No truncation of the symmetric weight matrix to any rank reproduces either of them (in graph
-// 56 the edges 0-1 and 3-4 are exchanged by a symmetry of the weighted tree, so they always get
-// the same reconstructed value, yet only 0-1 is deleted), so they cannot come from the stated
-// algorithm in exact arithmetic. Everything else in the file is identical.
+// KNOWN GAP (SVD `del` flags, liblast/graphstate.cpp GSWalk::svd): the flag is numerically fragile;
+// fminer2 itself, built against OpenBabel 3.1.1, differs from this golden file in 2 flags. Here 2
+// of the 248 edges of merged graphs differ: graph 10 edge 4-5 and graph 56 edge 0-1 are deleted in
+// the golden file but kept here. No truncation of the symmetric weight matrix to any rank
+// reproduces either of them (in graph 56 the edges 0-1 and 3-4 are exchanged by a symmetry of the
+// weighted tree, so they always get the same reconstructed value, yet only 0-1 is deleted), so they
+// cannot come from the stated algorithm in exact arithmetic. Everything else in the file is
+// identical.
 test("hamster minfreq 2 GraphML vs fminer1: identical except 2 del flags (known gap, see comment)", async () => {
   const r = await hamster({ minfreq: 2 });
   const mine = r.graphml.split("\n");
@@ -91,8 +94,10 @@ test("hamster minfreq 2 GraphML vs fminer1: identical except 2 del flags (known 
   assert.deepEqual(flips, ["10:4-5", "56:0-1"]);
 });
 
-// KNOWN GAP (multinomial): spec §9.2 says fminer2 matches neither recorded md5 and the C++ build
-// gives 36 graphs, "one merged graph differs (hops 7 vs 5)". Here too: golden graphs 3 (hops 5)
+// KNOWN GAP (multinomial): this golden file matches neither md5 in
+// fixtures/data/fminer2/liblast/test/fminer_md5.yaml (SOURCES.md notes it), and fminer2 itself,
+// built against OpenBabel 3.1.1, gives 36 graphs of which one merged graph has hops 7 where the
+// golden file has 5. Here too: golden graphs 3 (hops 5)
 // and 4 (hops 2) come out as one graph with hops 7; one extra single ground feature is flushed;
 // golden graph 13 has hops 6, here 5. The other 33 golden graphs are reproduced identically.
 test("hamster 3 classes minfreq 5 vs liblast/test/fminer2: 33 of 36 golden graphs identical (known gap, see comment)", async () => {
@@ -108,11 +113,13 @@ test("hamster 3 classes minfreq 5 vs liblast/test/fminer2: 33 of 36 golden graph
   );
 });
 
-// KNOWN GAP (regression): LAST regression runs unpruned (§5.2) and shares the tree-ordering rules
-// of pattern.ts, which now reproduce fminer's BBRC exactly, but liblast walks tree extensions in
-// its own order (search.ts) and does not yet compare Kuiper p-values as C floats as fminer does;
-// the odd "median" (§10.3) decides `act`. The test pins the distance exactly (it was 323 graphs,
-// 187 identical, before pattern.ts took fminer's order).
+// KNOWN GAP (regression): LAST regression runs unpruned (liblast computes no bound in regression
+// mode: liblast/last.cpp, path.cpp) and shares the tree-ordering rules of pattern.ts, which now
+// reproduce fminer's BBRC exactly, but liblast walks tree extensions in its own order (search.ts)
+// and does not yet compare Kuiper p-values as C floats as fminer does; the odd "median"
+// (liblast/stats.h computeMedian: where the cumulative sum of the values first reaches half of
+// their total, not the middle value) decides `act`. The test pins the distance exactly (it was 323
+// graphs, 187 identical, before pattern.ts took fminer's order).
 test("EPAFHM regression minfreq 5 vs liblast/test/fminer4: distance pinned (known gap)", async () => {
   const r = await run("EPAFHM.smi", "EPAFHM.act", { minfreq: 5, regression: true });
   const gold = readGraphml(read("liblast/test/fminer4"));
@@ -122,11 +129,15 @@ test("EPAFHM regression minfreq 5 vs liblast/test/fminer4: distance pinned (know
   assert.deepEqual({ graphs: mine.length, identical: common(g, mine) }, { graphs: 308, identical: 248 });
 });
 
-// Spec §8.3/§8.4: liblast on hamster at minfreq 6 (lazar's default 80 per mil of 85) produces 23
-// graphs, among them the two SMARTS quoted in §5.8 with their hops and act. The service test
-// (§8.4) saw 21 features: it de-duplicated SMARTS and ran on its own copy of the dataset; here
-// all 23 SMARTS are distinct, so the difference comes from that copy, not from de-duplication.
-test("hamster minfreq 6: 23 latent structures; the spec's two example LAST-SMARTS with their hops and act", async () => {
+// An independent calculation: fminer2's liblast (amaunz/fminer2 @ 21afb3b, built against
+// OpenBabel 3.1.1) on hamster at minfreq 6 (lazar's default 80 per mil of 85) gives 23 graphs;
+// turned into SMARTS as last-utils does (amaunz/last-utils @ 01b21b0 : lu.rb LUGraph#to_smarts,
+// mode nls), two of them are the SMARTS below, with these hops and act in the GraphML. lazar's
+// service test (opentox/opentox-test : test/fminer.rb @ 0346d13) expected 21 features, the first
+// [#6&A]-[#6&a]:[#6&a]:[#6&a]:[#6&a]:[#6&a]: that service de-duplicated SMARTS and ran on its own
+// copy of the dataset; here all 23 SMARTS are distinct, so the difference comes from that copy,
+// not from de-duplication.
+test("hamster minfreq 6: 23 latent structures; two reference LAST-SMARTS with their hops and act", async () => {
   const r = await hamster({ minfreq: 6 });
   assert.equal(r.latent.length, 23);
   assert.equal(r.uniqueSmarts.length, 23);

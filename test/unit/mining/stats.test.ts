@@ -1,4 +1,9 @@
-/** fminer's statistics (spec miners.md §3) and the helpers that reproduce its numerics. */
+/**
+ * fminer's statistics (amaunz/fminer2 @ 21afb3b : libbbrc/constraints.cpp and constraints.h: the
+ * chi-square of the present row with fminer's signed 0.5 correction, its upper bound over class
+ * subsets, the default thresholds) and the helpers that reproduce its numerics. Reference values:
+ * the golden files fixtures/data/fminer2/fminer/test/tmp1 and tmp2, and hand calculations.
+ */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -15,7 +20,9 @@ const hamsterClasses = (): Map<number, number> => {
   return m;
 };
 
-test("worked example §3.2: [#7&A]-[#7&A] in 30 actives / 5 inactives of 45/40 → 15.1953", () => {
+// By hand: E = 35·45/85 = 18.529 and 35·40/85 = 16.471; (30 − 18.529 − 0.5)²/18.529 +
+// (5 − 16.471 − 0.5)²/16.471 = 6.496 + 8.700 = 15.196; line 48 of tmp1 prints 15.1953.
+test("worked example: [#7&A]-[#7&A] in 30 actives / 5 inactives of 45/40 → 15.1953", () => {
   assert.equal(formatFixed(fminerChisq([5, 30], [40, 45], 85), 4), "15.1953");
 });
 
@@ -38,7 +45,7 @@ test("chi-square of every line of tmp1 and tmp2, recomputed from the listed occu
       const chi = fminerChisq([inact.length, act.length], n, 85);
       assert.equal(formatFixed(chi, 4), m[1], line);
       assert.ok(chi >= defaultChisqThreshold(2), "significant");
-      assert.ok(fminerUpperBound([inact.length, act.length], n, 85) >= chi, "u bounds chi2 when significant (§3.4)");
+      assert.ok(fminerUpperBound([inact.length, act.length], n, 85) >= chi, "u bounds chi2 when significant");
       checked++;
     }
     assert.equal(checked, file === "tmp1" ? 53 : 195);
@@ -53,7 +60,9 @@ test("exact ties print like glibc printf (ties to even on the exact binary value
   assert.equal(formatFixed(15.195338249207, 4), "15.1953");
 });
 
-test("upper bound for two classes is max(chi2(f_a, 0), chi2(0, f_i)) (§3.4)", () => {
+// fminer's bound (libbbrc/constraints.h Calc): the largest chi-square over every non-empty proper
+// subset of the classes, the others set to 0; for two classes that is the classic one.
+test("upper bound for two classes is max(chi2(f_a, 0), chi2(0, f_i))", () => {
   const n = [40, 45];
   const u = fminerUpperBound([5, 30], n, 85);
   assert.equal(u, Math.max(fminerChisq([5, 0], n, 85), fminerChisq([0, 30], n, 85)));

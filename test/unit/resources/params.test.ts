@@ -1,7 +1,9 @@
 /**
  * Parameter checking against an algorithm's spec (src/resources/params.ts), table-driven: every
  * kind of value, defaults, unknown and repeated names, several errors reported together, and the
- * per-mil → absolute minimum frequency of spec miners.md §7.1: max(2, floor(‰ · N / 1000)).
+ * per-mil → absolute minimum frequency max(2, floor(‰ · N / 1000)) of lazar's fminer service
+ * (opentox/opentox-ruby : lib/utils.rb min_frequency @ v4.0.0; docs/lazar-method.md
+ * "Substructures").
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -49,7 +51,7 @@ test("frequency forms: count, per cent, per mil", () => {
   assert.deepEqual(f("6"), { absolute: 6 });
   assert.deepEqual(f("8pm"), { perMil: 8 });
   assert.deepEqual(f("0.5pc"), { perMil: 5 });
-  // miners.md §7.1: hamster (85) at 5 ‰ → 2; kazius (4069) at 5 ‰ → 20, at 80 ‰ → 325
+  // that rule by hand: hamster (85) at 5 ‰ → 2; kazius (4069) at 5 ‰ → 20, at 80 ‰ → 325
   assert.equal(absoluteFrequency({ perMil: 5 }, 85), 2);
   assert.equal(absoluteFrequency({ perMil: 5 }, 4069), 20);
   assert.equal(absoluteFrequency({ perMil: 80 }, 4069), 325);

@@ -1,7 +1,8 @@
 /**
  * The cheap scan of an upload's bytes (src/tabular/shape.ts): header columns and data lines.
- * Reference values: the CSV reader itself (csv-parse via parseCsv, a different implementation)
- * on the shared reference files, and hand-counted inputs whose lines are visible in the literals.
+ * Reference values: the CSV reader itself (csv-parse via parseCsv, a different implementation) on
+ * the reference files in fixtures/data, and hand-counted inputs whose lines are visible in the
+ * literals.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

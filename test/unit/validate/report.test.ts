@@ -1,6 +1,6 @@
 /**
- * The cross-validation report (spec lazar.md §6.5): its sections, plots, depictions, the
- * well-formedness of the body, and the escaping of hostile text and URIs.
+ * The cross-validation report (docs/cross-validation.md "The report"): its sections, plots,
+ * depictions, the well-formedness of the body, and the escaping of hostile text and URIs.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,8 @@
 /**
- * Validation statistics (spec lazar.md §6.4) against hand-worked examples; the arithmetic is
- * written out in the comments of each case.
+ * Validation statistics (their definitions: docs/cross-validation.md "Classification statistics"
+ * and "Regression statistics", those of lazar's validation service, opentox/validation :
+ * lib/predictions.rb @ 42ef331) against hand-worked examples; the arithmetic is written out in the
+ * comments of each case.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

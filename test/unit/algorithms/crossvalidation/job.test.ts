@@ -1,9 +1,10 @@
 /**
  * One cross-validation fold in a worker (src/algorithms/crossvalidation/job.ts), run for all ten
  * folds of hamster_carcinogenicity.csv (85 compounds, true/false) with BBRC (min frequency 2) and
- * the weighted majority vote. Reference: the OpenTox validation test expects an accuracy above
- * 0.80 for this set-up (spec lazar.md §6; issue "Cross-validation"). The folds here are simply
- * every tenth row; the test fold is never mined (the features come from the training rows only).
+ * the weighted majority vote. Reference: lazar's validation test expects an accuracy above 0.80 for
+ * this set-up (opentox/opentox-test : test/validation.rb `test_fminer_crossvalidation` @ db21f62,
+ * branch mongodb). The folds here are simply every tenth row; the test fold is never mined (the
+ * features come from the training rows only).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

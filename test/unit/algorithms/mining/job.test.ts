@@ -1,8 +1,9 @@
 /**
  * ot:effect of a substructure for classification (src/algorithms/mining/job.ts `classEffect`), the
- * formula of spec miners.md §7.1: with occ_i the occurrences in class i (ascending classes),
- * actual_i = occ_i/Σocc and expected_i = n_i/N, effect = 1 + argmax over the classes with
- * actual_i > expected_i of (actual_i − expected_i)/actual_i. Expected values worked by hand.
+ * formula of lazar's `effect` (opentox/opentox-ruby : lib/utils.rb @ v4.0.0; docs/lazar-method.md
+ * "Substructures"): with occ_i the occurrences in class i (ascending classes), actual_i =
+ * occ_i/Σocc and expected_i = n_i/N, effect = 1 + argmax over the classes with actual_i >
+ * expected_i of (actual_i − expected_i)/actual_i. Expected values worked by hand.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -29,10 +30,11 @@ test("three classes: the largest relative excess wins, not the largest count", (
 
 /**
  * A search that reaches max_visited (src/mining/budget.ts) ends the job with a 400 naming the
- * parameter to change first: feature_type in regression with trees (the Kuiper test cannot
- * prune, spec miners.md §3.5, §4.4; lazar mined paths for numeric endpoints, spec lazar.md
- * §3.1), backbone with backbone=false, else min_frequency. Rows: fminer2's hamster input
- * (classes 1/2) and EPAFHM regression input (fixtures/data/fminer2/libbbrc/test).
+ * parameter to change first: feature_type in regression with trees (the Kuiper test cannot prune:
+ * fminer2 switches pruning off in regression, amaunz/fminer2 @ 21afb3b : libbbrc/bbrc.cpp
+ * SetRegression; lazar mined paths for numeric endpoints, opentox/algorithm : lazar.rb @ bc73e23),
+ * backbone with backbone=false, else min_frequency. Rows: fminer2's hamster input (classes 1/2) and
+ * EPAFHM regression input (fixtures/data/fminer2/libbbrc/test).
  */
 const F2 = `${DATA}fminer2/libbbrc/test/`;
 function rows(smi: string, act: string, classes: boolean): MiningRow[] {

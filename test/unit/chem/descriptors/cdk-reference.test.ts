@@ -1,10 +1,10 @@
 /**
  * Reference values of the 2D CDK-compatible descriptors from CDK's own unit tests
- * (spec descriptors.md §4.1: cdk/cdk @ caa24d6,
+ * (cdk/cdk @ caa24d6,
  * descriptor/qsarmolecular/src/test/java/org/openscience/cdk/qsar/descriptors/molecular/*Test.java)
- * and lazar's descriptor test (§4.3: opentox/lazar @ 1ee7de0 test/descriptor.rb). Tolerances are
- * the test's own where the spec gives one, otherwise as stated per test (values given to 4
- * decimals → ±1e-4; integers exact).
+ * and lazar's descriptor test (opentox/lazar : test/descriptor.rb @ 1ee7de0). Tolerances are the
+ * CDK test's own where it states one, otherwise as stated per test (values given to 4 decimals →
+ * ±1e-4; integers exact).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -66,7 +66,7 @@ test("BCUT: acetamide CC(=O)N and C(C)(N)=O — BCUTDescriptorTest, ±1e-5", asy
   for (const s of ["CC(=O)N", "C(C)(N)=O"]) nearAll(await calc(s), names, expected, 1e-5, s);
 });
 
-test("Gasteiger–Marsili (CDK variant) charges of acetamide with explicit H — spec §4.1 (derived, consistent with the BCUTc test), ±1e-5", async () => {
+test("Gasteiger–Marsili (CDK variant) charges of acetamide with explicit H — an independent calculation (CDK's recipe, consistent with the BCUTc test), ±1e-5", async () => {
   const rdkit = await loadRDKit();
   const mol = rdkit.get_mol("CC(=O)N")!;
   const g = graphFromJson(mol.get_json());
@@ -84,9 +84,10 @@ test("Gasteiger–Marsili (CDK variant) charges of acetamide with explicit H —
 });
 
 /**
- * CDK's "dan154" is built atom by atom in the test; spec §4.1 labels it Clc1ccccc1Cl, but its
- * values (SP-1 3.7877, SC-3 0.5774, …) are those of 1,3-dichlorobenzene (ortho gives SP-1 3.8045:
- * it has a bond between the two substituted carbons), so the meta isomer is used here.
+ * CDK's "dan154" is built atom by atom in ChiPathDescriptorTest; read as 1,2-dichlorobenzene
+ * (Clc1ccccc1Cl) it does not fit its values (SP-1 3.7877, SC-3 0.5774, …), which are those of
+ * 1,3-dichlorobenzene (ortho gives SP-1 3.8045: it has a bond between the two substituted
+ * carbons), so the meta isomer is used here.
  */
 const DAN154 = "Clc1cccc(Cl)c1";
 
@@ -133,7 +134,7 @@ test("CarbonTypes: CDK CarbonTypesDescriptorTest and lazar test/descriptor.rb, e
     ["CCCC", [0, 0, 0, 0, 0, 2, 2, 0, 0]],
     ["C(C)(C)C=C(C)C", [0, 0, 0, 1, 1, 4, 0, 1, 0]],
     ["C#CC(C)=C", [1, 1, 1, 0, 1, 1, 0, 0, 0]],
-    ["CC(=O)CC(C)C#N", [1, 0, 0, 1, 0, 2, 1, 1, 0]], // lazar §4.3
+    ["CC(=O)CC(C)C#N", [1, 0, 0, 1, 0, 2, 1, 1, 0]], // lazar's test/descriptor.rb
   ];
   for (const [s, e] of cases) nearAll(await calc(s), names, e, 0, s);
 });
@@ -163,7 +164,7 @@ test("Aromatic atom/bond counts: CCOc1ccccc1 6, 6 — Aromatic*CountDescriptorTe
   nearAll(await calc("CCOc1ccccc1"), ["naAromAtom", "nAromBond"], [6, 6], 0);
 });
 
-test("AtomCount/BondCount: CDK tests and lazar §4.3, exact", async () => {
+test("AtomCount/BondCount: CDK tests and lazar's test/descriptor.rb, exact", async () => {
   near(await calc("C"), "nAtom", 5, 0);
   near(await calc("CC(=O)CC(C)C#N"), "nAtom", 17, 0, "lazar");
   near(await calc("c1ccccc1"), "nAtom", 12, 0, "lazar");
@@ -197,7 +198,11 @@ test("RotatableBondsCount (includeTerminals): CC2CCC(C1CCCCC1)CC2 2 — Rotatabl
   near(await calc("CC2CCC(C1CCCCC1)CC2"), "nRotB", 1, 0, "default (terminals excluded)");
 });
 
-test("ATSm of hexane: 6, 5, 4, 3, 2 — spec §4.1 (derived from the ATSm recipe; w_C = 1), ±1e-9", async () => {
+// An independent calculation: CDK's AutocorrelationDescriptorMass (cdk/cdk @ caa24d6) reports lags
+// 0–4 as ATSm1–5 — lag 0 sums the squared atom weights, lag L the products of the weights of atoms
+// L bonds apart — with masses scaled so that carbon weighs 1; on a six-carbon chain that is 6, 5,
+// 4, 3 and 2.
+test("ATSm of hexane: 6, 5, 4, 3, 2 — an independent calculation (the ATSm recipe; w_C = 1), ±1e-9", async () => {
   nearAll(await calc("CCCCCC"), ["ATSm1", "ATSm2", "ATSm3", "ATSm4", "ATSm5"], [6, 5, 4, 3, 2], 1e-9);
 });
 

@@ -1,14 +1,15 @@
 /**
- * Regression against CDK itself: values computed by CDK 2.8 (Debian package libcdk-java
- * 1:2.8-2, run once under OpenJDK 17 on the heavy-atom molecule parsed from SMILES, CDK atom
- * typing and CDK aromaticity, default descriptor parameters) for descriptors that spec §4 has
- * no or few references for (ATSc, ATSp, ATSm, BCUTc/p, higher-order chi chain / cluster /
- * path-cluster, H-bond and rotatable-bond counts, MDE). The molecules are ones where CDK's and
- * RDKit's aromaticity agree. Tolerance 1e-6 relative. (In a comparison on 327 molecules —
- * the spec's plus the first 300 of kazius.csv — all chi, kappa, Wiener, Zagreb, Petitjean,
- * ECCEN, MDE, khs, carbon-type, apol/bpol, ATSm/ATSc and count values matched CDK 2.8 except
- * where the two aromaticity models differ, CDK 2.8's S/P TPSA terms, and an MDE product that
- * overflows to 0 in CDK.)
+ * Regression against CDK itself: values computed by CDK 2.8 (Debian package libcdk-java 1:2.8-2,
+ * run once under OpenJDK 17 on the heavy-atom molecule parsed from SMILES, CDK atom typing and CDK
+ * aromaticity, default descriptor parameters) for descriptors that the published tests used
+ * elsewhere in this folder (CDK's, lazar's, mordred's, RDKit's) give no or few values for (ATSc,
+ * ATSp, ATSm, BCUTc/p, higher-order chi chain / cluster / path-cluster, H-bond and rotatable-bond
+ * counts, MDE). The molecules are ones where CDK's and RDKit's aromaticity agree. Tolerance 1e-6
+ * relative. (In a comparison on 327 molecules — those of the published reference tables plus the
+ * first 300 of kazius.csv — all chi, kappa, Wiener, Zagreb, Petitjean, ECCEN, MDE, khs,
+ * carbon-type, apol/bpol, ATSm/ATSc and count values matched CDK 2.8 except where the two
+ * aromaticity models differ, CDK 2.8's S/P TPSA terms, and an MDE product that overflows to 0 in
+ * CDK.)
  */
 import { test } from "node:test";
 import { calc, near } from "./helpers.ts";

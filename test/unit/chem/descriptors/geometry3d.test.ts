@@ -2,11 +2,13 @@
  * 3D descriptors (geometrical, cpsa, WHIM, geomShape) on fixed coordinates, and the conformer
  * generator.
  *
- * Reference values. The CDK test structures spec descriptors.md §4.2 names (gravindex.hin,
- * momi2.hin, lobtest.sdf, petitejean.sdf, benzene.hin) are not in fixtures/data, the spec does not
- * reproduce their coordinates, and Debian's CDK source package could not be fetched here — so
- * the §4.2 numbers cannot be tested. Instead every value is compared with CDK itself on fixed
- * inputs (fixtures/descriptors-3d/, read as they are; nothing regenerated):
+ * Reference values. CDK's own 3D tests read structure files of its test resources
+ * (gravindex.hin, momi2.hin, lobtest.sdf, petitejean.sdf, benzene.hin under
+ * descriptor/qsarmolecular/src/test/resources/org/openscience/cdk/qsar/descriptors/molecular/,
+ * cdk/cdk @ caa24d6). Those files are not in fixtures/ and Debian's CDK source package could not be
+ * fetched here, so the numbers CDK's tests assert on them cannot be tested. Instead every value is
+ * compared with CDK itself on fixed inputs (fixtures/descriptors-3d/, read as they are; nothing
+ * regenerated):
  *   - cdk2-rdkit.sdf: molecules #0, #14, #24, #31 of RDKit's Contrib/Fastcluster/testdata/cdk2.sdf
  *     (Debian rdkit-data 202209.3-1; 3D with hydrogens; charged N, F, S, Br, a zwitterion);
  *   - benzene-ideal.sdf: a regular hexagon (C–C 1.390, C–H 1.090 Å) tilted out of the xy plane

@@ -1,11 +1,13 @@
 /**
  * logP / molar refractivity descriptors: CDK ALOGP (Ghose–Crippen), XLogP and RuleOfFive
- * against the reference values of spec descriptors.md §4.1 (CDK unit tests, cdk/cdk @ caa24d6
+ * against the reference values of CDK's unit tests (cdk/cdk @ caa24d6
  * descriptor/qsarmolecular/src/test/java/org/openscience/cdk/qsar/descriptors/molecular/
- * {ALOGP,XLogP,RuleOfFive}DescriptorTest.java) and §4.3 (lazar's test, opentox/lazar @ 1ee7de0
- * test/descriptor.rb), a regression against CDK 2.8 itself, and our Wildman–Crippen logP/MR
- * (crippen.ts) against RDKit MinimalLib's CrippenClogP/CrippenMR (§4.3, §4.6 and a table of
- * hamster molecules). Mordred's references (§4.4) have no logP values.
+ * {ALOGP,XLogP,RuleOfFive}DescriptorTest.java) and lazar's test (opentox/lazar :
+ * test/descriptor.rb @ 1ee7de0), a regression against CDK 2.8 itself, and our Wildman–Crippen
+ * logP/MR (crippen.ts) against RDKit MinimalLib's CrippenClogP/CrippenMR (lazar's Openbabel.logP
+ * value, the output of @rdkit/rdkit 2026.9.1 recorded as a regression, and a table of hamster
+ * molecules). Mordred's reference files (mordred-descriptor/mordred @ c9de906,
+ * mordred/tests/references/) have no logP values.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -180,7 +182,9 @@ test("Wildman–Crippen logP of CC(=O)CC(C)C#N = 1.12518 (±1e-5) — lazar test
   assert.ok(Math.abs(r.logp - 1.12518) <= 1e-5, `${r.logp}`);
 });
 
-test("Wildman–Crippen logP/MR: @rdkit/rdkit 2026.9.1 CrippenClogP/CrippenMR as observed in spec §4.6 (regression, ±1e-4)", async () => {
+// What @rdkit/rdkit 2026.9.1 (npm) returned for these SMILES under Node 20: a regression record of
+// RDKit's output, not an independent reference.
+test("Wildman–Crippen logP/MR: @rdkit/rdkit 2026.9.1 CrippenClogP/CrippenMR as observed (regression, ±1e-4)", async () => {
   const cases: [string, number, number][] = [
     ["CCCCCC", 2.5866, 29.816],
     ["c1ccccc1", 1.6866, 26.442],

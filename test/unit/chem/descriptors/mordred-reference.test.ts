@@ -1,8 +1,8 @@
 /**
- * Mordred reference values (spec descriptors.md §4.4: mordred-descriptor/mordred @ c9de906,
- * mordred/tests/references/*.yaml) for hexane, benzene and caffeine. Rows marked PaDEL in the
- * spec are CDK values (PaDEL-Descriptor is CDK-based). Tolerance ±1e-6 unless stated (the YAML
- * values carry 9–10 significant digits); mordred's NaN for an empty MDE class is CDK's 0.
+ * Mordred reference values (mordred-descriptor/mordred @ c9de906, mordred/tests/references/*.yaml)
+ * for hexane, benzene and caffeine. Values whose YAML comment names PaDEL as their origin are CDK
+ * values (PaDEL-Descriptor is CDK-based). Tolerance ±1e-6 unless stated (the YAML values carry 9–10
+ * significant digits); mordred's NaN for an empty MDE class is CDK's 0.
  */
 import { test } from "node:test";
 import { calc, near, nearAll } from "./helpers.ts";

@@ -1,7 +1,12 @@
 /**
- * Registry and entry-point behaviour: the CDK set lazar exposed (spec descriptors.md §1.1: 41
- * classes, 263 values, per-category counts), the RDKit set (43 keys, §3.1), value names per
- * pc_type/lib, lazar's feature names (§2.3), and "absent, never 0" for uncomputable values.
+ * Registry and entry-point behaviour: the CDK set lazar exposed (the 41 classes of lazar's
+ * pc_descriptors.yaml, opentox/install @ 1684c34, with the value names CDK's getDescriptorNames()
+ * gives at default parameters, cdk/cdk @ caa24d6: 263 values, counted per pc_type), the RDKit set
+ * (the 43 keys MinimalLib's get_descriptors() returns, rdkit/rdkit @ 24e5443 :
+ * Code/GraphMol/Descriptors/Property.cpp), value names per pc_type/lib, lazar's feature names
+ * (CDK's value name with "." and lazar's other replaced characters turned into "_", as the pc
+ * service named them: opentox/opentox-ruby : lib/utils.rb @ a9a4d2f, opentox/algorithm :
+ * java/ApplyCDKDescriptors.java @ 1e68543), and "absent, never 0" for uncomputable values.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +14,7 @@ import { loadRDKit } from "../../../../src/chem/rdkit.ts";
 import { CDK_2D, DESCRIPTORS, computeDescriptors, featureName, isLib, isPcType, valueNames, PC_TYPES } from "../../../../src/chem/descriptors/index.ts";
 import { calc } from "./helpers.ts";
 
-test("the CDK set: 41 classes / 263 values with the spec's per-category counts (§1.1)", () => {
+test("the CDK set: 41 classes / 263 values with lazar's per-category counts", () => {
   const cdk = DESCRIPTORS.filter((d) => d.lib === "cdk");
   assert.equal(cdk.length, 41);
   assert.equal(cdk.flatMap((d) => d.values).length, 263);
