@@ -1,6 +1,6 @@
 /**
  * Request intake of files and forms: the CSV of `POST /dataset` (a multipart part `file`, or a
- * raw `text/csv` body) and the multipart forms of algorithm parameters (http/params.ts).
+ * raw `text/csv` body) and the multipart forms of algorithm parameters (http/request-params.ts).
  *
  * - Multipart bodies are parsed by formidable (through koa-body) with limits that fit what the
  *   routes take: at most one file part, and only under the expected name; a few small text

@@ -13,7 +13,7 @@ import { DESCRIPTORS } from "../../chem/descriptors/index.ts";
 import { ot } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
-import { readParams } from "../params.ts";
+import { readParams } from "../request-params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";

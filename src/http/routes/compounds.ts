@@ -24,7 +24,7 @@ import { storedSource, textSource } from "../render-rdf.ts";
 import { intParam, pageNav, readPage, ROWS } from "../paging.ts";
 import { ot } from "../../store/vocab.ts";
 import { readBytes } from "../body.ts";
-import { readParams } from "../params.ts";
+import { readParams } from "../request-params.ts";
 import { parseParams } from "../../resources/params.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { describeCompound } from "../../algorithms/descriptors/index.ts";

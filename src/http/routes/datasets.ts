@@ -21,7 +21,7 @@ import { storedSource, textSource } from "../render-rdf.ts";
 import { ot } from "../../store/vocab.ts";
 import { respondTask } from "./tasks.ts";
 import { readUpload, uploadLimits } from "../upload.ts";
-import { readParams } from "../params.ts";
+import { readParams } from "../request-params.ts";
 import { requireOwner } from "../auth.ts";
 import { parseParams } from "../../resources/params.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";

@@ -20,7 +20,7 @@ import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 import { link, page } from "../html/layout.ts";
-import { readParams } from "../params.ts";
+import { readParams } from "../request-params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource, textSource } from "../render-rdf.ts";

@@ -18,7 +18,7 @@ import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
-import { readParams } from "../params.ts";
+import { readParams } from "../request-params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource } from "../render-rdf.ts";
