@@ -6,6 +6,7 @@ import "./v8-flags.ts";
 import { readFileSync } from "node:fs";
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
+import { lowerHelperThreads, REQUEST_NICE } from "./threads/spawn.ts";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,6 +15,10 @@ async function main(): Promise<void> {
   // Before the "listening" line, which tells a supervisor (and the tests) that the start is done.
   console.log(`access: ${app.access.summary}`);
   const server = await app.listen();
+  // V8's and libuv's helper threads below the main thread, as request-time workers are
+  // (threads/spawn.ts): with both cores busy the main thread, which answers every request, gets
+  // a core first (bench/availability.ts, docs/benchmarks.md).
+  lowerHelperThreads(REQUEST_NICE);
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : config.port;
   const info = app.deps.store.openInfo;

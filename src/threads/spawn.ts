@@ -17,6 +17,8 @@
  * little CPU, bench/availability.ts). Where a thread's priority cannot be changed (not Linux, or
  * already at the lowest) it runs as it is.
  */
+import { readdirSync, readlinkSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 
 const TSX_API = import.meta.resolve("tsx/esm/api");
@@ -36,7 +38,7 @@ function lowerPriority(nice: number): string {
   return `Promise.all([import("node:os"), import("node:fs")]).then(([os, fs]) => {
     try {
       const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
-      if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + ${nice}));
+      if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(process.pid) + ${nice}));
     } catch {}
   })`;
 }
@@ -46,4 +48,35 @@ export function spawnTsWorker(entry: URL, options: Omit<WorkerOptions, "execArgv
   const load = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`;
   const bootstrap = `${lowerPriority(nice)}.then(() => ${load});`;
   return new Worker(bootstrap, { ...options, eval: true, execArgv: tsWorkerExecArgv() });
+}
+
+/**
+ * Lower the priority of this process's helper threads by `nice`: every thread other than the
+ * calling (main) thread that still runs at the main thread's priority — V8's platform threads
+ * (garbage collection and compilation for every isolate, the workers' included) and libuv's
+ * thread pool. Worker threads lower themselves at their start and are left as they are. Linux
+ * only (/proc/self/task); elsewhere, or where a priority cannot be changed, nothing happens.
+ * Returns how many threads were lowered.
+ */
+export function lowerHelperThreads(nice: number): number {
+  if (nice <= 0) return 0;
+  let lowered = 0;
+  try {
+    const main = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    const base = getPriority(main);
+    for (const name of readdirSync("/proc/self/task")) {
+      const tid = Number(name);
+      if (!Number.isInteger(tid) || tid === main) continue;
+      try {
+        if (getPriority(tid) !== base) continue;
+        setPriority(tid, Math.min(19, base + nice));
+        lowered++;
+      } catch {
+        // the thread ended meanwhile, or its priority cannot be changed
+      }
+    }
+  } catch {
+    return lowered;
+  }
+  return lowered;
 }
