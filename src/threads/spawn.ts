@@ -9,9 +9,11 @@
  * replica, the worker pools (tasks/pool.ts; RFE's resamples are pool jobs) and the store's reader
  * for a renewal.
  *
- * Priority. Every worker thread lowers its own scheduling priority (Linux: a thread's nice value
- * is its own, set with setpriority on its thread id from /proc/thread-self) by `nice` (default
- * WORKER_NICE) before it loads anything. The main thread, which answers every request, then gets
+ * Priority. Every worker thread sets its own scheduling priority (Linux: a thread's nice value
+ * is its own, set with setpriority on its thread id from /proc/thread-self) to the main thread's
+ * plus `nice` (default WORKER_NICE) before it loads anything — relative to the main thread, not
+ * to its own, so that lowering the helper threads (`lowerHelperThreads`) before or after a
+ * worker starts gives the same result. The main thread, which answers every request, then gets
  * a core first when the workers keep both busy: on the 2-core machine, with four busy workers,
  * it otherwise waited for a core for up to a second (an event-loop "stall" in which it used
  * little CPU, bench/availability.ts). Where a thread's priority cannot be changed (not Linux, or
@@ -43,7 +45,7 @@ function lowerPriority(nice: number): string {
   })`;
 }
 
-/** `new Worker(entry)` for a `.ts` entry file (a `file:` URL), compiled by tsx, at a priority `nice` below the caller's. */
+/** `new Worker(entry)` for a `.ts` entry file (a `file:` URL), compiled by tsx, at a priority `nice` below the main thread's. */
 export function spawnTsWorker(entry: URL, options: Omit<WorkerOptions, "execArgv" | "eval"> = {}, nice = WORKER_NICE): Worker {
   const load = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`;
   const bootstrap = `${lowerPriority(nice)}.then(() => ${load});`;

@@ -72,7 +72,7 @@ export interface FoldTraining {
 export function foldTraining(train: FoldInput["train"], run: { readonly compounds: OrderedCompounds; readonly found: readonly Found[] }, nrHits: boolean, progress: (f: number) => void = () => undefined): FoldTraining {
   const found = distinctFeatures(run.found);
   const weights = Float64Array.from(found, (f) => f.pValue);
-  const hits = minedHits(found, run.compounds, nrHits);
+  const hitsOf = minedHits(found, run.compounds, nrHits);
   const tidOfId = new Map(run.compounds.ids.map((id, t) => [id, t]));
   const keyRow = new Map<string, number>();
   const keys: string[] = [];
@@ -86,7 +86,7 @@ export function foldTraining(train: FoldInput["train"], run: { readonly compound
   });
   const fingerprints = firstTid.map((t, r) => {
     if (r % 64 === 0) progress(r / firstTid.length);
-    return fingerprintOf(hits[t]!, weights, nrHits);
+    return fingerprintOf(hitsOf(t), weights, nrHits);
   });
   const instRow: number[] = [];
   const instActivity: number[] = [];

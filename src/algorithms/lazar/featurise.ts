@@ -30,20 +30,22 @@ export function distinctFeatures(found: readonly Found[]): Found[] {
 }
 
 /**
- * The hits of every compound of a mining run, by tid (the miner's canonical order): the features
+ * The hits of a compound of a mining run, by its tid (the miner's canonical order): the features
  * whose occurrences include it, ascending, each with its count of embeddings in the compound's
- * graph when `nrHits`, else 1.
+ * graph when `nrHits`, else 1. The counting (the costly part) is done when a compound's hits are
+ * asked for, so a caller counts only the compounds it uses and can report progress as it goes.
  */
-export function minedHits(features: readonly Found[], compounds: OrderedCompounds, nrHits: boolean): FeatureHits[][] {
+export function minedHits(features: readonly Found[], compounds: OrderedCompounds, nrHits: boolean): (tid: number) => FeatureHits[] {
   const present: number[][] = compounds.graphs.map(() => []);
   features.forEach((f, j) => {
     for (let i = 0; i < f.tids.length; i++) present[f.tids[i]!]?.push(j);
   });
   const counter = nrHits ? new QuerySet(features.map((f) => f.smarts)) : null;
-  return present.map((js, t) => {
+  return (t) => {
+    const js = present[t] ?? [];
     const counts = counter && js.length > 0 ? counter.countAll(compounds.graphs[t]!) : null;
     return js.map((j) => ({ feature: j, hits: counts ? counts[j]! : 1 }));
-  });
+  };
 }
 
 /** A molecule as the matcher takes it. */

@@ -279,11 +279,11 @@ export async function mineFeaturesJob(input: MiningInput, ctx: JobContext): Prom
     return { name: `${input.miner}-${i + 1}`, title: p.smarts, numeric: true, types: [`${NS.ot}Substructure`], properties: props };
   });
   // Each training row's features and hits (lazar/featurise.ts: the same as a model's and a fold's).
-  const hits = minedHits(kept, run.compounds, input.nrHits);
+  const hitsOf = minedHits(kept, run.compounds, input.nrHits);
   const tidOf = new Map(ids.map((id, t) => [id, t]));
   const entries = input.entries.map((e): MinedEntry => {
     const t = tidOf.get(e.id);
-    const h = t === undefined ? [] : hits[t]!;
+    const h = t === undefined ? [] : hitsOf(t);
     return { line: e.line, compound: e.compound, features: h.map((x) => x.feature), ...(input.nrHits && h.length > 0 ? { values: h.map((x) => String(x.hits)) } : {}) };
   });
   const header = featureDatasetHeader({ ...input.dataset, features, entryCount: input.entries.length, compounds: input.entries.length });
