@@ -5,7 +5,8 @@
  * (every request is valid: anything but the expected answer or a documented 503 is an error),
  * p50/p99 latency per kind, and the server's resident memory (process with all its threads,
  * from /proc) after a warm-up, at its peak during the load, and 15 s and 35 s after the load
- * (the SPARQL replicas shed their garbage after 10 s without a commit).
+ * (the store renews its memory after 10 s without a commit, and the SPARQL replicas with it:
+ * graph-store.ts "Renewal"), with the largest memory mappings at the start and at the end.
  *
  *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60] [NAME=value …]
  */
@@ -29,6 +30,23 @@ async function storeFigures(base: string): Promise<string> {
 function rssMb(pid: number): number {
   const s = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? NaN) / 1024;
+}
+
+/**
+ * Where the resident memory is, from /proc/<pid>/smaps: the mappings holding 16 MB or more
+ * (resident MB / mapping MB), largest first, and the rest together.
+ */
+function memoryMap(pid: number): string {
+  const maps: { size: number; rss: number; name: string }[] = [];
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (m) maps.push({ size: (parseInt(m[2]!, 16) - parseInt(m[1]!, 16)) / 2 ** 20, rss: 0, name: m[3]! });
+    const r = /^Rss:\s+(\d+) kB/.exec(line);
+    if (r && maps.length) maps[maps.length - 1]!.rss = Number(r[1]) / 1024;
+  }
+  const big = maps.filter((m) => m.rss >= 16).sort((a, b) => b.rss - a.rss);
+  const rest = maps.filter((m) => m.rss < 16).reduce((s, m) => s + m.rss, 0);
+  return `${big.map((m) => `${m.rss.toFixed(0)}/${m.size.toFixed(0)}${m.name ? ` ${m.name}` : ""}`).join(", ")}; the rest ${rest.toFixed(0)} MB`;
 }
 
 function quantile(xs: readonly number[], q: number): number {
@@ -58,6 +76,7 @@ try {
   report("warm-up (10 s)", await runLoad(setup, clients, 10));
   await new Promise((res) => setTimeout(res, 15_000));
   const before = rssMb(srv.proc.pid!);
+  const beforeMap = memoryMap(srv.proc.pid!);
   console.log(`store before the load: ${await storeFigures(srv.base)}`);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(srv.proc.pid!))), 500);
@@ -67,13 +86,15 @@ try {
   report(`${clients} clients for ${seconds} s`, result);
   await new Promise((res) => setTimeout(res, 15_000));
   const after = rssMb(srv.proc.pid!);
-  // The SPARQL replicas reload when the service has been idle for 10 s (store/replica.ts): later.
+  // The store and the SPARQL replicas renew once the service has been idle for 10 s (store/graph-store.ts): later.
   await new Promise((res) => setTimeout(res, 20_000));
   const later = rssMb(srv.proc.pid!);
-  for (const l of srv.output().slice(logged).split("\n")) if (l.startsWith("SPARQL replicas reloaded")) console.log(`server: ${l}`);
+  const laterMap = memoryMap(srv.proc.pid!);
+  for (const l of srv.output().slice(logged).split("\n")) if (l.startsWith("store renewed") || l.startsWith("SPARQL replicas reload")) console.log(`server: ${l}`);
   console.log(`store after the load: ${await storeFigures(srv.base)}`);
   const stalls = srv.output().slice(logged).split("\n").map((l) => /^event loop stalled (\d+) ms/.exec(l)?.[1]).filter(Boolean).map(Number);
   console.log(`server RSS: ${before.toFixed(0)} MB after the warm-up, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB 15 s after the load (${(((after - before) / before) * 100).toFixed(1)} %), ${later.toFixed(0)} MB 35 s after (${(((later - before) / before) * 100).toFixed(1)} %)`);
+  console.log(`  after the warm-up: ${beforeMap}\n  35 s after the load: ${laterMap}`);
   console.log(`event-loop stalls over 100 ms during the load: ${stalls.length}, longest ${Math.max(0, ...stalls)} ms`);
 } finally {
   await srv.stop();

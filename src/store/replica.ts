@@ -50,16 +50,7 @@ export interface ReplicaOptions {
   readonly maxResults: number;
   /** Worker threads, each with its own copy of the data (default 1). */
   readonly workers?: number;
-  /** Shedding when idle (see `follow`): how long without a commit counts as idle (default IDLE_MS). */
-  readonly idleMs?: number;
-  /** …and the least garbage (triples) worth a reload (default MIN_IDLE_GARBAGE). */
-  readonly minIdleGarbage?: number;
 }
-
-/** No commit for this long: the service is idle (for shedding garbage, see `follow`). */
-export const IDLE_MS = 10_000;
-/** Garbage (replaced and deleted triples) in the workers' copies below which an idle reload is not worth it. */
-export const MIN_IDLE_GARBAGE = 100_000;
 
 /** The protocol's dataset parameters (`default-graph-uri`, `named-graph-uri`). */
 export interface QueryDataset {
@@ -148,8 +139,6 @@ export class SparqlReplica {
   private renewing: Slot | null = null;
   private starting: { resolve: () => void; reject: (e: Error) => void } | undefined;
   private readyPromise: Promise<void> = Promise.resolve();
-  /** The idle check of `follow`. */
-  private idleTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly opts: ReplicaOptions) {
     const n = opts.workers ?? 1;
@@ -183,40 +172,19 @@ export class SparqlReplica {
   }
 
   /**
-   * Forward every commit of `store` to the workers; renew them when the store renews, and also
-   * when the service is idle and the workers' copies hold at least as much garbage as current data
-   * (and at least `minIdleGarbage` triples). Each copy keeps the memory of every triple it loaded
+   * Forward every commit of `store` to the workers, and renew them when the store renews (near
+   * its capacity, or when the service is idle and more of what was loaded is garbage than
+   * current: graph-store.ts "Renewal"). Each copy keeps the memory of every triple it loaded
    * (Oxigraph frees nothing, and a WebAssembly memory never shrinks): 50 clients uploading and
    * deleting for 30 s grew each copy from 20 to 90 MB for 134k triples loaded, 51k of them still
-   * current. A replaced worker's thread ends, and its memory with it. The writer's own store
-   * cannot shed memory this way (it lives in the main thread): it renews near its capacity.
+   * current. A replaced worker's thread ends, and its memory with it.
    */
   follow(store: GraphStore): void {
-    const idleMs = this.opts.idleMs ?? IDLE_MS;
-    const minGarbage = this.opts.minIdleGarbage ?? MIN_IDLE_GARBAGE;
-    /** The writer's figures when the copies last held only current data. */
-    let base = store.capacity();
-    let lastRecord = performance.now();
-    store.onRecord((seq, at) => {
-      lastRecord = performance.now();
-      this.forward(seq, at);
-    });
+    store.onRecord((seq, at) => this.forward(seq, at));
     store.onRenew(() => {
-      base = store.capacity();
+      console.error("SPARQL replicas reload the current data, as the store renewed");
       this.renew();
     });
-    const check = (): void => {
-      if (this.closed || performance.now() - lastRecord < idleMs) return;
-      const now = store.capacity();
-      // A copy holds what it loaded at its last reload (the current data then) and every triple since.
-      const garbage = base.live + Math.max(0, now.loaded - base.loaded) - now.live;
-      if (garbage < Math.max(minGarbage, now.live)) return;
-      base = now;
-      console.error(`SPARQL replicas reloaded while idle, to return the memory of ${garbage} replaced or deleted triples`);
-      this.renew();
-    };
-    this.idleTimer = setInterval(check, Math.max(50, Math.min(idleMs, 5_000)));
-    this.idleTimer.unref();
   }
 
   /** Replace every loaded worker (each reloads only the current data), one at a time. */
@@ -289,7 +257,6 @@ export class SparqlReplica {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.idleTimer);
     const err = new ServiceUnavailable("the SPARQL endpoint is shutting down");
     this.starting?.reject(err);
     this.starting = undefined;

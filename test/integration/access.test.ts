@@ -23,7 +23,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { assertServesNormally, freshDir, HAMSTER, removeDir, startServer, storeSnapshot, waitForTask, waitForTaskState } from "../helpers/server.ts";
@@ -193,6 +193,27 @@ describe("access control with API tokens", () => {
     const r = await fetch(`${srv.base}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3/pc`, { method: "POST", body: new URLSearchParams({ pc_type: "constitutional" }), headers: { Accept: "text/uri-list", ...auth(BOB) } });
     assert.equal(r.status, 201, await r.clone().text());
     assert.deepEqual(await creators(r.headers.get("location")!), ["bob"]);
+  });
+
+  it("answers a repeated prediction with the stored one only to its creator: alice twice → the same dataset, bob → his own", async () => {
+    const hamster = await completed(await upload(srv.base, readFileSync(HAMSTER, "utf8"), "hamster.csv", auth(ALICE)));
+    const trained = await fetch(`${srv.base}/algorithm/lazar`, { method: "POST", body: new URLSearchParams({ dataset_uri: hamster, min_frequency: "8" }), headers: { Accept: "text/uri-list", ...auth(ALICE) } });
+    assert.equal(trained.status, 202, await trained.clone().text());
+    const model = await completed((await trained.text()).trim());
+    const compound = `${srv.base}/compound/${encodeURIComponent("InChI=1S/C6H8N2/c7-8-6-4-2-1-3-5-6/h1-5,8H,7H2")}`; // c1ccccc1NN
+    const predict = (token: string): Promise<Response> => fetch(model, { method: "POST", body: new URLSearchParams({ compound_uri: compound }), headers: { Accept: "text/uri-list", ...auth(token) } });
+    const first = await predict(ALICE);
+    assert.equal(first.status, 201, await first.clone().text());
+    const pd = (await first.text()).trim();
+    const again = await predict(ALICE);
+    assert.equal(again.status, 200);
+    assert.equal((await again.text()).trim(), pd);
+    const bob = await predict(BOB);
+    assert.equal(bob.status, 201);
+    const bobs = (await bob.text()).trim();
+    assert.notEqual(bobs, pd);
+    assert.deepEqual(await creators(bobs), ["bob"]);
+    assert.deepEqual(await creators(pd), ["alice"]);
   });
 
   it("lets only an admin delete what was made without tokens", async () => {

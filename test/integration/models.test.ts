@@ -90,6 +90,25 @@ describe("models over HTTP", () => {
     assert.ok(sims.every((s) => s > 0.3 && s <= 1));
   });
 
+  test("asking again for the same compound answers 200 with the stored prediction (as lazar's cache did); after its DELETE, 201 with a new one; another compound another dataset", async () => {
+    const query = await compound(srv.base, "c1ccccc1NN");
+    const first = await post(model, { compound_uri: query });
+    assert.ok(first.status === 200 || first.status === 201);
+    const pd = (await first.text()).trim();
+    const [again, concurrent] = await Promise.all([post(model, { compound_uri: query }), post(model, { compound_uri: query })]);
+    assert.equal(again.status, 200);
+    assert.equal((await again.text()).trim(), pd);
+    assert.equal((await concurrent.text()).trim(), pd);
+    const other = (await (await post(model, { compound_uri: await compound(srv.base, "c1ccccc1N") })).text()).trim();
+    assert.notEqual(other, pd);
+    assert.equal((await fetch(pd, { method: "DELETE" })).status, 200);
+    const fresh = await post(model, { compound_uri: query });
+    assert.equal(fresh.status, 201);
+    const pd2 = (await fresh.text()).trim();
+    assert.notEqual(pd2, pd);
+    assert.equal((await predictions(srv.base, pd2, model)).get(query)!.value, "false");
+  });
+
   test("a training compound (CNN) gets its measured value, marked as measured, and no prediction", async () => {
     const query = await compound(srv.base, "CNN");
     const pd = (await (await post(model, { compound_uri: query })).text()).trim();
@@ -182,11 +201,15 @@ describe("models over HTTP", () => {
     assert.equal((await get(srv.datasets.hamster, "text/uri-list")).status, 200);
   });
 
-  test("after a restart the model still predicts, identically", async () => {
+  test("after a restart the model still predicts, identically (the stored prediction deleted, so it is computed anew)", async () => {
     const query = await compound(srv.base, "c1ccccc1NN");
-    const before = (await predictions(srv.base, (await (await post(model, { compound_uri: query })).text()).trim(), model)).get(query)!;
+    const pd = (await (await post(model, { compound_uri: query })).text()).trim();
+    const before = (await predictions(srv.base, pd, model)).get(query)!;
     await srv.restart();
-    const after = (await predictions(srv.base, (await (await post(model, { compound_uri: query })).text()).trim(), model)).get(query)!;
+    assert.equal((await fetch(pd, { method: "DELETE" })).status, 200);
+    const r = await post(model, { compound_uri: query });
+    assert.equal(r.status, 201);
+    const after = (await predictions(srv.base, (await r.text()).trim(), model)).get(query)!;
     assert.deepEqual(after, before);
   });
 });

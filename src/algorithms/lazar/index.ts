@@ -12,7 +12,9 @@ import type { TaskState } from "../../resources/task.ts";
 import { newId } from "../../resources/uris.ts";
 import { VERSION } from "../../version.ts";
 import { buildModelOperation } from "./operation.ts";
-import { datasetQueries, predictCompound, predictDatasetOperation } from "./predict.ts";
+import { datasetQueries, predictCompound, predictDatasetOperation, storedPrediction } from "./predict.ts";
+import { actingCreator } from "../../resources/creator.ts";
+import type { GraphStore } from "../../store/graph-store.ts";
 import { LAZAR, modelRequest } from "./spec.ts";
 
 export const lazar: Algorithm = {
@@ -33,9 +35,13 @@ export async function predictDataset(m: ModelRecord, dataset: string, { store, u
 
 /**
  * Predict compound `compoundUri` (parameter compound_uri: a compound URI of this service, known
- * or not) with model `m`, run by `run` (request-time jobs); the prediction dataset's URI.
+ * or not) with model `m`, run by `run` (request-time jobs): the prediction dataset's URI, and
+ * whether it was stored by this request (false: the same request was answered before, and its
+ * stored prediction is the answer, `storedPrediction`). Identical requests that arrive while one
+ * is being predicted wait for it and get its answer.
  */
-export async function predictOne(m: ModelRecord, compoundUri: string, { store, uris, vocab }: Services, run: RunRequestJob): Promise<string> {
+export async function predictOne(m: ModelRecord, compoundUri: string, services: Services, run: RunRequestJob): Promise<{ uri: string; created: boolean }> {
+  const { store, uris, vocab } = services;
   const prefix = `${uris.compounds()}/`;
   if (!compoundUri.startsWith(prefix)) throw new BadRequest(`parameter 'compound_uri': ${compoundUri} is not a compound of this service (${prefix}<InChI>)`, { field: "compound_uri" });
   let inchi: string;
@@ -45,13 +51,36 @@ export async function predictOne(m: ModelRecord, compoundUri: string, { store, u
     throw new BadRequest("parameter 'compound_uri': malformed percent-encoding", { field: "compound_uri" });
   }
   const uri = uris.compound(inchi);
-  let smiles = store.has(uri) ? (readCompound(store.ox, uri, vocab)?.smiles ?? null) : null;
-  if (!store.has(uri)) {
-    const r = await run("chem.identify", { cell: inchi });
-    if (!r.ok) throw new UnprocessableEntity(`parameter 'compound_uri': ${inchi} is not a compound this service can read: ${r.error}`, { field: "compound_uri" });
-    smiles = r.value.smiles;
+  const stored = storedPrediction(store, m, uri, vocab);
+  if (stored !== undefined) return { uri: stored, created: false };
+  const key = JSON.stringify([m.uri, uri, actingCreator() ?? null]);
+  const running = inFlight(store);
+  const same = running.get(key);
+  if (same) return { uri: await same, created: false };
+  const work = (async () => {
+    let smiles = store.has(uri) ? (readCompound(store.ox, uri, vocab)?.smiles ?? null) : null;
+    if (!store.has(uri)) {
+      const r = await run("chem.identify", { cell: inchi });
+      if (!r.ok) throw new UnprocessableEntity(`parameter 'compound_uri': ${inchi} is not a compound this service can read: ${r.error}`, { field: "compound_uri" });
+      smiles = r.value.smiles;
+    }
+    const result = uris.dataset(newId());
+    await predictCompound(store, (input) => run("model.predict", input), m, uri, smiles, result, vocab);
+    return result;
+  })();
+  running.set(key, work);
+  try {
+    return { uri: await work, created: true };
+  } finally {
+    running.delete(key);
   }
-  const result = uris.dataset(newId());
-  await predictCompound(store, (input) => run("model.predict", input), m, uri, smiles, result, vocab);
-  return result;
+}
+
+/** Single-compound predictions under way, per store: (model, compound, creator) → their answer. */
+const predicting = new WeakMap<GraphStore, Map<string, Promise<string>>>();
+
+function inFlight(store: GraphStore): Map<string, Promise<string>> {
+  let m = predicting.get(store);
+  if (!m) predicting.set(store, (m = new Map()));
+  return m;
 }

@@ -2,7 +2,8 @@
  * Predicting with a lazar model (main thread): the compounds of a dataset or one compound, read
  * in steps and predicted in `model.predict` jobs against the model's data (model-data.ts).
  */
-import { actingCreator, withCreator } from "../../resources/creator.ts";
+import * as ox from "oxigraph";
+import { actingCreator, readCreator, withCreator } from "../../resources/creator.ts";
 import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts";
 import { predictedFeatureQuads, predictedConfidenceUri, predictedValueUri, type ModelRecord } from "../../resources/model.ts";
 import type { GraphStore, Stage } from "../../store/graph-store.ts";
@@ -78,6 +79,30 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
       throw err;
     }
   };
+}
+
+/**
+ * The prediction dataset a request made earlier for compound `compound` with model `m`, by the
+ * same creator (the acting token's name, or none), if it is still stored: a model and a compound
+ * always give the same prediction, so lazar answered a repeated request with the same URI instead
+ * of storing another copy. Found through the compound's URI as the value of the dataset's
+ * `compound_uri` parameter (an object-index lookup), then checked: a dataset of this model,
+ * whose parameter is that one, served (not pending), of the same creator.
+ */
+export function storedPrediction(store: GraphStore, m: ModelRecord, compound: string, v: Vocab): string | undefined {
+  const g = store.ox;
+  const creator = actingCreator();
+  const title = ox.namedNode(dc.title.value);
+  const model = ox.namedNode(v.qg.model.value);
+  for (const q of g.match(null, ox.namedNode(ot.paramValue.value), ox.literal(compound), null)) {
+    const graph = q.graph;
+    if (graph.termType !== "NamedNode" || !store.has(graph.value)) continue;
+    if (g.match(graph, model, ox.namedNode(m.uri), graph).length === 0) continue;
+    if (g.match(q.subject, title, ox.literal("compound_uri"), graph).length === 0) continue;
+    if (readCreator(g, graph.value, v) !== creator) continue;
+    return graph.value;
+  }
+  return undefined;
 }
 
 /** One compound, answered directly: predicted by `run` (the request-time pool), committed, its summary returned. */

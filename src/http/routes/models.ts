@@ -1,7 +1,8 @@
 /**
  * /model and /model/{id} (docs/lazar-method.md "Model and prediction resources"): the model record
  * (RDF, HTML with the training summary), its predicted-variable features, DELETE, and POST
- * predicting a compound (`compound_uri`: answered directly, 201 + the prediction dataset) or a
+ * predicting a compound (`compound_uri`: answered directly, 201 + the prediction dataset; 200 +
+ * the same dataset for a request answered before, lazar/predict.ts storedPrediction) or a
  * dataset (`dataset_uri`: 202 + task → prediction dataset).
  */
 import type Router from "@koa/router";
@@ -78,8 +79,8 @@ export function registerModels(router: Router, deps: Deps): void {
     const dataset = params.string("dataset_uri");
     if ((compound === undefined) === (dataset === undefined)) throw new BadRequest("give exactly one of compound_uri and dataset_uri", { field: compound === undefined ? "compound_uri" : "dataset_uri" });
     if (dataset !== undefined) return respondTask(ctx, await predictDataset(m, dataset, deps), deps);
-    const result = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress));
-    ctx.set("Location", result);
-    await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], 201);
+    const { uri: result, created } = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress));
+    if (created) ctx.set("Location", result);
+    await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], created ? 201 : 200);
   });
 }

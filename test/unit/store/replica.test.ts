@@ -451,10 +451,10 @@ describe("SparqlReplica", () => {
 });
 
 describe("SparqlReplica: shedding garbage while idle", () => {
-  it("reloads its workers once the service is idle and they hold as much garbage as current data, and not before", async () => {
+  it("reloads its workers when the store renews once the service is idle and it holds as much garbage as current data, and not before", async () => {
     const dir = mkdtempSync(join(tmpdir(), "qsargraph-replica-idle-"));
-    const store = GraphStore.open(dir);
-    const replica = await SparqlReplica.start(store, { dataDir: dir, timeoutMs: 5000, maxResults: 10_000, workers: 1, idleMs: 300, minIdleGarbage: 100 });
+    const store = GraphStore.open(dir, { idleMs: 300, minIdleGarbage: 100 });
+    const replica = await SparqlReplica.start(store, { dataDir: dir, timeoutMs: 5000, maxResults: 10_000, workers: 1 });
     const G = `${EX}graph/churn`;
     const triples = (n: number, tag: string): string => nt(Array.from({ length: n }, (_, i): Triple => [iri(`${tag}/${i}`), iri("value"), lit(String(i))]));
     const countIn = async (g: string): Promise<number> => {
@@ -466,20 +466,24 @@ describe("SparqlReplica: shedding garbage while idle", () => {
       await store.commit([{ graph: G, ntriples: triples(150, "a") }]);
       await new Promise((res) => setTimeout(res, 1000));
       assert.equal(replica.renewalCount, 0);
-      // Replaced twice by 150 others: 300 garbage ≥ max(100, 150 current) → one reload, once idle.
+      assert.equal(store.capacity().renewals, 0);
+      // Replaced twice by 150 others: 300 garbage ≥ max(100, 150 current) → one renewal, once idle.
       await store.commit([{ graph: G, ntriples: triples(150, "b") }]);
       await store.commit([{ graph: G, ntriples: triples(150, "c") }]);
       const t0 = performance.now();
       while (replica.renewalCount < 1 && performance.now() - t0 < 10_000) await new Promise((res) => setTimeout(res, 50));
       assert.equal(replica.renewalCount, 1);
+      assert.equal(store.capacity().renewals, 1);
+      assert.deepEqual([store.capacity().loaded, store.capacity().live], [150, 150], "the store holds only the current data");
       assert.ok(performance.now() - t0 >= 250, "not before the service was idle");
       while (replica.figures.ready < 1) await new Promise((res) => setTimeout(res, 20));
       assert.equal(await countIn(G), 150, "the reloaded copy holds the current data");
       const r = await replica.query(`ASK { GRAPH <${G}> { ${iri("c/7")} ${iri("value")} ${lit("7")} } }`, JSON_T);
       assert.equal((JSON.parse(r.body.toString()) as { boolean: boolean }).boolean, true);
-      // Nothing loaded since: no second reload.
+      // Nothing loaded since: no second renewal.
       await new Promise((res) => setTimeout(res, 1000));
       assert.equal(replica.renewalCount, 1);
+      assert.equal(store.capacity().renewals, 1);
     } finally {
       await replica.close();
       await store.close();
