@@ -7,7 +7,7 @@
  * Int32Array: 4 bytes an entry) for the next request; a page or step then looks up just its
  * lines.
  */
-import { setImmediate } from "node:timers/promises";
+import { nextTurn } from "../threads/turns.ts";
 import * as ox from "oxigraph";
 import { NotFound } from "../errors.ts";
 import type { GraphStore } from "../store/graph-store.ts";
@@ -136,7 +136,7 @@ export class EntryOrder {
 
   /** Serve the event loop between two steps of reading `uri`; NotFound when it was deleted meanwhile. */
   async pauseFor(uri: string): Promise<void> {
-    await setImmediate();
+    await nextTurn();
     if (!this.store.has(uri)) throw new NotFound(`${uri} was deleted while it was being read`);
   }
 }

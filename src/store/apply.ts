@@ -16,7 +16,9 @@
  * was loaded (between 32 KB and 512 KB; the rate carries over from one operation to the next, as
  * all of them load into this thread's store). A fixed 512 KB slice took 100–550 ms on a busy machine
  * (a Kazius BBRC result, 800k triples: 233 slices, the slowest 1.26 s), each a stall of the
- * event loop; recovery and the replica load without pauses, in SLICE_BYTES.
+ * event loop; recovery and the replica load without pauses, in SLICE_BYTES. The writer's pause
+ * is threads/turns.ts `nextTurn`, shared with all other sliced work on the main thread, so that
+ * several loads at once still put one slice in each turn of the event loop.
  */
 import * as ox from "oxigraph";
 import { bodyOf, bytesOf, graphsOf, type Body, type GraphOp } from "./journal.ts";

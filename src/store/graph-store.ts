@@ -45,7 +45,7 @@
  * holds data (a stage's data is not on disk yet). Listeners (`onRenew`: the read replica)
  * renew their own copies. A renewal that fails is logged and changes nothing.
  */
-import { setImmediate } from "node:timers/promises";
+import { nextTurn } from "../threads/turns.ts";
 import * as ox from "oxigraph";
 import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts";
 import { applyOp, applyOpsSync, clearGraphs, currentOps, dropGraphs, fills, statementsPerGraph, track } from "./apply.ts";
@@ -146,7 +146,7 @@ export class Stage {
       // Checked right before the data goes in: a renewal started later sees `touched` and stops.
       while (this.store.renewalUnderWay) await this.store.renewed();
       this.touched = true;
-      await applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, setImmediate);
+      await applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, nextTurn);
     });
     this.chain = next.catch(() => undefined);
     return next;
@@ -418,7 +418,7 @@ export class GraphStore {
     let count = 0;
     // A load that fails leaves `fresh` to the collector, with its instance.
     for (const op of read) {
-      await applyOp(fresh, op, (g) => graphs.has(g), setImmediate);
+      await applyOp(fresh, op, (g) => graphs.has(g), nextTurn);
       track(graphs, op);
       count += countStatements(bodyOf(op));
     }
@@ -549,7 +549,7 @@ export class GraphStore {
     // (never served) until both are done.
     const applied = this.applyChain.then(async () => {
       const early = this.newGraphOps(ops);
-      const pause = (): Promise<void> => (ticket.failure ? Promise.reject(ticket.failure) : setImmediate());
+      const pause = (): Promise<void> => (ticket.failure ? Promise.reject(ticket.failure) : nextTurn());
       /** Graphs created (and counted) ahead of the outcome. */
       const created: string[] = [];
       try {
@@ -566,7 +566,7 @@ export class GraphStore {
         if (!ticket.failure) throw err; // not the disk (e.g. a trap): the graphs stay hidden, as the journal has them
         await outcome.catch(() => undefined); // the journal is cut back before the client hears of it
         this.forget(created);
-        await dropGraphs(this.ox, ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])), setImmediate);
+        await dropGraphs(this.ox, ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])), nextTurn);
         for (const st of options.preloaded ?? []) await st.discard();
         this.unpend(touched);
         throw ticket.failure;
@@ -575,7 +575,7 @@ export class GraphStore {
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i]!;
         if (early[i]) continue;
-        await applyOp(this.ox, op, exists, setImmediate);
+        await applyOp(this.ox, op, exists, nextTurn);
         track(this.graphSet, op);
         this.account(op, statements[i]!);
       }

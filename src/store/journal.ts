@@ -15,7 +15,7 @@
  * a last record whose hash does not match, or trailing zero bytes (a file extended but not
  * written). Anything else that fails to decode, with valid-looking data after it, is corruption.
  */
-import { setImmediate } from "node:timers/promises";
+import { nextTurn } from "../threads/turns.ts";
 import { createHash } from "node:crypto";
 
 export const MAGIC = Buffer.from("QGJ1", "latin1");
@@ -122,7 +122,7 @@ async function hashAsync(b: Uint8Array): Promise<Uint8Array> {
   const h = createHash("sha256");
   for (let i = 0; i < b.length; i += SLICE_BYTES) {
     h.update(b.subarray(i, i + SLICE_BYTES));
-    if (i + SLICE_BYTES < b.length) await setImmediate();
+    if (i + SLICE_BYTES < b.length) await nextTurn();
   }
   return new Uint8Array(h.digest());
 }
@@ -147,7 +147,7 @@ export async function concatBodies(parts: readonly Uint8Array[]): Promise<Buffer
       sinceYield += piece.length;
       if (sinceYield >= SLICE_BYTES) {
         sinceYield = 0;
-        await setImmediate();
+        await nextTurn();
       }
     }
   }

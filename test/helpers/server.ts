@@ -47,11 +47,20 @@ export interface StartOptions {
   readonly env?: Record<string, string>;
 }
 
+/**
+ * Extra node flags for the server process, from QSARGRAPH_SERVER_NODE_ARGS (space-separated), for
+ * looking into a bench run, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (node refuses --cpu-prof
+ * in NODE_OPTIONS).
+ */
+function nodeArgs(): string[] {
+  return (process.env.QSARGRAPH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+}
+
 export async function startServer(o: StartOptions = {}): Promise<TestServer> {
   const dataDir = o.dataDir ?? freshDir();
   const port = o.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const proc = spawn(process.execPath, [...nodeArgs(), "--import", "tsx", "src/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DATA_DIR: dataDir, WORKERS: "2", ...o.env },
     stdio: ["ignore", "pipe", "pipe"],
