@@ -20,6 +20,7 @@ import { compoundMiddleware, registerCompounds } from "./http/routes/compounds.t
 import { registerDatasets } from "./http/routes/datasets.ts";
 import { registerService } from "./http/routes/service.ts";
 import { registerSparql } from "./http/routes/sparql.ts";
+import { registerOpenApi } from "./http/routes/openapi.ts";
 import { registerTasks } from "./http/routes/tasks.ts";
 import { Uris } from "./resources/uris.ts";
 import { GraphStore } from "./store/graph-store.ts";
@@ -34,6 +35,8 @@ const RENDER_WORKERS = 2;
 
 export interface App {
   readonly koa: Koa;
+  /** Every route (the API description is checked against them: test/unit/http/openapi/document.test.ts). */
+  readonly router: Router;
   readonly deps: Deps;
   /** Who may do what (README "Access control"). */
   readonly access: Access;
@@ -70,6 +73,8 @@ export async function createApp(config: Config): Promise<App> {
   registerModels(router, deps);
   registerValidation(router, deps);
   registerSparql(router, deps, replica);
+  // Last: the API description lists the routes registered before it.
+  registerOpenApi(router, deps, access);
 
   const koa = new Koa();
   koa.use(securityHeaders(config.baseUrl));
@@ -92,6 +97,7 @@ export async function createApp(config: Config): Promise<App> {
   let server: Server | undefined;
   return {
     koa,
+    router,
     deps,
     access,
     listen(): Promise<Server> {

@@ -15,7 +15,8 @@ import { negotiateLenient } from "./negotiate.ts";
 import { isRdfType, RDF_TYPES } from "./render-rdf.ts";
 import { serialiseRdf } from "../store/rdf-formats.ts";
 
-const OFFERS = ["text/plain", "application/problem+json", "text/html", ...RDF_TYPES, "text/uri-list"];
+/** What an error is negotiated among (a uri-list client gets text/plain: an error report is no URI list). */
+export const ERROR_OFFERS: readonly string[] = ["text/plain", "application/problem+json", "text/html", ...RDF_TYPES, "text/uri-list"];
 
 export function reportText(r: ErrorReport, indent = ""): string {
   const where = [r.line !== undefined ? `line ${r.line}` : "", r.column !== undefined ? `column ${r.column}` : "", r.field !== undefined ? `field ${r.field}` : ""]
@@ -82,7 +83,7 @@ export function errorMiddleware(vocab: Vocab) {
 }
 
 export async function renderError(ctx: Context, r: ErrorReport, vocab: Vocab): Promise<void> {
-  const type = negotiateLenient(ctx, OFFERS);
+  const type = negotiateLenient(ctx, ERROR_OFFERS);
   ctx.status = r.status;
   ctx.vary("Accept");
   const instance = `${vocab.base}${ctx.path}`;

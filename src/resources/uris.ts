@@ -87,6 +87,10 @@ export class Uris {
   ontology(): string {
     return `${this.base}/ontology`;
   }
+  /** The OpenAPI description of the service's HTTP API (http/openapi/). */
+  apiDescription(): string {
+    return `${this.base}/openapi.json`;
+  }
   /** The id at the end of a URI of this service of the given collection, or null. */
   idOf(collection: "dataset" | "task" | "model", uri: string): string | null {
     const prefix = `${this.base}/${collection}/`;

@@ -57,7 +57,7 @@ export const QG_NAMES = [
   // access control
   "createdBy",
   // service
-  "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "version", "member",
+  "Service", "collection", "Collection", "sparqlEndpoint", "ontology", "apiDescription", "version", "member",
   "storeCapacity", "triplesLoaded", "triplesCurrent", "storeRenewals",
   "sparqlWorkers", "sparqlTimeLimitMs", "sparqlWorkerRestarts",
   // errors

@@ -1,5 +1,6 @@
 /**
- * `/` (the service: links to every collection, as HTML and RDF) and `/ontology` (the served
+ * `/` (the service: links to every collection and to the API description, as HTML and RDF, and
+ * the Link header `rel="service-desc"` to the latter) and `/ontology` (the served
  * vocabulary from ontology/qsargraph.ttl, resolved against this deployment's base URL, plus the
  * JSON-LD context `/ontology/context.jsonld`).
  */
@@ -37,6 +38,7 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
       q.push(DataFactory.quad(s, vocab.qg.collection, iri(u)), DataFactory.quad(iri(u), rdfs.label, str(title)));
     }
     q.push(DataFactory.quad(s, vocab.qg.sparqlEndpoint, iri(uris.sparql())), DataFactory.quad(s, vocab.qg.ontology, iri(uris.ontology())));
+    q.push(DataFactory.quad(s, vocab.qg.apiDescription, iri(uris.apiDescription())), DataFactory.quad(iri(uris.apiDescription()), rdfs.label, str("API description (OpenAPI 3.1)")));
     const c = deps.store.capacity();
     q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)), DataFactory.quad(s, vocab.qg.storeRenewals, int(c.renewals)));
     const r = replica.figures;
@@ -44,6 +46,8 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
     return toNTriples(q);
   };
   router.get("/", async (ctx) => {
+    // The API description for generic clients (RFC 8631), whatever the representation.
+    ctx.set("Link", `<${uris.apiDescription()}>; rel="service-desc"; type="application/openapi+json"`);
     await respond(ctx, [
       ...rdfReps(() => textSource(serviceNt()), deps),
       [
@@ -53,7 +57,7 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
           const store = `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started or the store last renewed its memory (replaced and deleted data keeps its memory until then; renewals so far: ${c.renewals}) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
           const r = replica.figures;
           const sparql = `<p>SPARQL: ${r.workers} worker${r.workers === 1 ? "" : "s"} (${r.busy} running a query, ${r.loading} loading the data, ${r.queued} queries waiting); a query that cannot start or end within ${deps.config.sparqlTimeoutMs} ms fails with 503; workers restarted after a query was stopped: ${r.restarts}.</p>`;
-          return page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}</ul>${store}${sparql}`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] });
+          return page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}<li>${link(uris.apiDescription(), "API description")}: every path, parameter and answer of this service's HTTP API (OpenAPI 3.1, JSON)</li></ul>${store}${sparql}`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] });
         },
       ],
       ["text/uri-list", () => collections.map(([u]) => u).join("\r\n") + "\r\n"],

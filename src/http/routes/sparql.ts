@@ -28,7 +28,7 @@ import { READ_ONLY_MESSAGE } from "../../store/sparql-exec.ts";
 import { GRAPH_FORMATS, queryForm, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
 import type { Deps } from "../deps.ts";
 import { esc, page } from "../html/layout.ts";
-import { negotiate } from "../negotiate.ts";
+import { FORMAT_ALIASES, negotiate } from "../negotiate.ts";
 import { readBytes } from "../body.ts";
 
 export const MAX_SPARQL_BODY_BYTES = 1024 * 1024;
@@ -76,7 +76,10 @@ function queryParam(params: URLSearchParams): string | undefined {
   return all[0];
 }
 
+/** A browser's request for the form: Accept prefers HTML, or `?format=html` (http/negotiate.ts). */
 function wantsHtml(ctx: Context): boolean {
+  const format = typeof ctx.query.format === "string" ? ctx.query.format : undefined;
+  if (format !== undefined) return (FORMAT_ALIASES[format.toLowerCase()] ?? format) === "text/html";
   return ctx.get("Accept") !== "" && ctx.accepts("text/plain", "text/html") === "text/html";
 }
 
