@@ -348,11 +348,14 @@ describe("/openapi.json: every path and method answers as the document says", ()
       }
       if (primary.has(path)) await api.run({ method: "POST", path, body: { type: "application/x-www-form-urlencoded", value: { ...body, ...quick[path] } } });
     }
-    // Predictions: one compound at once (201), a dataset as a task (202).
+    // Predictions: one compound at once (201; asked again, 200 and the same), a dataset as a task (202).
     const model = { id: real["/model/{id}"]! };
     const one = await api.call({ method: "POST", path: "/model/{id}", params: model, body: { type: "application/x-www-form-urlencoded", value: { compound_uri: values.compound_uri } } });
     assert.equal(one.status, 201, one.text);
     assert.equal(one.headers.get("location"), one.text.trim());
+    const again = await api.call({ method: "POST", path: "/model/{id}", params: model, body: { type: "application/x-www-form-urlencoded", value: { compound_uri: values.compound_uri } } });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.text.trim(), one.text.trim(), "the stored prediction");
     await api.run({ method: "POST", path: "/model/{id}", params: model, body: { type: "application/json", value: { dataset_uri: values.dataset_uri } } });
     // One compound's descriptors (201), a structure (201 new or 200 known).
     const pc = await api.call({ method: "POST", path: "/compound/{inchi}/pc", params: paramsOf("/compound/{inchi}"), body: { type: "multipart/form-data", value: { pc_type: "constitutional" } } });

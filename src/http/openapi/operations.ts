@@ -364,6 +364,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: "Give exactly one of compound_uri and dataset_uri.",
     answers: [
       { status: 201, description: "compound_uri: the prediction dataset's URI (body and Location).", types: [URI_LIST, PLAIN], headers: ["Location"] },
+      { status: 200, description: "compound_uri predicted before with this model, by the same token (or without tokens), and still stored: that prediction dataset's URI.", types: [URI_LIST, PLAIN] },
       { ...TASK_CREATED, description: `dataset_uri: ${TASK_CREATED.description}` },
     ],
     errors: [404, 422, 503, 507],
