@@ -2,11 +2,11 @@
  * The production build (`npm run build`: tsconfig.build.json, src/ → dist/) and the compiled
  * service under plain node: issue 15's "`node dist/main.js` starts the service".
  *
- * The build is compiled into a temporary directory laid out as the Docker image is: `dist/`
- * beside `ontology/` and `package.json` (the compiled modules find both by relative URLs), and a
- * `node_modules` of the production dependencies only (the lock's packages not marked `dev`,
- * linked from the checkout's), so tsx, esbuild and TypeScript cannot even be resolved there. The
- * server is started as `node <dir>/dist/main.js`; through HTTP an upload completes as a task
+ * `npm run build` compiles into a temporary directory (`--outDir`), laid out as the Docker image
+ * is: `dist/` beside `ontology/` and `package.json` (the compiled modules find both by relative
+ * URLs), and a `node_modules` of the production dependencies only (the lock's packages not
+ * marked `dev`, linked from the checkout's), so tsx, esbuild and TypeScript cannot even be
+ * resolved there. The server is started as `node <dir>/dist/main.js`; through HTTP an upload completes as a task
  * (the pool's worker threads), a SPARQL ASK answers (the read replica's workers) and a structure
  * is read and drawn (the chemistry pool): every kind of worker starts from compiled JavaScript.
  *
@@ -22,18 +22,16 @@ import { execFile } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it, before } from "node:test";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { freePort, freshDir, get, HAMSTER, postCompound, ROOT, uploadDataset, uriList } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const run = promisify(execFile);
-const TSC = fileURLToPath(import.meta.resolve("typescript/bin/tsc"));
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-/** Compile src/ into `<dir>/dist` with tsconfig.build.json (as `npm run build` does) and lay out the rest of a production install beside it. */
+/** Compile src/ into `<dir>/dist` with `npm run build` (its output directory moved there) and lay out the rest of a production install beside it. */
 async function buildInto(dir: string): Promise<void> {
-  await run(process.execPath, [TSC, "-p", "tsconfig.build.json", "--outDir", join(dir, "dist")], { cwd: ROOT });
+  await run("npm", ["run", "build", "--", "--outDir", join(dir, "dist")], { cwd: ROOT });
   cpSync(join(ROOT, "ontology"), join(dir, "ontology"), { recursive: true });
   copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
   const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { dev?: boolean }> };
