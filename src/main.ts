@@ -1,6 +1,7 @@
 /**
  * Start qsargraph from the command line: flags / env → config → createApp → listen.
- * `npm start` (= `tsx src/main.ts`); see src/config.ts for the options.
+ * `npm start` runs the compiled service (`npm run build`, then `node dist/main.js`); `npx tsx
+ * src/main.ts` runs the sources. See src/config.ts for the options.
  */
 import "./v8-flags.ts";
 import { readFileSync } from "node:fs";

@@ -53,7 +53,7 @@ import { Capacity } from "./capacity.ts";
 import { journalPath, pruneCovered, recover, snapshotPath, writeSnapshot } from "./disk.ts";
 import { bodyOf, bodyRanges, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
 import { JournalWriter, type RecordListener } from "./journal-writer.ts";
-import { spawnTsWorker } from "../threads/spawn.ts";
+import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
 import { newOxigraphInstance } from "./oxigraph-instance.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
 
@@ -731,12 +731,12 @@ function describeChange(graphs: readonly string[]): string {
   return `the change to <${graphs[0]}>${others > 0 ? ` and ${others} other graph${others > 1 ? "s" : ""}` : ""}`;
 }
 
-const CURRENT_WORKER = new URL("./current-worker.ts", import.meta.url);
+const CURRENT_WORKER = moduleUrl("./current-worker.ts", import.meta.url);
 
 /** The current operations of a data directory, read and checked in a worker thread (current-worker.ts). */
 function readCurrentOps(dir: string): Promise<{ ops: GraphOp[]; lastSeq: number }> {
   return new Promise((resolve, reject) => {
-    const w = spawnTsWorker(CURRENT_WORKER, { workerData: { dir } });
+    const w = spawnWorker(CURRENT_WORKER, { workerData: { dir } });
     let answered = false;
     w.once("message", (m: FromCurrentWorker) => {
       answered = true;

@@ -32,12 +32,12 @@
  */
 import type { Worker } from "node:worker_threads";
 import { Cancelled, fromReport, InternalError, QueryTimeout, ServiceUnavailable } from "../errors.ts";
-import { REQUEST_NICE, spawnTsWorker } from "../threads/spawn.ts";
+import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
 import type { GraphStore, RecordLocation } from "./graph-store.ts";
 import type { FromReplica, ReplicaWorkerData, ToReplica } from "./replica-worker.ts";
 import type { QueryRequest } from "./sparql-exec.ts";
 
-const WORKER_URL = new URL("./replica-worker.ts", import.meta.url);
+const WORKER_URL = moduleUrl("./replica-worker.ts", import.meta.url);
 export const MAX_QUEUED = 64;
 /** How long a running query whose client went away may still end before its worker is terminated. */
 export const CANCEL_GRACE_MS = 500;
@@ -338,7 +338,7 @@ export class SparqlReplica {
 
   private spawn(slot: Slot): void {
     const data: ReplicaWorkerData = { dataDir: this.opts.dataDir, maxResults: this.opts.maxResults };
-    const w = spawnTsWorker(WORKER_URL, { workerData: data }, REQUEST_NICE);
+    const w = spawnWorker(WORKER_URL, { workerData: data }, REQUEST_NICE);
     slot.worker = w;
     slot.state = "loading";
     slot.stale = false;

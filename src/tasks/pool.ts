@@ -15,7 +15,7 @@
  * memory never shrinks).
  */
 import type { Worker } from "node:worker_threads";
-import { spawnTsWorker } from "../threads/spawn.ts";
+import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
 import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
 import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
 
@@ -64,7 +64,7 @@ interface Slot {
   job: Pending | null;
 }
 
-const WORKER_URL = new URL("./worker.ts", import.meta.url);
+const WORKER_URL = moduleUrl("./worker.ts", import.meta.url);
 
 export interface PoolOptions {
   /** The job module the workers import (a `file:` URL of a module that satisfies job.ts `JobModule`). */
@@ -94,7 +94,7 @@ export class WorkerPool<J extends JobMap = JobMap> {
 
   private newSlot(): Slot {
     const workerData = { module: this.options.module.href, setup: this.options.setup };
-    const slot: Slot = { worker: spawnTsWorker(WORKER_URL, { workerData }, this.options.nice), ready: false, job: null };
+    const slot: Slot = { worker: spawnWorker(WORKER_URL, { workerData }, this.options.nice), ready: false, job: null };
     this.attach(slot);
     return slot;
   }

@@ -1,13 +1,23 @@
 /**
- * Starting a worker thread whose entry is a TypeScript file, run through tsx like the main thread.
+ * Starting a worker thread, from the sources or from the compiled service.
  *
- * On Node 20 a worker given `execArgv: ["--import", "tsx"]` still fails on its `.ts` entry
+ * The service runs either from its TypeScript sources through tsx (tests, `npx tsx src/main.ts`)
+ * or compiled to JavaScript (`npm run build` → dist/, run by plain `node dist/main.js`: `npm
+ * start`, the Docker image). The sources name a worker's entry as a `.ts` file beside them
+ * (`moduleUrl("./worker.ts", import.meta.url)`); in the compiled service that is the `.js` file
+ * beside the compiled module (tsc rewrites import specifiers, not the strings of a `new URL`).
+ * One predicate, `isTypeScript`, decides both: the entry's extension follows the calling
+ * module's, and a `.ts` entry is loaded through tsx while a `.js` one is imported by plain node
+ * (no tsx, no esbuild compilation in the worker).
+ *
+ * A `.ts` entry: on Node 20 a worker given `execArgv: ["--import", "tsx"]` still fails on it
  * ("Unknown file extension .ts"): the loader hooks are not applied to the worker's entry module.
- * So the worker starts from a two-line JavaScript bootstrap (`eval`) that loads the entry with
- * tsx's `tsImport`, which also compiles everything the entry imports. The `--test*` flags of
- * node's test runner are not passed on (a worker is not a test file). Used by the SPARQL read
- * replica, the worker pools (tasks/pool.ts; RFE's resamples are pool jobs) and the store's reader
- * for a renewal.
+ * So the worker starts from a short JavaScript bootstrap (`eval`) that loads the entry with
+ * tsx's `tsImport`, which also compiles everything the entry imports. A `.js` entry is loaded by
+ * the same bootstrap with a plain `import()` (tsx is not even resolved: it is a development
+ * dependency, absent from the production install). The `--test*` flags of node's test runner
+ * are not passed on (a worker is not a test file). Used by the SPARQL read replica, the worker
+ * pools (tasks/pool.ts; RFE's resamples are pool jobs) and the store's reader for a renewal.
  *
  * Priority. Every worker thread sets its own scheduling priority (Linux: a thread's nice value
  * is its own, set with setpriority on its thread id from /proc/thread-self) to the main thread's
@@ -23,9 +33,24 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 
-const TSX_API = import.meta.resolve("tsx/esm/api");
+/** Whether a module (a URL or path) is TypeScript source, loaded through tsx; else JavaScript that plain node imports (the compiled service). */
+export function isTypeScript(module: URL | string): boolean {
+  const path = typeof module === "string" ? new URL(module, "file:///").pathname : module.pathname;
+  return /\.[cm]?ts$/.test(path);
+}
 
-export function tsWorkerExecArgv(): string[] {
+/**
+ * The URL of the module `specifier`, written as in the sources (`"./worker.ts"`), relative to the
+ * calling module `base` (its `import.meta.url`): the `.ts` file when the caller is TypeScript
+ * source, the compiled `.js` file beside it otherwise.
+ */
+export function moduleUrl(specifier: string, base: string): URL {
+  const url = new URL(specifier, base);
+  if (!isTypeScript(base) && isTypeScript(url)) url.pathname = url.pathname.replace(/\.([cm]?)ts$/, ".$1js");
+  return url;
+}
+
+export function workerExecArgv(): string[] {
   return process.execArgv.filter((a) => !a.startsWith("--test"));
 }
 
@@ -45,11 +70,16 @@ function lowerPriority(nice: number): string {
   })`;
 }
 
-/** `new Worker(entry)` for a `.ts` entry file (a `file:` URL), compiled by tsx, at a priority `nice` below the main thread's. */
-export function spawnTsWorker(entry: URL, options: Omit<WorkerOptions, "execArgv" | "eval"> = {}, nice = WORKER_NICE): Worker {
-  const load = `import(${JSON.stringify(TSX_API)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`;
+/**
+ * `new Worker(entry)` for an entry module (a `file:` URL: a `.ts` source compiled by tsx, or a
+ * compiled `.js` file imported as it is), at a priority `nice` below the main thread's.
+ */
+export function spawnWorker(entry: URL, options: Omit<WorkerOptions, "execArgv" | "eval"> = {}, nice = WORKER_NICE): Worker {
+  const load = isTypeScript(entry)
+    ? `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((tsx) => tsx.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`
+    : `import(${JSON.stringify(entry.href)})`;
   const bootstrap = `${lowerPriority(nice)}.then(() => ${load});`;
-  return new Worker(bootstrap, { ...options, eval: true, execArgv: tsWorkerExecArgv() });
+  return new Worker(bootstrap, { ...options, eval: true, execArgv: workerExecArgv() });
 }
 
 /**

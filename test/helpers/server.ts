@@ -2,6 +2,9 @@
  * Integration-test helper: starts the real server (`src/main.ts`) as a child process on
  * 127.0.0.1 with a fresh data directory, and small HTTP helpers to talk to it. A child process,
  * not an in-process app, so that tests can SIGKILL it and restart it on the same data.
+ * The service's entry is `src/main.ts`, run through tsx, unless a start names another
+ * (`StartOptions.main`) or the environment does (QSARGRAPH_TEST_MAIN, e.g. `dist/main.js` after
+ * `npm run build`: the tests or the benches against the compiled service, run by plain node).
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -9,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isTypeScript } from "../../src/threads/spawn.ts";
 
 export { DATA, EPAFHM, HAMSTER, KAZIUS, MULTI } from "./data.ts";
 import { HAMSTER } from "./data.ts";
@@ -45,6 +49,13 @@ export interface StartOptions {
   readonly dataDir?: string;
   readonly port?: number;
   readonly env?: Record<string, string>;
+  /** The service's entry file (absolute, or relative to the checkout): a `.ts` file runs through tsx, a compiled `.js` one under plain node. Default: QSARGRAPH_TEST_MAIN, else src/main.ts. */
+  readonly main?: string;
+}
+
+/** node's arguments that start the service from `main`. */
+function serviceArgs(main: string): string[] {
+  return isTypeScript(main) ? ["--import", "tsx", main] : [main];
 }
 
 /**
@@ -60,7 +71,7 @@ export async function startServer(o: StartOptions = {}): Promise<TestServer> {
   const dataDir = o.dataDir ?? freshDir();
   const port = o.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [...nodeArgs(), "--import", "tsx", "src/main.ts"], {
+  const proc = spawn(process.execPath, [...nodeArgs(), ...serviceArgs(o.main ?? process.env.QSARGRAPH_TEST_MAIN ?? "src/main.ts")], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DATA_DIR: dataDir, WORKERS: "2", ...o.env },
     stdio: ["ignore", "pipe", "pipe"],

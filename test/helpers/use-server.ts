@@ -40,6 +40,8 @@ export interface ServerOptions<K extends string = never> {
   readonly kill?: boolean;
   /** A fresh server for every test of the block (`beforeEach`/`afterEach`) rather than one for all. */
   readonly each?: boolean;
+  /** The service's entry file (server.ts `StartOptions.main`; default src/main.ts through tsx): e.g. a compiled `main.js`. */
+  readonly main?: string;
 }
 
 export interface ServerHandle<K extends string = never> {
@@ -106,7 +108,7 @@ class Session<K extends string> implements ServerHandle<K> {
     const old = this.#current;
     await old.stop();
     if (o.env) this.#env = o.env;
-    this.#server = await startServer({ dataDir: old.dataDir, port: Number(new URL(old.base).port), env: this.#env });
+    this.#server = await startServer({ dataDir: old.dataDir, port: Number(new URL(old.base).port), env: this.#env, main: this.o.main });
   }
 
   async open(): Promise<void> {
@@ -115,7 +117,7 @@ class Session<K extends string> implements ServerHandle<K> {
     if (this.o.disk !== undefined) this.#disk = await smallDisk(this.o.disk);
     // Known before the start, so that `close` removes it even if the server fails to start.
     this.#dataDir = this.#disk ? `${this.#disk.dir}/data` : freshDir();
-    this.#server = await startServer({ dataDir: this.#dataDir, env: this.#env });
+    this.#server = await startServer({ dataDir: this.#dataDir, env: this.#env, main: this.o.main });
     for (const [name, source] of Object.entries(this.o.upload ?? {}) as [K, UploadSource][]) {
       this.#datasets[name] = typeof source === "string" ? await uploadDataset(this.base, source) : await uploadCsv(this.base, source.text, source.name);
     }
