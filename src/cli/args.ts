@@ -213,7 +213,7 @@ const GLOBAL_HELP = `Global options (before or after the command):
   -q, --quiet            no progress display
   --progress             show progress on stderr even when it is not a terminal
   --cancel-on-interrupt  Ctrl-C cancels the task being followed (default: it goes on)
-  -h, --help             help (also: qsargraph help <command>)`;
+  -h, --help             help (also: qsargraph help <command>); --version: the version`;
 
 const EXIT_HELP = `Exit codes: 0 done; 1 the task ended in error (its report is printed); 2 usage error;
 3 the service answered with an HTTP error (status and message printed); 4 the service cannot be

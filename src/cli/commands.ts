@@ -58,7 +58,12 @@ async function readStdin(ctx: Context): Promise<string> {
 
 /** The URI an answer names: its Location, else the first URI of its uri-list body. */
 async function answeredUri(r: Response, url: string): Promise<string> {
-  const body = await r.text();
+  let body: string;
+  try {
+    body = await r.text();
+  } catch (err) {
+    throw networkError(err, url);
+  }
   const location = r.headers.get("location");
   const uri = location ? new URL(location, url).href : parseUriList(body)[0];
   if (!uri) throw new HttpError(`${url} answered ${r.status} without a URI`, r.status);

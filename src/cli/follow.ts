@@ -2,7 +2,7 @@
  * Following a task until it ends (README "Tasks"): `GET <task>` with `Accept: text/uri-list`
  * answers 202 and the task URI while it is queued or running, 200 and the result URI once it
  * completed, and for a failed or cancelled task the error's status with its error report as
- * text. The client polls so (every 0.2 s at first, then less often, at most every 2 s); when
+ * text. The client polls so (every 0.2 s at first, then less often, at most every second); when
  * progress is shown it first reads the task's event stream (`Accept: text/event-stream`: a
  * progress event per change, then a final status event) and polls once it ends, so a stream
  * that breaks or is not offered costs nothing but the progress display.
@@ -24,7 +24,7 @@ import { parseUriList } from "./uri-list.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 const FIRST_WAIT_MS = 200;
-const MAX_WAIT_MS = 2000;
+const MAX_WAIT_MS = 1000;
 
 export interface FollowOptions {
   /** Shown while the task runs; undefined: no progress display. */

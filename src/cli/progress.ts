@@ -40,7 +40,7 @@ export class Progress {
       if (status === this.#status && t - this.#last < 100) return;
       this.#last = t;
       this.#status = status;
-      const line = barLine(percent, status, this.label, this.stream.columns ?? 80);
+      const line = barLine(percent, status, this.label, this.stream.columns || 80);
       if (line === this.#shown) return;
       this.#shown = line;
       this.stream.write(`\r${line}\x1b[K`);

@@ -44,6 +44,12 @@ describe("Progress", () => {
     ]);
   });
 
+  it("a terminal that reports no width (0 columns, e.g. under script(1)) is taken as 80 wide", () => {
+    const out: string[] = [];
+    new Progress({ write: (s: string) => out.push(s), columns: 0 }, true, "job").update("Running", 50);
+    assert.deepEqual(out, ["\r[##########----------]  50.0 %  Running  job\x1b[K"]);
+  });
+
   it("forced where stderr is no terminal: a line per status change or 10 % step, nothing to clear", () => {
     const out: string[] = [];
     const p = new Progress({ write: (s: string) => out.push(s) }, false, "job");
