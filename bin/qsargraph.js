@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// The `qsargraph` command (package.json "bin"; README "Command-line client"): runs the compiled
+// client, dist/cli/main.js, when the package has been built (npm run build), and otherwise its
+// TypeScript source, src/cli/main.ts, through tsx, so that `npx qsargraph` works in a clone too.
+import { existsSync } from "node:fs";
+
+const compiled = new URL("../dist/cli/main.js", import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  let tsx;
+  try {
+    tsx = await import("tsx/esm/api");
+  } catch {
+    process.stderr.write("qsargraph: neither the compiled client (npm run build) nor tsx (npm install) is there\n");
+    process.exit(70);
+  }
+  await tsx.tsImport(new URL("../src/cli/main.ts", import.meta.url).href, import.meta.url);
+}
