@@ -1,5 +1,5 @@
 /**
- * The CSV upload operation (the CSV rules: README "Datasets"): CSV → prepared table (worker) →
+ * The upload operation (the CSV and SDF rules: README "Datasets"): CSV or SD file → prepared table (worker) →
  * structures parsed in parallel chunks on every worker, each chunk also writing the data entries
  * of its rows → header (dataset node, typed features, warnings; worker) → one commit of the
  * dataset graph, the new compound graphs and the task's completion.
@@ -23,12 +23,15 @@ import { readCompound } from "../../resources/dataset-read.ts";
 import { Uris } from "../../resources/uris.ts";
 import type { UploadLimits } from "../../resources/upload-limits.ts";
 import { Vocab } from "../../store/vocab.ts";
+import type { UploadFormat } from "../../tabular/format.ts";
 import { headerWhenAllParsed } from "../../tabular/table.ts";
 import { chunkedBody, runChunks } from "../chunks.ts";
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
   readonly fileName: string;
+  /** CSV, or an SD file (its molblocks are the structure cells). */
+  readonly format: UploadFormat;
   readonly datasetUri: string;
   readonly base: string;
   /** Checked again with the real counts once the file is parsed (413 before any structure is parsed). */
@@ -36,7 +39,7 @@ export interface UploadInput {
 }
 
 export function titleOf(fileName: string): string {
-  return fileName.replace(/\.(csv|tsv|txt)$/i, "") || "dataset";
+  return fileName.replace(/\.(csv|tsv|txt|sdf|sd|mol)$/i, "") || "dataset";
 }
 
 function sameFeatures(a: readonly EntryFeature[], b: readonly EntryFeature[]): boolean {
@@ -46,8 +49,9 @@ function sameFeatures(a: readonly EntryFeature[], b: readonly EntryFeature[]): b
 export function uploadOperation(store: GraphStore, input: UploadInput): Operation {
   return async (ctx) => {
     const lap = timer(input.fileName);
-    const prepared = await ctx.run("csv.prepare", { bytes: input.bytes, ...(input.limits ? { limits: input.limits } : {}) });
-    lap("csv");
+    const { format } = input;
+    const prepared = await ctx.run("dataset.prepare", { bytes: input.bytes, format, ...(input.limits ? { limits: input.limits } : {}) });
+    lap(format);
     ctx.progress(0.1);
     const cells = prepared.structures;
     const title = titleOf(input.fileName);
@@ -62,7 +66,7 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       const { outputs, loads } = await runChunks(
         chunks,
         (c) => c.cells.length,
-        (c, onProgress) => ctx.run("dataset.chunk", { cells: c.cells, rows: c.rows, features: entryFeatures, datasetUri: input.datasetUri, base: input.base }, onProgress),
+        (c, onProgress) => ctx.run("dataset.chunk", { cells: c.cells, molfile: format === "sdf", rows: c.rows, features: entryFeatures, datasetUri: input.datasetUri, base: input.base }, onProgress),
         (f) => ctx.progress(0.1 + 0.8 * f),
         stage,
       );
@@ -77,7 +81,7 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       if (known) header = headerNTriples(known, meta);
       else {
         parsed = results.map((r, i) => [cells[i]!, r]);
-        const head = await ctx.run("dataset.header", { bytes: input.bytes, parsed, title, meta });
+        const head = await ctx.run("dataset.header", { bytes: input.bytes, format, parsed, title, meta });
         header = head.header;
         features = head.features;
       }
@@ -102,7 +106,7 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       } else {
         await stage.discard();
         const count = cells.length > 20_000 ? 2 : 1;
-        const parts = await Promise.all(Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, parsed, title, meta, part: { index, count } })));
+        const parts = await Promise.all(Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, format, parsed, title, meta, part: { index, count } })));
         body = await concatBodies([...parts.map((p) => p.datasetNTriples), spellings]);
         lap("rebuild (the skipped rows changed a column's type)");
       }
