@@ -6,6 +6,8 @@
  * - prepareUpload's second check of the upload limits, with the counts of the parsed file, where the
  *   scan of the bytes (tabular/shape.ts) can be wrong. Expected counts are read off the
  *   hand-written inputs.
+ * - an SD file's molblocks as the structure cells: parsed with `molfile`, its records and tags
+ *   counted against the limits (hand-written molblocks; InChIs from PubChem as above).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -72,4 +74,41 @@ test("rows and triples with the parsed counts: exact rows; missing values (NA) c
     (e: unknown) => e instanceof PayloadTooLarge && /would add 72 triples \(3 rows, 4 values, 3 distinct structures, 2 features/.test(e.message),
   );
   assert.equal(prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, triples: 72 } }).structures.length, 3);
+});
+
+/** A V2000 molblock written by hand: ethanol (C–C–O) or acetaldehyde (C–C=O). */
+const molblock = (title: string, order: 1 | 2): string =>
+  [title, "  handmade", "", "  3  2  0  0  0  0  0  0  0  0999 V2000",
+    "    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0",
+    "    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0",
+    "    2.5981    0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0",
+    "  1  2  1  0", `  2  3  ${order}  0`, "M  END"].join("\n");
+
+test("molblock cells are read as molfiles with `molfile`, and as SMILES (refused) without", async () => {
+  const cells = [molblock("ethanol", 1), molblock("acetaldehyde", 2)];
+  assert.deepEqual(inchis(await parseStructures({ cells, molfile: true }, ctx)), [ETHANOL, ACETALDEHYDE]);
+  assert.deepEqual(inchis(await parseStructures({ cells }, ctx)), [null, null]);
+});
+
+test("an SD file: records and distinct tags are checked against the limits; the structures are its molblocks", () => {
+  // 3 records (the last without $$$$); tags a, b; values a=1, b=2, a=3.
+  const sd = bytes([molblock("e", 1), ">  <a>", "1", "", "$$$$", molblock("f", 2), ">  <b>", "2", "", "$$$$", molblock("g", 1), ">  <a>", "3", ""].join("\n"));
+  assert.throws(
+    () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, rows: 2 } }),
+    (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 records; the limit is 2 rows/.test(e.message),
+  );
+  assert.throws(
+    () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, columns: 2 } }),
+    (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 columns \(the molfile and the distinct SD tags\); the limit is 2 /.test(e.message),
+  );
+  // 3 rows, 3 values, 3 distinct molblocks (e and g are one compound, but their titles differ), 2 features: 15 + 9 + 12 + 24 + 9 = 69.
+  assert.throws(
+    () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, triples: 68 } }),
+    (e: unknown) => e instanceof PayloadTooLarge && /would add 69 triples \(3 rows, 3 values, 3 distinct structures, 2 features/.test(e.message),
+  );
+  const prepared = prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, triples: 69 } });
+  assert.deepEqual(prepared.structures, [molblock("e", 1), molblock("f", 2), molblock("g", 1)]);
+  assert.deepEqual(prepared.summary.features.map((f) => [f.name, f.numeric]), [["a", true], ["b", true]]);
+  // Each record is its 10 molblock lines, a header, a value, a blank line and the $$$$: 14 lines.
+  assert.deepEqual([...prepared.summary.lines], [1, 15, 29]);
 });
