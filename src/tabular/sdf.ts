@@ -20,7 +20,8 @@
  * - Problems with data items are warnings, at most one per record (kind `sd-data-item`), and the
  *   record is kept: a tag repeated in one record (the first value is used), a header that names
  *   no field (its value is ignored), a non-blank line outside any data item (ignored).
- * - Line breaks: LF, CRLF or CR; a UTF-8 BOM is ignored. Line numbers are physical lines.
+ * - Line breaks: LF, CRLF or CR, as the file's first line break says; a UTF-8 BOM is ignored.
+ *   Line numbers are physical lines.
  * - Columns: the tags in order of their first appearance in the file; a record without a tag has
  *   a missing value there. The structure column is called `molfile`.
  *
@@ -63,9 +64,9 @@ export interface SdFile {
   readonly warnings: readonly Warning[];
 }
 
-const RECORD_END = /^\$\$\$\$\s*$/;
-/** A data header: `>` then, somewhere on the line, `<name>`. */
-const DATA_HEADER = /^>.*<([^>]*)>/;
+const RECORD_END = /^\$\$\$\$[ \t]*$/;
+/** A data header: `>` then, somewhere on the line, `<name>` (the first `<`, and the `>` after it). */
+const DATA_HEADER = /^>.*?<([^>]*)>/;
 const M_END = "M  END";
 
 /** "record 3 (line 45)" */
@@ -77,7 +78,7 @@ export function recordPlace(number: number, line: number): string {
 export function parseSdf(text: string): SdFile {
   const unbommed = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   checkText(unbommed, "SDF");
-  const lines = unbommed.split(/\r\n|\r|\n/);
+  const lines = splitLines(unbommed);
   // A final line break leaves an empty last element, which is no line.
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   const tags: string[] = [];
@@ -110,6 +111,20 @@ export function parseSdf(text: string): SdFile {
   if (rest) close(lines.length);
   if (records.length === 0) throw new BadRequest("the file is empty: it has no SD record", { line: 1 });
   return { tags, records, warnings };
+}
+
+/**
+ * The lines of the text. The first line break decides how lines end, as in the byte scan
+ * (shape.ts scanSdShape), so that both count the same lines: a lone CR, or LF with an optional
+ * CR before it.
+ */
+function splitLines(text: string): string[] {
+  const lf = text.indexOf("\n");
+  const cr = text.indexOf("\r");
+  if (cr >= 0 && (lf < 0 || cr < lf) && text.charCodeAt(cr + 1) !== 10) return text.split("\r");
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith("\r")) lines[i] = lines[i]!.slice(0, -1);
+  return lines;
 }
 
 function capitalise(s: string): string {

@@ -190,11 +190,13 @@ export async function scanSdShape(bytes: Uint8Array, limits: ShapeLimits, pause:
       }
       let header = false;
       if (c === GT) {
-        const open = buf.indexOf(LT, pos);
-        const close = open >= 0 && open < stop ? buf.indexOf(GT, open + 1) : -1;
-        if (close >= 0 && close < stop) {
+        // Searched within the line only (a line without `<` must not search the rest of the file).
+        const line = buf.subarray(pos, stop);
+        const open = line.indexOf(LT);
+        const close = open >= 0 ? line.indexOf(GT, open + 1) : -1;
+        if (close >= 0) {
           header = true;
-          const name = buf.toString("utf8", open + 1, close).trim();
+          const name = line.toString("utf8", open + 1, close).trim();
           if (name !== "") {
             tags.add(name);
             if (limits.maxColumns !== undefined && tags.size + 1 > limits.maxColumns) return result("columns");

@@ -33,9 +33,60 @@ export const CHUNK = 250;
 /** What the data entries' triples need to know of a feature. */
 export type EntryFeature = Pick<FeatureDef, "name" | "column" | "numeric">;
 
+/**
+ * A chunk's structure cells: a CSV's SMILES and InChIs as text; an SD file's molblocks as UTF-8,
+ * one after another, with the byte offset where each ends. The molblocks are most of an SD file:
+ * as bytes (one buffer per chunk, moved, not copied, from the worker that read the file) they
+ * never become strings on the main thread, which only passes them on to the chunk jobs (cloning
+ * 200 MB of molblock strings into the main thread held it for ≈ 0.4 s, measured with
+ * v8.deserialize).
+ */
+export type ChunkCells = { readonly text: readonly string[] } | { readonly molblocks: Uint8Array; readonly ends: Uint32Array };
+
+/** The number of cells of a chunk. */
+export function cellCount(cells: ChunkCells): number {
+  return "text" in cells ? cells.text.length : cells.ends.length;
+}
+
+function chunkCells(structures: readonly string[], molfile: boolean): ChunkCells[] {
+  const out: ChunkCells[] = [];
+  for (let i = 0; i < structures.length; i += CHUNK) {
+    const cells = structures.slice(i, i + CHUNK);
+    if (!molfile) {
+      out.push({ text: cells });
+      continue;
+    }
+    const encoded = cells.map((c) => Buffer.from(c, "utf8"));
+    const molblocks = new Uint8Array(encoded.reduce((n, b) => n + b.length, 0));
+    const ends = new Uint32Array(cells.length);
+    let at = 0;
+    encoded.forEach((b, k) => {
+      molblocks.set(b, at);
+      ends[k] = at += b.length;
+    });
+    out.push({ molblocks, ends });
+  }
+  return out;
+}
+
+/** The cells of a chunk as strings. */
+export function cellTexts(cells: ChunkCells): readonly string[] {
+  if ("text" in cells) return cells.text;
+  const decoder = new TextDecoder("utf-8");
+  const out: string[] = [];
+  let from = 0;
+  for (const end of cells.ends) {
+    out.push(decoder.decode(cells.molblocks.subarray(from, end)));
+    from = end;
+  }
+  return out;
+}
+
 export interface PreparedUpload {
-  /** Distinct structure cells (SMILES or InChI; an SD file's molblocks) in order of first appearance; chunk k is [k·CHUNK, (k+1)·CHUNK). */
-  readonly structures: readonly string[];
+  /** Distinct structure cells (SMILES or InChI; an SD file's molblocks), in order of first appearance. */
+  readonly count: number;
+  /** Per chunk, its cells: chunk k holds the distinct cells [k·CHUNK, (k+1)·CHUNK). */
+  readonly cells: readonly ChunkCells[];
   /**
    * Per chunk, its rows as JSON `[line, structure index within the chunk, value…][]` (a row goes
    * with the chunk of its structure cell; one value per feature): one string per chunk clones
@@ -69,13 +120,12 @@ export function prepareUpload(input: { readonly bytes: Uint8Array; readonly form
     const i = summary.structureOf[r]!;
     chunks[Math.floor(i / CHUNK)]!.push([summary.lines[r]!, i % CHUNK, ...keep.map((k) => v[k] ?? null)]);
   });
-  return { structures: prepared.structures, rows: chunks.map((c) => JSON.stringify(c)), summary };
+  return { count: prepared.structures.length, cells: chunkCells(prepared.structures, records), rows: chunks.map((c) => JSON.stringify(c)), summary };
 }
 
 export interface ChunkInput {
-  readonly cells: readonly string[];
-  /** The cells are molblocks (an SD file's), not SMILES or InChIs. */
-  readonly molfile?: boolean;
+  /** PreparedUpload.cells of this chunk (molblocks are read as molfiles). */
+  readonly cells: ChunkCells;
   /** This chunk's rows (PreparedUpload.rows). */
   readonly rows: string;
   readonly features: readonly EntryFeature[];
@@ -93,7 +143,7 @@ export interface ChunkOutput {
 
 /** Parse a chunk of structure cells and write the data entries of their rows. */
 export async function parseChunk(input: ChunkInput, ctx: JobContext): Promise<ChunkOutput> {
-  const results = await parseStructures({ cells: input.cells, ...(input.molfile ? { molfile: true } : {}) }, ctx);
+  const results = await parseStructures({ cells: cellTexts(input.cells), ...("molblocks" in input.cells ? { molfile: true } : {}) }, ctx);
   const writer = new EntryWriter(input.datasetUri, input.base, input.features);
   const entries: Entry[] = [];
   for (const [line, s, ...values] of JSON.parse(input.rows) as [number, number, ...(string | null)[]][]) {
@@ -109,17 +159,25 @@ export async function parseChunk(input: ChunkInput, ctx: JobContext): Promise<Ch
   return { results, entries: writer.entries(entries), compounds: compoundGraphs([...compounds], new Vocab(input.base)) };
 }
 
+/** The structure results in the order of the distinct cells (the file's order), by cell. */
+function resultsByCell(prepared: PreparedTable, results: readonly StructureResult[]): Map<string, StructureResult> {
+  if (results.length !== prepared.structures.length) throw new Error(`${results.length} structure results for ${prepared.structures.length} distinct cells`);
+  return new Map(prepared.structures.map((cell, i) => [cell, results[i]!]));
+}
+
 export interface HeaderInput {
   readonly bytes: Uint8Array;
   readonly format: UploadFormat;
-  readonly parsed: readonly (readonly [string, StructureResult])[];
+  /** The results of every distinct structure cell, in order (the chunks' results one after another). */
+  readonly results: readonly StructureResult[];
   readonly title: string;
   readonly meta: DatasetMeta;
 }
 
 /** The dataset's header triples (dataset node, features, warnings) and its final features. */
 export function datasetHeader(input: HeaderInput): { header: Uint8Array; features: EntryFeature[] } {
-  const content = assembleDataset(prepare(input.bytes, input.format), new Map(input.parsed), input.title);
+  const prepared = prepare(input.bytes, input.format);
+  const content = assembleDataset(prepared, resultsByCell(prepared, input.results), input.title);
   return { header: headerNTriples(content, input.meta), features: content.features.map(({ name, column, numeric }) => ({ name, column, numeric })) };
 }
 
@@ -145,13 +203,15 @@ export async function parseStructures(input: { readonly cells: readonly string[]
 export interface BuildInput {
   readonly bytes: Uint8Array;
   readonly format: UploadFormat;
-  readonly parsed: readonly (readonly [string, StructureResult])[];
+  /** As HeaderInput.results. */
+  readonly results: readonly StructureResult[];
   readonly title: string;
   readonly meta: DatasetMeta;
   readonly part: Part;
 }
 
 export function buildDatasetJob(input: BuildInput): BuiltDataset {
-  const content = assembleDataset(prepare(input.bytes, input.format), new Map(input.parsed), input.title);
+  const prepared = prepare(input.bytes, input.format);
+  const content = assembleDataset(prepared, resultsByCell(prepared, input.results), input.title);
   return buildDataset(content, input.meta, input.part);
 }

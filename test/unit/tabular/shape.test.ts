@@ -135,6 +135,12 @@ test("SD files: line ends, a BOM, a last record without $$$$, blank lines after 
     assert.deepEqual(await sdScan(lines.join(nl)), { columns: 3, rows: 3, values: 2, stopped: null }, JSON.stringify(nl));
     assert.deepEqual(await sdScan(`\uFEFF${[...lines, "$$$$", "", ""].join(nl)}`), { columns: 3, rows: 3, values: 2, stopped: null }, JSON.stringify(nl));
   }
+  // A lone CR inside an LF file ends no line, for the scan as for the reader: one record here.
+  const stray = [...record("a", "1"), "$$$$\rjunk", ...record("a", "2"), "$$$$"].join("\n");
+  assert.equal(parseSdf(stray).records.length, 1);
+  assert.equal((await sdScan(stray)).rows, 1);
+  // A line starting with `>` without `<name>` names no tag.
+  assert.equal((await sdScan([...record("a", "1"), "> 12", "x", "", "$$$$"].join("\n"))).columns, 2);
   // A title that looks like a data header is counted too: never fewer tags than the reader finds.
   assert.deepEqual(await sdScan(">  <t>\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n$$$$\n"), { columns: 2, rows: 1, values: 0, stopped: null });
 });

@@ -13,7 +13,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PayloadTooLarge } from "../../../../src/errors.ts";
 import { loadRDKit, rdkitHealthy, rdkitReplacements, replaceRDKit } from "../../../../src/chem/rdkit.ts";
-import { parseStructures, prepareUpload } from "../../../../src/algorithms/upload/job.ts";
+import { cellTexts, parseStructures, prepareUpload } from "../../../../src/algorithms/upload/job.ts";
 import { scanShape } from "../../../../src/tabular/shape.ts";
 
 const ctx = { progress: (): void => undefined };
@@ -59,7 +59,7 @@ test("a stray quote in the header hides separators from the scan; the parsed hea
     () => prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, columns: 2 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 columns; the limit is 2 /.test(e.message),
   );
-  assert.equal(prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, columns: 3 } }).structures.length, 2);
+  assert.equal(prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, columns: 3 } }).count, 2);
 });
 
 test("rows and triples with the parsed counts: exact rows; missing values (NA) cost nothing", () => {
@@ -73,7 +73,7 @@ test("rows and triples with the parsed counts: exact rows; missing values (NA) c
     () => prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, triples: 71 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /would add 72 triples \(3 rows, 4 values, 3 distinct structures, 2 features/.test(e.message),
   );
-  assert.equal(prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, triples: 72 } }).structures.length, 3);
+  assert.equal(prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, triples: 72 } }).count, 3);
 });
 
 /** A V2000 molblock written by hand: ethanol (C–C–O) or acetaldehyde (C–C=O). */
@@ -92,7 +92,7 @@ test("molblock cells are read as molfiles with `molfile`, and as SMILES (refused
 
 test("an SD file: records and distinct tags are checked against the limits; the structures are its molblocks", () => {
   // 3 records (the last without $$$$); tags a, b; values a=1, b=2, a=3.
-  const sd = bytes([molblock("e", 1), ">  <a>", "1", "", "$$$$", molblock("f", 2), ">  <b>", "2", "", "$$$$", molblock("g", 1), ">  <a>", "3", ""].join("\n"));
+  const sd = bytes([molblock("e", 1), ">  <a>", "1", "", "$$$$", molblock("f", 2), ">  <b>", "2", "", "$$$$", molblock("γ-ethanol", 1), ">  <a>", "3", ""].join("\n"));
   assert.throws(
     () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, rows: 2 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 records; the limit is 2 rows/.test(e.message),
@@ -101,13 +101,17 @@ test("an SD file: records and distinct tags are checked against the limits; the 
     () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, columns: 2 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 columns \(the molfile and the distinct SD tags\); the limit is 2 /.test(e.message),
   );
-  // 3 rows, 3 values, 3 distinct molblocks (e and g are one compound, but their titles differ), 2 features: 15 + 9 + 12 + 24 + 9 = 69.
+  // 3 rows, 3 values, 3 distinct molblocks (e and γ-ethanol are one compound, but their titles differ), 2 features: 15 + 9 + 12 + 24 + 9 = 69.
   assert.throws(
     () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, triples: 68 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /would add 69 triples \(3 rows, 3 values, 3 distinct structures, 2 features/.test(e.message),
   );
   const prepared = prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, triples: 69 } });
-  assert.deepEqual(prepared.structures, [molblock("e", 1), molblock("f", 2), molblock("g", 1)]);
+  // One chunk, whose molblocks travel as UTF-8 bytes and read back as the records' molblocks (γ: two bytes).
+  assert.equal(prepared.count, 3);
+  assert.equal(prepared.cells.length, 1);
+  assert.ok("molblocks" in prepared.cells[0]!);
+  assert.deepEqual(cellTexts(prepared.cells[0]!), [molblock("e", 1), molblock("f", 2), molblock("γ-ethanol", 1)]);
   assert.deepEqual(prepared.summary.features.map((f) => [f.name, f.numeric]), [["a", true], ["b", true]]);
   // Each record is its 10 molblock lines, a header, a value, a blank line and the $$$$: 14 lines.
   assert.deepEqual([...prepared.summary.lines], [1, 15, 29]);
