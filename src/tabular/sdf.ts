@@ -70,8 +70,13 @@ const DATA_HEADER = /^>.*?<([^>]*)>/;
 const M_END = "M  END";
 
 /** "record 3 (line 45)" */
-export function recordPlace(number: number, line: number): string {
+function recordPlace(number: number, line: number): string {
   return `record ${number} (line ${line})`;
+}
+
+/** The first 5 of a list, then "…" (a message stays short however bad the record). */
+function firstFive(items: readonly (string | number)[]): string {
+  return items.slice(0, 5).join(", ") + (items.length > 5 ? ", …" : "");
 }
 
 /** Parse SD text (decoded from UTF-8). Throws BadRequest for a file that is empty or not text. */
@@ -162,6 +167,7 @@ function readRecord(lines: readonly string[], start: number, end: number, tags: 
   }
   const molblock = lines.slice(start, dataFrom).join("\n");
   const repeated = new Map<string, number[]>();
+  const nameless: [number, string][] = [];
   const stray: number[] = [];
   for (let i = dataFrom; i < end; ) {
     const l = lines[i]!;
@@ -179,7 +185,7 @@ function readRecord(lines: readonly string[], start: number, end: number, tags: 
     const valueLines: string[] = [];
     for (i++; i < end && lines[i]!.trim() !== "" && !DATA_HEADER.test(lines[i]!); i++) valueLines.push(lines[i]!);
     if (name === "") {
-      problems.push(`the data header at line ${header + 1} (${quote(l)}) names no field in <…>; its value is ignored`);
+      nameless.push([header + 1, l]);
       continue;
     }
     let k = tagIndex.get(name);
@@ -196,12 +202,16 @@ function readRecord(lines: readonly string[], start: number, end: number, tags: 
     }
     values.set(k, valueLines.join("\n").trim());
   }
-  for (const [name, at] of repeated) {
-    problems.push(`the SD tag '${name}' occurs again at line${at.length > 1 ? "s" : ""} ${at.join(", ")}; the first value is used`);
+  const names = [...repeated];
+  for (const [name, at] of names.slice(0, 5)) {
+    problems.push(`the SD tag '${name}' occurs again at line${at.length > 1 ? "s" : ""} ${firstFive(at)}; the first value is used`);
+  }
+  if (names.length > 5) problems.push(`${names.length - 5} more tags occur more than once`);
+  if (nameless.length > 0) {
+    problems.push(`the data header${nameless.length > 1 ? "s" : ""} at line${nameless.length > 1 ? "s" : ""} ${firstFive(nameless.map(([at]) => at))} (${quote(nameless[0]![1])}${nameless.length > 1 ? ", …" : ""}) name${nameless.length > 1 ? "" : "s"} no field in <…>; ${nameless.length > 1 ? "their values are" : "its value is"} ignored`);
   }
   if (stray.length > 0) {
-    const shown = stray.slice(0, 5).join(", ") + (stray.length > 5 ? ", …" : "");
-    problems.push(`line${stray.length > 1 ? "s" : ""} ${shown} ${stray.length > 1 ? "are" : "is"} not part of a data item (a data item starts with a line '>  <name>'); ignored`);
+    problems.push(`line${stray.length > 1 ? "s" : ""} ${firstFive(stray)} ${stray.length > 1 ? "are" : "is"} not part of a data item (a data item starts with a line '>  <name>'); ignored`);
   }
   return { molblock, values, problems };
 }
