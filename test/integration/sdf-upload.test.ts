@@ -256,6 +256,12 @@ describe("SD file uploads over HTTP", () => {
     assert.match(m, new RegExp(`^${srv.base}/model/`));
   });
 
+  test("the upload form of the dataset list offers SD files too", async () => {
+    const html = await (await fetch(`${srv.base}/dataset`, { headers: { Accept: "text/html" } })).text();
+    const accept = /<input type="file" name="file" accept="([^"]*)"/.exec(html)?.[1]?.split(",") ?? [];
+    for (const t of [".csv", "text/csv", ".sdf", ".mol", "chemical/x-mdl-sdfile"]) assert.ok(accept.includes(t), `${t} in ${accept.join(",")}`);
+  });
+
   test("formats that are neither CSV nor SDF → 415 naming CSV and SDF; nothing stored; then the service uploads normally", async () => {
     const cases: [string, () => Promise<Response>, RegExp][] = [
       ["an XLS spreadsheet", () => uploadFile(srv.base, readFileSync(`${LAZAR}test/data/hamster_carcinogenicity.xls`), "hamster_carcinogenicity.xls", "file", "text/plain"), /OLE2 document/],
