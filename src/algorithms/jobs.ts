@@ -8,7 +8,7 @@
  * chem/limits.ts): that memory never shrinks, and ending the thread is what returns it.
  * `servicePool` makes a pool of this module (tasks/pool.ts is generic over its module).
  */
-import { buildDatasetJob, datasetHeader, parseChunk, prepareCsv } from "./upload/job.ts";
+import { buildDatasetJob, datasetHeader, parseChunk, prepareUpload } from "./upload/job.ts";
 import { depictJob, identifyStructure, molfileJob } from "../chem/jobs.ts";
 import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
@@ -25,7 +25,7 @@ import type * as runner from "../tasks/runner.ts";
 import { WorkerPool } from "../tasks/pool.ts";
 
 export const jobs = {
-  "csv.prepare": prepareCsv,
+  "dataset.prepare": prepareUpload,
   "chem.identify": identifyStructure,
   "chem.depict": depictJob,
   "chem.molfile": molfileJob,

@@ -1,6 +1,6 @@
 /**
- * Request intake of files and forms: the CSV of `POST /dataset` (a multipart part `file`, or a
- * raw `text/csv` body) and the multipart forms of algorithm parameters (http/request-params.ts).
+ * Request intake of files and forms: the CSV or SD file of `POST /dataset` (a multipart part
+ * `file`, or a raw `text/csv` or `chemical/x-mdl-sdfile` body) and the multipart forms of algorithm parameters (http/request-params.ts).
  *
  * - Multipart bodies are parsed by formidable (through koa-body) with limits that fit what the
  *   routes take: at most one file part, and only under the expected name; a few small text
@@ -15,8 +15,11 @@
  * - The file name comes from the Content-Disposition (the part's, or the request's for a raw
  *   body; `?filename=` wins) parsed by the `content-disposition` package: quoted-string escapes
  *   (`filename="a \"b\".csv"`), RFC 8187 `filename*`, raw UTF-8, and a browser's `%22` for `"`.
- * - The CSV's shape is checked against the upload limits (resources/upload-limits.ts) before the
- *   request creates a task: a cheap scan of the bytes (tabular/shape.ts).
+ * - The file's format comes from its first bytes, its name and its media type
+ *   (tabular/format.ts): CSV, SDF, or another format, refused with 415 naming the supported ones.
+ * - The file's shape is checked against the upload limits (resources/upload-limits.ts) before the
+ *   request creates a task: a cheap scan of the bytes (tabular/shape.ts; an SD file's records and
+ *   tags are counted there too, no molblock is read).
  */
 import { acceptFormFields, FORM_TOKEN_FIELD } from "./auth.ts";
 import type { Context } from "koa";
@@ -26,12 +29,15 @@ import { Writable } from "node:stream";
 import type { Config } from "../config.ts";
 import { BadRequest, LengthRequired, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts";
 import { checkUploadLimits, estimatedCounts, maxValues, type UploadLimits } from "../resources/upload-limits.ts";
-import { scanShape } from "../tabular/shape.ts";
+import { scanSdShape, scanShape } from "../tabular/shape.ts";
+import { detectFormat, SDF_TYPES, SUPPORTED_FORMATS, type UploadFormat } from "../tabular/format.ts";
 import { readBytes } from "./body.ts";
 
 export interface UploadedFile {
   readonly bytes: Buffer;
   readonly fileName: string;
+  /** The part's Content-Type (multipart), when it has one. */
+  readonly type?: string;
 }
 
 export interface MultipartLimits {
@@ -147,7 +153,7 @@ export async function readMultipart(ctx: Context, o: MultipartLimits): Promise<M
   }
   if (!file) return { fields };
   const bytes = target?.file === file ? target.bytes.subarray(0, target.size) : Buffer.alloc(0);
-  return { fields, file: { bytes, fileName: file.originalFilename ?? "" } };
+  return { fields, file: { bytes, fileName: file.originalFilename ?? "", ...(file.mimetype ? { type: file.mimetype } : {}) } };
 }
 
 function multipartError(err: unknown, o: MultipartLimits): Error {
@@ -203,15 +209,17 @@ export function uploadLimits(config: Config): UploadLimits {
 }
 
 const CSV_TYPES = ["text/csv", "text/plain", "text/tab-separated-values", "application/csv", "application/vnd.ms-excel"];
+/** The media types of a raw upload body: CSV, and SD files. */
+const BODY_TYPES = [...CSV_TYPES, ...SDF_TYPES];
 
 /** At most this many text fields may come with the file (none is used). */
 const UPLOAD_FIELDS = 8;
 
 /**
- * The CSV of a `POST /dataset`, read and checked before any task exists: size (413), form (400,
- * 411, 415), file name (400), and the upload limits on the scanned shape (413).
+ * The file of a `POST /dataset`, read and checked before any task exists: size (413), form (400,
+ * 411, 415), file name (400), format (415), and the upload limits on the scanned shape (413).
  */
-export async function readUpload(ctx: Context, config: Config): Promise<UploadedFile> {
+export async function readUpload(ctx: Context, config: Config): Promise<UploadedFile & { readonly format: UploadFormat }> {
   const limit = config.maxUploadBytes;
   const mib = Math.round(limit / 1024 / 1024);
   const tooLarge = (declared?: number): PayloadTooLarge =>
@@ -225,11 +233,11 @@ export async function readUpload(ctx: Context, config: Config): Promise<Uploaded
     acceptFormFields(ctx, form.fields);
     if (!form.file) {
       const names = [...form.fields.keys()].filter((n) => n !== FORM_TOKEN_FIELD);
-      if (form.fields.has("file")) throw new BadRequest("the part 'file' came as a text field (it has no Content-Type header): send the CSV as a file part (curl -F file=@data.csv)", { field: "file" });
-      throw new BadRequest(`expected the CSV in the multipart field 'file'${names.length > 0 ? `; got field(s) ${quoted(names)}` : ""}`, { field: "file" });
+      if (form.fields.has("file")) throw new BadRequest("the part 'file' came as a text field (it has no Content-Type header): send the CSV or SD file as a file part (curl -F file=@data.csv)", { field: "file" });
+      throw new BadRequest(`expected the CSV or SD file in the multipart field 'file'${names.length > 0 ? `; got field(s) ${quoted(names)}` : ""}`, { field: "file" });
     }
     file = form.file;
-  } else if (CSV_TYPES.includes(ctx.request.type)) {
+  } else if (BODY_TYPES.includes(ctx.request.type)) {
     const header = ctx.get("Content-Disposition");
     let fromHeader: string | undefined;
     try {
@@ -238,15 +246,22 @@ export async function readUpload(ctx: Context, config: Config): Promise<Uploaded
       ctx.req.resume();
       throw new BadRequest(`malformed Content-Disposition header: ${(err as Error).message}`, { field: "Content-Disposition" });
     }
-    file = { bytes: await readBytes(ctx.req, limit, () => tooLarge(Number(ctx.get("Content-Length") || 0))), fileName: fromHeader ?? "" };
+    file = { bytes: await readBytes(ctx.req, limit, () => tooLarge(Number(ctx.get("Content-Length") || 0))), fileName: fromHeader ?? "", type: ctx.request.type };
   } else {
-    throw new UnsupportedMediaType(`POST /dataset takes multipart/form-data with a field 'file', or a text/csv body; got '${ctx.request.type || "no Content-Type"}'`, { field: "Content-Type" });
+    throw new UnsupportedMediaType(`POST /dataset takes multipart/form-data with a field 'file', or the file itself as the body: ${SUPPORTED_FORMATS}; got '${ctx.request.type || "no Content-Type"}'`, { field: "Content-Type" });
   }
-  const fileName = (fromQuery[0] ?? file.fileName).trim() || "upload.csv";
-  if (fileName.length > MAX_FILE_NAME) throw new BadRequest(`the file name has ${fileName.length} characters; at most ${MAX_FILE_NAME} are accepted`, { field: "filename" });
+  const given = (fromQuery[0] ?? file.fileName).trim();
+  if (given.length > MAX_FILE_NAME) throw new BadRequest(`the file name has ${given.length} characters; at most ${MAX_FILE_NAME} are accepted`, { field: "filename" });
   if (file.bytes.length === 0) throw new BadRequest("the uploaded file is empty", { field: "file" });
+  const detected = detectFormat(file.bytes, given, file.type);
+  if ("unsupported" in detected) {
+    throw new UnsupportedMediaType(`the uploaded file is ${detected.unsupported}; POST /dataset reads ${SUPPORTED_FORMATS}`, { field: "file" });
+  }
+  const { format } = detected;
+  const fileName = given || `upload.${format}`;
   const limits = uploadLimits(config);
-  const shape = await scanShape(file.bytes, { maxColumns: limits.columns, maxRows: limits.rows, maxValues: maxValues(limits) });
-  checkUploadLimits(estimatedCounts(shape), limits, { stopped: shape.stopped, estimated: true });
-  return { bytes: file.bytes, fileName };
+  const shapeLimits = { maxColumns: limits.columns, maxRows: limits.rows, maxValues: maxValues(limits) };
+  const shape = format === "sdf" ? await scanSdShape(file.bytes, shapeLimits) : await scanShape(file.bytes, shapeLimits);
+  checkUploadLimits(estimatedCounts(shape), limits, { stopped: shape.stopped, estimated: true, records: format === "sdf" });
+  return { bytes: file.bytes, fileName, format };
 }

@@ -61,16 +61,19 @@ const fmt = (n: number): string => n.toLocaleString("en");
 /**
  * Throw 413 when the counts pass a limit: columns first, then rows, then triples. `stopped`: the
  * count at which counting stopped, once it passed its limit (the file has more than counted);
- * `estimated`: the counts come from the bytes, before parsing.
+ * `estimated`: the counts come from the bytes, before parsing; `records`: the file is an SD file
+ * (its rows are records, its columns the molfile and the distinct tags).
  */
-export function checkUploadLimits(c: UploadCounts, limits: UploadLimits, o: { readonly stopped?: "columns" | "rows" | "values" | null; readonly estimated?: boolean } = {}): void {
+export function checkUploadLimits(c: UploadCounts, limits: UploadLimits, o: { readonly stopped?: "columns" | "rows" | "values" | null; readonly estimated?: boolean; readonly records?: boolean } = {}): void {
   if (c.columns > limits.columns) {
     const count = o.stopped === "columns" ? `more than ${fmt(limits.columns)} columns` : `${fmt(c.columns)} columns`;
-    throw new PayloadTooLarge(`the file has ${count}; the limit is ${fmt(limits.columns)} (raise it with MAX_UPLOAD_COLUMNS or --max-upload-columns)`, { field: "file" });
+    const what = o.records ? " (the molfile and the distinct SD tags)" : "";
+    throw new PayloadTooLarge(`the file has ${count}${what}; the limit is ${fmt(limits.columns)} (raise it with MAX_UPLOAD_COLUMNS or --max-upload-columns)`, { field: "file" });
   }
   if (c.rows > limits.rows) {
-    const count = o.stopped === "rows" ? `more than ${fmt(limits.rows)} data rows` : `${fmt(c.rows)} data rows`;
-    const how = o.estimated ? " (counted as non-empty lines after the header)" : "";
+    const unit = o.records ? "records" : "data rows";
+    const count = o.stopped === "rows" ? `more than ${fmt(limits.rows)} ${unit}` : `${fmt(c.rows)} ${unit}`;
+    const how = o.estimated ? (o.records ? " (counted as '$$$$' lines)" : " (counted as non-empty lines after the header)") : "";
     throw new PayloadTooLarge(`the file has ${count}${how}; the limit is ${fmt(limits.rows)} rows (raise it with MAX_UPLOAD_ROWS or --max-upload-rows)`, { field: "file" });
   }
   const triples = uploadTriples(c);

@@ -174,13 +174,13 @@ function countSeparators(text: string): SeparatorCounts {
   return scan;
 }
 
-/** Reject binary content: NUL, other control bytes or U+FFFD (invalid UTF-8) in the first KB. */
-function checkText(text: string): void {
+/** Reject binary content: NUL, other control bytes or U+FFFD (invalid UTF-8) in the first KB (`expected`: the format, for the message). */
+export function checkText(text: string, expected = "CSV"): void {
   const head = text.slice(0, 1024);
   const bad = /[\u0000-\u0008\u000e-\u001f\ufffd]/.exec(head);
   if (bad === null) return;
   const line = lineAt(text, bad.index);
-  throw new BadRequest("the file is not text (CSV expected)", { line });
+  throw new BadRequest(`the file is not text (${expected} expected)`, { line });
 }
 
 function lineAt(text: string, index: number): number {

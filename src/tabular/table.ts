@@ -17,6 +17,9 @@
  * - a row whose structure cannot be parsed is skipped with a warning; duplicate structures are all
  *   kept (one warning per compound naming all its lines), as lazar kept them;
  * - no usable row at all → BadRequest.
+ * An SD file (sdf.ts) comes as the same table: one row per record at its first line, the molblock
+ * in the structure column (the first), one column per tag; its messages name records ("record 3
+ * (line 45)") and SD tags where a CSV's name lines and columns (`Places`).
  * The work is split so that structure parsing (the slow part) can run in worker threads:
  * `prepareTable` → parse `prepared.structures` (chunks, chem/structure.ts) → `assembleDataset`.
  * All stage data is plain (structured-clone safe).
@@ -33,7 +36,8 @@ export type WarningKind =
   | "duplicate-structure"
   | "missing-values"
   | "mixed-column"
-  | "empty-column";
+  | "empty-column"
+  | "sd-data-item";
 
 export interface Warning {
   readonly kind: WarningKind;
@@ -91,12 +95,14 @@ export interface PreparedRow {
 export interface PreparedTable {
   readonly header: readonly string[];
   readonly structureIndex: number;
-  readonly structureMatchedBy: "header" | "first-column";
+  readonly structureMatchedBy: "header" | "first-column" | "molfile";
+  /** An SD file's: the first line of every record, in order (record k at index k − 1); null for a CSV. */
+  readonly records: Int32Array | null;
   /** Rows with a structure cell, in file order. */
   readonly rows: readonly PreparedRow[];
   /** Distinct structure cells in order of first appearance: the work for the structure parser. */
   readonly structures: readonly string[];
-  /** Row warnings so far (wrong cell count, empty structure cell). */
+  /** Row warnings so far (wrong cell count, empty structure cell; an SD file's data items). */
   readonly warnings: readonly Warning[];
   /** Data rows in the file (non-blank lines after the header). */
   readonly dataRows: number;
@@ -121,14 +127,22 @@ export function findStructureColumn(header: readonly string[]): { index: number;
   return loose >= 0 ? { index: loose, matchedBy: "header" } : { index: 0, matchedBy: "first-column" };
 }
 
-/** Stage 1: structure column, cell-count checks, distinct structure cells. */
-export function prepareTable(table: CsvTable): PreparedTable {
+/** A table to prepare: a CSV's, or an SD file's (sdf.ts sdTable). */
+export type SourceTable = Pick<CsvTable, "header" | "rows">;
+
+/**
+ * Stage 1: structure column, cell-count checks, distinct structure cells. `sd`: the table is an
+ * SD file's (its structure column is the first, its rows are records), with the reader's warnings.
+ */
+export function prepareTable(table: SourceTable, sd?: { readonly warnings: readonly Warning[] }): PreparedTable {
   const { header } = table;
-  const { index, matchedBy } = findStructureColumn(header);
+  const { index, matchedBy } = sd ? { index: 0, matchedBy: "molfile" as const } : findStructureColumn(header);
   const columnName = header[index] ?? "";
   const width = header.length;
   const rows: PreparedRow[] = [];
-  const warnings: Warning[] = [];
+  const warnings: Warning[] = sd ? [...sd.warnings] : [];
+  const records = sd ? Int32Array.from(table.rows, (r) => r.line) : null;
+  const places = new Places(records);
   const seen = new Set<string>();
   const structures: string[] = [];
 
@@ -151,7 +165,7 @@ export function prepareTable(table: CsvTable): PreparedTable {
     if (structure === "") {
       warnings.push({
         kind: "unparseable-structure",
-        message: `Line ${row.line}: the structure cell (column '${columnName}') is empty; row skipped`,
+        message: records ? `${places.row(row.line)} is empty (no molfile); record skipped` : `Line ${row.line}: the structure cell (column '${columnName}') is empty; row skipped`,
         lines: [row.line],
         column: columnName,
       });
@@ -163,7 +177,53 @@ export function prepareTable(table: CsvTable): PreparedTable {
     }
     rows.push({ line: row.line, structure, cells });
   }
-  return { header, structureIndex: index, structureMatchedBy: matchedBy, rows, structures, warnings, dataRows: table.rows.length };
+  return { header, structureIndex: index, structureMatchedBy: matchedBy, records, rows, structures, warnings, dataRows: table.rows.length };
+}
+
+/**
+ * How messages name rows and columns: a CSV's lines and columns ("line 5", "lines 4, 6", "column
+ * 'X'"), or an SD file's records, each with its first line, and tags ("record 3 (line 45)",
+ * "records 2 (line 20), 4 (line 40)", "SD tag 'X'").
+ */
+export class Places {
+  constructor(private readonly records: Int32Array | null) {}
+
+  /** The record number of the record starting at `line` (SD only). */
+  private recordAt(line: number): number {
+    const r = this.records!;
+    let lo = 0;
+    let hi = r.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (r[mid]! < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  }
+
+  /** "Line 5" / "Record 3 (line 45)", to start a sentence. */
+  row(line: number): string {
+    return this.records ? `Record ${this.recordAt(line)} (line ${line})` : `Line ${line}`;
+  }
+
+  /** "lines 4, 6" / "records 2 (line 20), 4 (line 40)"; the first 10, then "…". */
+  rows(lines: readonly number[]): string {
+    const shown = lines.slice(0, 10);
+    const more = lines.length > 10 ? ", …" : "";
+    const s = lines.length === 1 ? "" : "s";
+    if (!this.records) return `line${s} ${shown.join(", ")}${more}`;
+    return `record${s} ${shown.map((l) => `${this.recordAt(l)} (line ${l})`).join(", ")}${more}`;
+  }
+
+  /** "Column 'X'" / "SD tag 'X'", to start a sentence. */
+  column(name: string): string {
+    return this.records ? `SD tag '${name}'` : `Column '${name}'`;
+  }
+
+  /** "row" / "record" */
+  get unit(): string {
+    return this.records ? "record" : "row";
+  }
 }
 
 function cellCount(line: number, message: string): Warning {
@@ -195,6 +255,7 @@ export function typeFeatures(
   header: readonly string[],
   columns: readonly number[],
   rows: readonly { readonly line: number; readonly values: readonly (string | null)[] }[],
+  places: Places = new Places(null),
 ): { features: FeatureDef[]; keep: number[]; warnings: Warning[] } {
   const features: FeatureDef[] = [];
   const keep: number[] = [];
@@ -204,14 +265,14 @@ export function typeFeatures(
     const cells = rows.map((e) => e.values[k] ?? null);
     const type = typeColumn(cells);
     if (type.empty) {
-      warnings.push({ kind: "empty-column", message: `Column '${name}' has no values; it is ignored`, lines: [], column: name });
+      warnings.push({ kind: "empty-column", message: `${places.column(name)} has no values; it is ignored`, lines: [], column: name });
       return;
     }
     keep.push(k);
     features.push({ name, column, nominal: type.nominal, numeric: type.numeric, acceptValues: type.nominal ? type.acceptValues : [] });
-    const missing = missingWarning(name, cells, rows);
+    const missing = missingWarning(name, cells, rows, places);
     if (missing) warnings.push(missing);
-    if (type.mixed) warnings.push(mixedWarning(name, cells, rows));
+    if (type.mixed) warnings.push(mixedWarning(name, cells, rows, places));
   });
   return { features, keep, warnings };
 }
@@ -224,6 +285,7 @@ export function assembleDataset(
 ): DatasetContent {
   const { header, structureIndex } = prepared;
   const structureColumn = header[structureIndex] ?? "";
+  const places = new Places(prepared.records);
   const columns = featureColumns(prepared);
   const rowWarnings: Warning[] = [...prepared.warnings];
   const failures: Warning[] = [];
@@ -235,8 +297,11 @@ export function assembleDataset(
     if (!result.ok) {
       const w: Warning = {
         kind: "unparseable-structure",
-        // A cell can be megabytes long (a structure refused for its size): the message quotes its start.
-        message: `Line ${row.line}: cannot use structure "${row.structure.length > 100 ? `${row.structure.slice(0, 99)}…` : row.structure}": ${result.error}; row skipped`,
+        // A cell can be megabytes long (a structure refused for its size): the message quotes its
+        // start; a molblock is named by its record and title.
+        message: prepared.records
+          ? `${places.row(row.line)}${titleOf(row.structure)}: cannot use the molfile: ${result.error}; record skipped`
+          : `Line ${row.line}: cannot use structure "${row.structure.length > 100 ? `${row.structure.slice(0, 99)}…` : row.structure}": ${result.error}; row skipped`,
         lines: [row.line],
         column: structureColumn,
       };
@@ -249,14 +314,14 @@ export function assembleDataset(
 
   if (rawEntries.length === 0) throw noUsableRow(prepared, structureColumn, failures, rowWarnings);
 
-  const { features, keep, warnings: columnWarnings } = typeFeatures(header, columns, rawEntries);
+  const { features, keep, warnings: columnWarnings } = typeFeatures(header, columns, rawEntries, places);
   const entries: Entry[] = rawEntries.map((e) => ({
     line: e.line,
     compound: e.compound,
     values: keep.length === columns.length ? e.values : keep.map((k) => e.values[k] ?? null),
   }));
 
-  const dup = duplicateWarnings(entries.map((e) => ({ line: e.line, inchi: e.compound.inchi })), structureColumn);
+  const dup = duplicateWarnings(entries.map((e) => ({ line: e.line, inchi: e.compound.inchi })), structureColumn, places);
   return {
     title,
     structureColumn,
@@ -272,8 +337,16 @@ function byLine(warnings: readonly Warning[]): Warning[] {
   return [...warnings].sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
 }
 
+/** The title of a molblock (its first line) for a message: ` ('title')`, or nothing when it is blank. */
+function titleOf(molblock: string): string {
+  const end = molblock.indexOf("\n");
+  const title = (end < 0 ? molblock : molblock.slice(0, end)).trim();
+  if (title === "") return "";
+  return ` ('${title.length > 60 ? `${title.slice(0, 59)}…` : title}')`;
+}
+
 /** Duplicates: one warning per compound with several rows; and the number of compounds. */
-function duplicateWarnings(entries: readonly { line: number; inchi: string }[], structureColumn: string): { warnings: Warning[]; compounds: number } {
+function duplicateWarnings(entries: readonly { line: number; inchi: string }[], structureColumn: string, places: Places): { warnings: Warning[]; compounds: number } {
   const byInchi = new Map<string, number[]>();
   for (const e of entries) {
     const lines = byInchi.get(e.inchi);
@@ -285,7 +358,7 @@ function duplicateWarnings(entries: readonly { line: number; inchi: string }[], 
     if (lines.length < 2) continue;
     warnings.push({
       kind: "duplicate-structure",
-      message: `Duplicate structure ${inchi} at lines ${lines.join(", ")} (all rows kept; make sure the measurements are independent)`,
+      message: `Duplicate structure ${inchi} at ${places.unit === "row" ? `lines ${lines.join(", ")}` : places.rows(lines)} (all ${places.unit}s kept; make sure the measurements are independent)`,
       lines,
       column: structureColumn,
       count: lines.length,
@@ -300,7 +373,9 @@ function duplicateWarnings(entries: readonly { line: number; inchi: string }[], 
  */
 export interface TableSummary {
   readonly structureColumn: string;
-  /** Warnings of the preparation (wrong cell counts, empty structure cells). */
+  /** PreparedTable.records (an SD file's records), for the messages. */
+  readonly records: Int32Array | null;
+  /** Warnings of the preparation (wrong cell counts, empty structure cells; an SD file's data items). */
   readonly rowWarnings: readonly Warning[];
   readonly features: readonly FeatureDef[];
   readonly columnWarnings: readonly Warning[];
@@ -312,10 +387,11 @@ export interface TableSummary {
 export function summarise(prepared: PreparedTable): { summary: TableSummary; keep: number[]; values: (string | null)[][] } {
   const columns = featureColumns(prepared);
   const rows = prepared.rows.map((r) => ({ line: r.line, values: featureValues(r.cells, columns) }));
-  const { features, keep, warnings } = typeFeatures(prepared.header, columns, rows);
+  const { features, keep, warnings } = typeFeatures(prepared.header, columns, rows, new Places(prepared.records));
   const index = new Map(prepared.structures.map((cell, i) => [cell, i]));
   const summary: TableSummary = {
     structureColumn: prepared.header[prepared.structureIndex] ?? "",
+    records: prepared.records,
     rowWarnings: prepared.warnings,
     features,
     columnWarnings: warnings,
@@ -338,7 +414,7 @@ export function headerWhenAllParsed(summary: TableSummary, results: readonly Str
     if (r === undefined || !r.ok) return null;
     entries.push({ line: summary.lines[i]!, inchi: r.value.inchi });
   }
-  const dup = duplicateWarnings(entries, summary.structureColumn);
+  const dup = duplicateWarnings(entries, summary.structureColumn, new Places(summary.records));
   return {
     title,
     structureColumn: summary.structureColumn,
@@ -349,15 +425,11 @@ export function headerWhenAllParsed(summary: TableSummary, results: readonly Str
   };
 }
 
-function firstLines(lines: readonly number[]): string {
-  const shown = lines.slice(0, 10).join(", ");
-  return lines.length > 10 ? `${shown}, …` : shown;
-}
-
 function missingWarning(
   name: string,
   cells: readonly (string | null)[],
   entries: readonly { line: number }[],
+  places: Places,
 ): Warning | null {
   const lines: number[] = [];
   let count = 0;
@@ -369,7 +441,7 @@ function missingWarning(
   if (count === 0) return null;
   return {
     kind: "missing-values",
-    message: `Column '${name}' has ${count} missing value${count === 1 ? "" : "s"} (line${count === 1 ? "" : "s"} ${firstLines(lines)})`,
+    message: `${places.column(name)} has ${count} missing value${count === 1 ? "" : "s"} (${places.rows(lines)})`,
     lines,
     column: name,
     count,
@@ -381,6 +453,7 @@ function mixedWarning(
   name: string,
   cells: readonly (string | null)[],
   entries: readonly { line: number }[],
+  places: Places,
 ): Warning {
   let numbers = 0;
   let texts = 0;
@@ -402,8 +475,8 @@ function mixedWarning(
   return {
     kind: "mixed-column",
     message:
-      `Column '${name}' mixes numbers and text: ${count} of ${numbers + texts} values are ${kind} ` +
-      `(${[...examples].join(", ")} at line${count === 1 ? "" : "s"} ${firstLines(lines)}); the column is treated as nominal`,
+      `${places.column(name)} mixes numbers and text: ${count} of ${numbers + texts} values are ${kind} ` +
+      `(${[...examples].join(", ")} at ${places.rows(lines)}); the ${places.unit === "row" ? "column" : "tag"} is treated as nominal`,
     lines,
     column: name,
     count,
@@ -420,8 +493,9 @@ function noUsableRow(prepared: PreparedTable, column: string, failures: readonly
       }),
   );
   const tried = prepared.rows.length + prepared.warnings.filter((w) => w.kind === "unparseable-structure").length;
-  const message =
-    tried > 0
+  const message = prepared.records
+    ? `no usable record: none of the ${tried} records has a molfile that could be read`
+    : tried > 0
       ? `no usable row: none of the ${tried} structures in column '${column}' could be parsed`
       : `no usable row: all ${prepared.dataRows} data rows were skipped`;
   return new BadRequest(message, { column: prepared.structureIndex + 1, causes });

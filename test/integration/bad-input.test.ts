@@ -7,8 +7,8 @@
  * are checked for their warnings and line numbers.
  *
  * Expected values come from the inputs: wrong_dataset.csv (fixtures/data; SOURCES.md: invalid
- * SMILES "Tost", "Is", "A", …) has no parseable structure; a file whose first byte is 0x89 (PNG
- * signature) is not UTF-8 text at line 1; line numbers of the hand-made CSVs are counted in their
+ * SMILES "Tost", "Is", "A", …) has no parseable structure; a file that starts with the PNG
+ * signature (89 50 4E 47) is an image, neither CSV nor SDF (415); line numbers of the hand-made CSVs are counted in their
  * literals; the 406/415/413/404 statuses from RFC 9110 and the README's "Errors" table; SPARQL
  * update from the SPARQL 1.1 Protocol (the endpoint is read-only: README "SPARQL").
  */
@@ -73,7 +73,7 @@ const wrongLines = readFileSync(WRONG, "utf8").split(/\r?\n/);
 const CASES: readonly Case[] = [
   { name: "empty file (multipart)", send: upload("", "empty.csv"), status: 400, text: /^400 BadRequest: .*empty.*\(field file\)/, problem: { title: "BadRequest", detail: /empty/, field: "file" } },
   { name: "empty body (text/csv)", send: post("/dataset", "", "text/csv"), status: 400, text: /^400 BadRequest: .*empty/, problem: { title: "BadRequest", detail: /empty/ } },
-  { name: "binary file (PNG header + NULs)", send: upload(PNG, "image.png"), viaTask: true, status: 400, text: /^400 BadRequest: .*not text.*\(line 1\)/, problem: { title: "BadRequest", detail: /not text/, line: 1 } },
+  { name: "binary file (PNG header + NULs)", send: upload(PNG, "image.png"), status: 415, text: /^415 UnsupportedMediaType: the uploaded file is a PNG image; .*CSV.*SDF.*\(field file\)/, problem: { title: "UnsupportedMediaType", detail: /PNG image/, field: "file" } },
   { name: "NUL bytes after two text lines", send: upload(TEXT_THEN_NUL, "nul.csv"), viaTask: true, status: 400, text: /not text.*\(line 3\)/, problem: { title: "BadRequest", detail: /not text/, line: 3 } },
   { name: "wrong multipart part name", send: upload("SMILES,act\nCCO,1\n", "a.csv", "data"), status: 400, text: /^400 BadRequest: .*'file'.*'data'.*\(field file\)/, problem: { title: "BadRequest", detail: /'file'.*'data'/, field: "file" } },
   {

@@ -1,5 +1,5 @@
 /**
- * The CSV upload operation (the CSV rules: README "Datasets"): CSV → prepared table (worker) →
+ * The upload operation (the CSV and SDF rules: README "Datasets"): CSV or SD file → prepared table (worker) →
  * structures parsed in parallel chunks on every worker, each chunk also writing the data entries
  * of its rows → header (dataset node, typed features, warnings; worker) → one commit of the
  * dataset graph, the new compound graphs and the task's completion.
@@ -13,22 +13,24 @@
  * The upload limits (resources/upload-limits.ts) were checked on the bytes before the task was
  * created; the parse checks them again with the real counts before any structure is parsed.
  */
-import type { StructureResult } from "../../chem/structure.ts";
 import { concatBodies, type GraphOp } from "../../store/journal.ts";
 import type { GraphStore, Stage } from "../../store/graph-store.ts";
 import type { Operation } from "../jobs.ts";
-import { CHUNK, type EntryFeature } from "./job.ts";
+import { cellCount, type EntryFeature } from "./job.ts";
 import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../../resources/dataset.ts";
 import { readCompound } from "../../resources/dataset-read.ts";
 import { Uris } from "../../resources/uris.ts";
 import type { UploadLimits } from "../../resources/upload-limits.ts";
 import { Vocab } from "../../store/vocab.ts";
+import type { UploadFormat } from "../../tabular/format.ts";
 import { headerWhenAllParsed } from "../../tabular/table.ts";
 import { chunkedBody, runChunks } from "../chunks.ts";
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
   readonly fileName: string;
+  /** CSV, or an SD file (its molblocks are the structure cells). */
+  readonly format: UploadFormat;
   readonly datasetUri: string;
   readonly base: string;
   /** Checked again with the real counts once the file is parsed (413 before any structure is parsed). */
@@ -36,7 +38,7 @@ export interface UploadInput {
 }
 
 export function titleOf(fileName: string): string {
-  return fileName.replace(/\.(csv|tsv|txt)$/i, "") || "dataset";
+  return fileName.replace(/\.(csv|tsv|txt|sdf|sd|mol)$/i, "") || "dataset";
 }
 
 function sameFeatures(a: readonly EntryFeature[], b: readonly EntryFeature[]): boolean {
@@ -46,10 +48,10 @@ function sameFeatures(a: readonly EntryFeature[], b: readonly EntryFeature[]): b
 export function uploadOperation(store: GraphStore, input: UploadInput): Operation {
   return async (ctx) => {
     const lap = timer(input.fileName);
-    const prepared = await ctx.run("csv.prepare", { bytes: input.bytes, ...(input.limits ? { limits: input.limits } : {}) });
-    lap("csv");
+    const { format } = input;
+    const prepared = await ctx.run("dataset.prepare", { bytes: input.bytes, format, ...(input.limits ? { limits: input.limits } : {}) });
+    lap(format);
     ctx.progress(0.1);
-    const cells = prepared.structures;
     const title = titleOf(input.fileName);
     const meta = { uri: input.datasetUri, fileName: input.fileName, created: new Date(), base: input.base };
     const entryFeatures: EntryFeature[] = prepared.summary.features.map(({ name, column, numeric }) => ({ name, column, numeric }));
@@ -58,10 +60,10 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
     const stage = store.stage(input.datasetUri);
     try {
       // Chunk k: the structure cells k·CHUNK… and the rows that use them (prepared.rows[k]).
-      const chunks = prepared.rows.map((rows, k) => ({ rows, cells: cells.slice(k * CHUNK, (k + 1) * CHUNK) }));
+      const chunks = prepared.rows.map((rows, k) => ({ rows, cells: prepared.cells[k]! }));
       const { outputs, loads } = await runChunks(
         chunks,
-        (c) => c.cells.length,
+        (c) => cellCount(c.cells),
         (c, onProgress) => ctx.run("dataset.chunk", { cells: c.cells, rows: c.rows, features: entryFeatures, datasetUri: input.datasetUri, base: input.base }, onProgress),
         (f) => ctx.progress(0.1 + 0.8 * f),
         stage,
@@ -73,11 +75,9 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       const known = headerWhenAllParsed(prepared.summary, results, title);
       let header: Uint8Array;
       let features: readonly EntryFeature[] = entryFeatures;
-      let parsed: [string, StructureResult][] = [];
       if (known) header = headerNTriples(known, meta);
       else {
-        parsed = results.map((r, i) => [cells[i]!, r]);
-        const head = await ctx.run("dataset.header", { bytes: input.bytes, parsed, title, meta });
+        const head = await ctx.run("dataset.header", { bytes: input.bytes, format, results, title, meta });
         header = head.header;
         features = head.features;
       }
@@ -101,8 +101,8 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
         preloaded.push(stage);
       } else {
         await stage.discard();
-        const count = cells.length > 20_000 ? 2 : 1;
-        const parts = await Promise.all(Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, parsed, title, meta, part: { index, count } })));
+        const count = prepared.count > 20_000 ? 2 : 1;
+        const parts = await Promise.all(Array.from({ length: count }, (_, index) => ctx.run("dataset.build", { bytes: input.bytes, format, results, title, meta, part: { index, count } })));
         body = await concatBodies([...parts.map((p) => p.datasetNTriples), spellings]);
         lap("rebuild (the skipped rows changed a column's type)");
       }

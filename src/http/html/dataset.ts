@@ -12,7 +12,7 @@ export const COLUMNS: PageSpec = { pageParam: "column_page", sizeParam: "column_
 
 export function datasetListHtml(list: readonly { uri: string; title: string }[], p: Page, base: string): string {
   const rows = list.map((d) => `<tr><td>${link(d.uri, d.title || d.uri)}</td><td class="mono">${esc(d.uri)}</td></tr>`).join("");
-  const form = `<h2>Upload a CSV</h2><form method="post" action="${esc(base)}/dataset" enctype="multipart/form-data"><input type="file" name="file" accept=".csv,.tsv,text/csv"> <button>Upload</button></form>`;
+  const form = `<h2>Upload a CSV or SD file</h2><form method="post" action="${esc(base)}/dataset" enctype="multipart/form-data"><input type="file" name="file" accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile"> <button>Upload</button></form>`;
   const nav = pageNav(p, { ...ROWS, items: "datasets" });
   return page("Datasets", `${nav}<table><tr><th>Title</th><th>URI</th></tr>${rows}</table>${nav}${form}`, { base, self: `${base}/dataset`, formats: ["uri", "ttl", "json"] });
 }

@@ -1,7 +1,8 @@
 /**
  * /dataset, /dataset/{id}, /dataset/{id}/feature/{name}, /dataset/{id}/compounds and /features (the
- * CSV rules: README "Datasets"; the graph: resources/dataset.ts). Upload = multipart field `file`
- * or a raw `text/csv` body → 202 + task; the task's result is the dataset.
+ * CSV and SDF rules: README "Datasets"; the graph: resources/dataset.ts). Upload = multipart field
+ * `file` or a raw `text/csv` / `chemical/x-mdl-sdfile` body → 202 + task; the task's result is the
+ * dataset.
  */
 import type Router from "@koa/router";
 import type { Context } from "koa";
@@ -65,7 +66,7 @@ export function registerDatasets(router: Router, deps: Deps): void {
     tasks.admit();
     const file = await readUpload(ctx, deps.config);
     const bytes = new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-    const t = await submitUpload({ bytes, fileName: file.fileName }, uploadLimits(deps.config), deps);
+    const t = await submitUpload({ bytes, fileName: file.fileName, format: file.format }, uploadLimits(deps.config), deps);
     await respondTask(ctx, t, deps);
   });
 

@@ -1,15 +1,18 @@
 /**
- * The cheap scan of an upload's bytes (src/tabular/shape.ts): header columns and data lines.
+ * The cheap scan of an upload's bytes (src/tabular/shape.ts): header columns and data lines; an
+ * SD file's records, tags and values (scanSdShape).
  * Reference values: the CSV reader itself (csv-parse via parseCsv, a different implementation) on
  * the reference files in fixtures/data, and hand-counted inputs whose lines are visible in the
- * literals.
+ * literals; for SD files the SD reader (parseSdf, which reads every line rather than scanning
+ * bytes) and grep-style counts of `$$$$` lines on the reference SD files.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { DATA } from "../../helpers/data.ts";
 import { parseCsv } from "../../../src/tabular/csv.ts";
-import { scanShape as scanWith, SLICE_BYTES } from "../../../src/tabular/shape.ts";
+import { parseSdf } from "../../../src/tabular/sdf.ts";
+import { scanSdShape, scanShape as scanWith, SLICE_BYTES } from "../../../src/tabular/shape.ts";
 import { findStructureColumn } from "../../../src/tabular/table.ts";
 
 const LAZAR = `${DATA}lazar/test/data/`;
@@ -103,4 +106,61 @@ test("a large body is scanned in slices, with a pause between them", async () =>
   const s = await scanShape(bytes(long + line.repeat(n)), 1e9, 1e12, async () => void pauses++);
   assert.deepEqual([s.columns, s.rows], [3, n]);
   assert.ok(pauses >= 3, `${pauses} pauses`);
+});
+
+const sdScan = (text: string | Uint8Array, limits: { maxColumns?: number; maxRows?: number; maxValues?: number } = {}, pause?: () => Promise<void>) =>
+  scanSdShape(typeof text === "string" ? bytes(text) : text, { maxRows: 1e9, maxValues: 1e12, ...limits }, pause);
+
+test("SD files: the reference files' records as parseSdf's and as their $$$$ lines, tags and values never below the reader's", async () => {
+  const files = ["data/parts/cas_4337.sdf", "test/data/hamster_carcinogenicity.sdf", "test/data/CPDBAS_v5c_1547_29Apr2008part.sdf", "test/data/boiling_points.ext.sdf", "test/data/acetaldehyde.sdf"];
+  for (const f of files) {
+    const buf = readFileSync(`${DATA}lazar/${f}`);
+    const sd = parseSdf(buf.toString("utf8"));
+    const shape = await sdScan(buf);
+    assert.equal(shape.rows, sd.records.length, `${f}: records`);
+    assert.equal(shape.columns, sd.tags.length + 1, `${f}: columns`);
+    const values = sd.records.reduce((n, r) => n + [...r.values.values()].filter((v) => v !== "").length, 0);
+    assert.ok(shape.values >= values, `${f}: ${shape.values} values counted < ${values}`);
+    assert.equal(shape.stopped, null);
+  }
+  // Kazius: 4337 $$$$ lines (grep -c), one tag, a value in every record.
+  assert.deepEqual(await sdScan(readFileSync(`${DATA}lazar/data/parts/cas_4337.sdf`)), { columns: 2, rows: 4337, values: 4337, stopped: null });
+});
+
+test("SD files: line ends, a BOM, a last record without $$$$, blank lines after the last one", async () => {
+  const record = (tag: string, value: string): string[] => ["title", "", "", "  0  0  0  0  0  0  0  0  0  0999 V2000", "M  END", `>  <${tag}>`, value, ""];
+  const lines = [...record("a", "1"), "$$$$", ...record("b", ""), "$$$$", ...record("a", "3")];
+  for (const nl of ["\n", "\r\n", "\r"]) {
+    // 3 records (the last without $$$$), tags a and b, values 1 and 3 (b's is empty).
+    assert.deepEqual(await sdScan(lines.join(nl)), { columns: 3, rows: 3, values: 2, stopped: null }, JSON.stringify(nl));
+    assert.deepEqual(await sdScan(`\uFEFF${[...lines, "$$$$", "", ""].join(nl)}`), { columns: 3, rows: 3, values: 2, stopped: null }, JSON.stringify(nl));
+  }
+  // A lone CR inside an LF file ends no line, for the scan as for the reader: one record here.
+  const stray = [...record("a", "1"), "$$$$\rjunk", ...record("a", "2"), "$$$$"].join("\n");
+  assert.equal(parseSdf(stray).records.length, 1);
+  assert.equal((await sdScan(stray)).rows, 1);
+  // A line starting with `>` without `<name>` names no tag.
+  assert.equal((await sdScan([...record("a", "1"), "> 12", "x", "", "$$$$"].join("\n"))).columns, 2);
+  // A title that looks like a data header is counted too: never fewer tags than the reader finds.
+  assert.deepEqual(await sdScan(">  <t>\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n$$$$\n"), { columns: 2, rows: 1, values: 0, stopped: null });
+});
+
+test("SD files: the scan stops once records, tags or values pass their limits", async () => {
+  const many = `${"t\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n>  <a>\n1\n\n$$$$\n".repeat(100)}`;
+  assert.deepEqual(await sdScan(many, { maxRows: 100 }), { columns: 2, rows: 100, values: 100, stopped: null });
+  assert.deepEqual(await sdScan(many, { maxRows: 99 }), { columns: 2, rows: 100, values: 100, stopped: "rows" });
+  assert.deepEqual(await sdScan(many, { maxValues: 49 }), { columns: 2, rows: 49, values: 50, stopped: "values" });
+  const tags = Array.from({ length: 20 }, (_, i) => `>  <t${i}>\nx\n`).join("\n");
+  assert.deepEqual(await sdScan(`t\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n${tags}$$$$\n`, { maxColumns: 10 }), { columns: 11, rows: 0, values: 9, stopped: "columns" });
+  // Without $$$$ the one record is still counted against maxRows.
+  assert.equal((await sdScan("t\n\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END\n", { maxRows: 0 })).stopped, "rows");
+});
+
+test("SD files: a large file is scanned in slices, with a pause between them", async () => {
+  const record = `title\n\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n${"    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n"}M  END\n>  <a>\n1\n\n$$$$\n`;
+  const n = Math.ceil((2 * SLICE_BYTES) / record.length);
+  let pauses = 0;
+  const s = await sdScan(record.repeat(n), {}, async () => void pauses++);
+  assert.deepEqual([s.rows, s.columns, s.values], [n, 2, n]);
+  assert.ok(pauses >= 2, `${pauses} pauses`);
 });

@@ -3,15 +3,17 @@
  * - parseStructures when RDKit breaks: the cells are parsed by a fresh instance, a refused cell is
  *   reported for itself only. Real RDKit, broken with the real trapping input (a 1020-carbon
  *   chain). Reference InChIs: PubChem (ethanol CID 702, benzene CID 241, acetaldehyde CID 177).
- * - prepareCsv's second check of the upload limits, with the counts of the parsed file, where the
+ * - prepareUpload's second check of the upload limits, with the counts of the parsed file, where the
  *   scan of the bytes (tabular/shape.ts) can be wrong. Expected counts are read off the
  *   hand-written inputs.
+ * - an SD file's molblocks as the structure cells: parsed with `molfile`, its records and tags
+ *   counted against the limits (hand-written molblocks; InChIs from PubChem as above).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PayloadTooLarge } from "../../../../src/errors.ts";
 import { loadRDKit, rdkitHealthy, rdkitReplacements, replaceRDKit } from "../../../../src/chem/rdkit.ts";
-import { parseStructures, prepareCsv } from "../../../../src/algorithms/upload/job.ts";
+import { cellTexts, parseStructures, prepareUpload } from "../../../../src/algorithms/upload/job.ts";
 import { scanShape } from "../../../../src/tabular/shape.ts";
 
 const ctx = { progress: (): void => undefined };
@@ -54,22 +56,63 @@ test("a stray quote in the header hides separators from the scan; the parsed hea
   const csv = bytes('SMILES,a"b,c\nCCO,1,2\nCCN,3,4\n');
   assert.equal((await scanShape(csv, { maxRows: 10, maxValues: 100 })).columns, 2);
   assert.throws(
-    () => prepareCsv({ bytes: csv, limits: { ...LOOSE, columns: 2 } }),
+    () => prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, columns: 2 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 columns; the limit is 2 /.test(e.message),
   );
-  assert.equal(prepareCsv({ bytes: csv, limits: { ...LOOSE, columns: 3 } }).structures.length, 2);
+  assert.equal(prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, columns: 3 } }).count, 2);
 });
 
 test("rows and triples with the parsed counts: exact rows; missing values (NA) cost nothing", () => {
   const csv = bytes("SMILES,a,b\nC,1,NA\nCC,,2\nCCC,3,4\n");
   assert.throws(
-    () => prepareCsv({ bytes: csv, limits: { ...LOOSE, rows: 2 } }),
+    () => prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, rows: 2 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 data rows; the limit is 2 rows/.test(e.message),
   );
   // 3 rows, 4 values, 3 structures, 2 features: 15 + 12 + 12 + 24 + 9 = 72 triples.
   assert.throws(
-    () => prepareCsv({ bytes: csv, limits: { ...LOOSE, triples: 71 } }),
+    () => prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, triples: 71 } }),
     (e: unknown) => e instanceof PayloadTooLarge && /would add 72 triples \(3 rows, 4 values, 3 distinct structures, 2 features/.test(e.message),
   );
-  assert.equal(prepareCsv({ bytes: csv, limits: { ...LOOSE, triples: 72 } }).structures.length, 3);
+  assert.equal(prepareUpload({ bytes: csv, format: "csv", limits: { ...LOOSE, triples: 72 } }).count, 3);
+});
+
+/** A V2000 molblock written by hand: ethanol (C–C–O) or acetaldehyde (C–C=O). */
+const molblock = (title: string, order: 1 | 2): string =>
+  [title, "  handmade", "", "  3  2  0  0  0  0  0  0  0  0999 V2000",
+    "    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0",
+    "    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0",
+    "    2.5981    0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0",
+    "  1  2  1  0", `  2  3  ${order}  0`, "M  END"].join("\n");
+
+test("molblock cells are read as molfiles with `molfile`, and as SMILES (refused) without", async () => {
+  const cells = [molblock("ethanol", 1), molblock("acetaldehyde", 2)];
+  assert.deepEqual(inchis(await parseStructures({ cells, molfile: true }, ctx)), [ETHANOL, ACETALDEHYDE]);
+  assert.deepEqual(inchis(await parseStructures({ cells }, ctx)), [null, null]);
+});
+
+test("an SD file: records and distinct tags are checked against the limits; the structures are its molblocks", () => {
+  // 3 records (the last without $$$$); tags a, b; values a=1, b=2, a=3.
+  const sd = bytes([molblock("e", 1), ">  <a>", "1", "", "$$$$", molblock("f", 2), ">  <b>", "2", "", "$$$$", molblock("γ-ethanol", 1), ">  <a>", "3", ""].join("\n"));
+  assert.throws(
+    () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, rows: 2 } }),
+    (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 records; the limit is 2 rows/.test(e.message),
+  );
+  assert.throws(
+    () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, columns: 2 } }),
+    (e: unknown) => e instanceof PayloadTooLarge && /the file has 3 columns \(the molfile and the distinct SD tags\); the limit is 2 /.test(e.message),
+  );
+  // 3 rows, 3 values, 3 distinct molblocks (e and γ-ethanol are one compound, but their titles differ), 2 features: 15 + 9 + 12 + 24 + 9 = 69.
+  assert.throws(
+    () => prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, triples: 68 } }),
+    (e: unknown) => e instanceof PayloadTooLarge && /would add 69 triples \(3 rows, 3 values, 3 distinct structures, 2 features/.test(e.message),
+  );
+  const prepared = prepareUpload({ bytes: sd, format: "sdf", limits: { ...LOOSE, triples: 69 } });
+  // One chunk, whose molblocks travel as UTF-8 bytes and read back as the records' molblocks (γ: two bytes).
+  assert.equal(prepared.count, 3);
+  assert.equal(prepared.cells.length, 1);
+  assert.ok("molblocks" in prepared.cells[0]!);
+  assert.deepEqual(cellTexts(prepared.cells[0]!), [molblock("e", 1), molblock("f", 2), molblock("γ-ethanol", 1)]);
+  assert.deepEqual(prepared.summary.features.map((f) => [f.name, f.numeric]), [["a", true], ["b", true]]);
+  // Each record is its 10 molblock lines, a header, a value, a blank line and the $$$$: 14 lines.
+  assert.deepEqual([...prepared.summary.lines], [1, 15, 29]);
 });
