@@ -21,6 +21,7 @@
  *   request creates a task: a cheap scan of the bytes (tabular/shape.ts; an SD file's records and
  *   tags are counted there too, no molblock is read).
  */
+import { nextTurn } from "../threads/turns.ts";
 import { acceptFormFields, FORM_TOKEN_FIELD } from "./auth.ts";
 import type { Context } from "koa";
 import { koaBody } from "koa-body";
@@ -261,7 +262,8 @@ export async function readUpload(ctx: Context, config: Config): Promise<Uploaded
   const fileName = given || `upload.${format}`;
   const limits = uploadLimits(config);
   const shapeLimits = { maxColumns: limits.columns, maxRows: limits.rows, maxValues: maxValues(limits) };
-  const shape = format === "sdf" ? await scanSdShape(file.bytes, shapeLimits) : await scanShape(file.bytes, shapeLimits);
+  // Paced like every sliced piece of main-thread work (threads/turns.ts).
+  const shape = format === "sdf" ? await scanSdShape(file.bytes, shapeLimits, nextTurn) : await scanShape(file.bytes, shapeLimits, nextTurn);
   checkUploadLimits(estimatedCounts(shape), limits, { stopped: shape.stopped, estimated: true, records: format === "sdf" });
   return { bytes: file.bytes, fileName, format };
 }

@@ -10,6 +10,7 @@
  * A route added to the router without an entry here is reported by the generator and fails
  * test/unit/http/openapi/document.test.ts; so does an entry whose route is gone.
  */
+import { SDF_TYPES } from "../../tabular/format.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { CROSSVALIDATION } from "../../algorithms/crossvalidation/spec.ts";
 import { REPORT } from "../../algorithms/crossvalidation/report.ts";
@@ -216,17 +217,17 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   },
   "POST /dataset": {
     tag: "Datasets",
-    summary: "Upload a CSV: a task whose result is the dataset",
+    summary: "Upload a CSV or SD file: a task whose result is the dataset",
     description:
-      "The CSV rules (separator, structure column, typing, warnings) are in the README, \"Datasets\". The size, rows, columns and triples of an upload are checked before the task is created (413 naming the limit).",
+      "The CSV and SDF rules (separator, structure column, SD tags, typing, warnings by line or record) are in the README, \"Datasets\". Any other format is refused with 415 naming the supported ones. The size, rows, columns and triples of an upload are checked before the task is created (413 naming the limit).",
     answers: [TASK_CREATED],
     errors: [400, 411, 413, 415, 503, 507],
     params: [
-      { name: "filename", in: "query", description: "the file name of a text/csv body (else its Content-Disposition's)", schema: { type: "string", maxLength: 1000 } },
-      { name: "Content-Disposition", in: "header", description: "the file name of a text/csv body: attachment; filename=\"…\"", schema: { type: "string" } },
+      { name: "filename", in: "query", description: "the file name of a raw body (else its Content-Disposition's)", schema: { type: "string", maxLength: 1000 } },
+      { name: "Content-Disposition", in: "header", description: "the file name of a raw body: attachment; filename=\"…\"", schema: { type: "string" } },
     ],
     body: {
-      description: "The CSV: the multipart field 'file' (with up to 8 small text fields: an HTML form's api_token), or the CSV itself as a text/csv body (which may be chunked).",
+      description: "The file: the multipart field 'file' (with up to 8 small text fields: an HTML form's api_token), or the file itself as the body (text/csv, or an SD file as chemical/x-mdl-sdfile or chemical/x-mdl-molfile; the body may be chunked).",
       required: true,
       content: {
         "multipart/form-data": {
@@ -234,13 +235,14 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
             type: "object",
             required: ["file"],
             properties: {
-              file: { type: "string", contentMediaType: "text/csv", description: "the CSV file" },
+              file: { type: "string", contentMediaType: "text/csv", description: "the CSV file, or an SD file (its part's Content-Type chemical/x-mdl-sdfile, or a name ending in .sdf)" },
               api_token: { type: "string", writeOnly: true, description: "an HTML form's API token" },
             },
           },
-          encoding: { file: { contentType: "text/csv, application/octet-stream" } },
+          encoding: { file: { contentType: "text/csv, chemical/x-mdl-sdfile, chemical/x-mdl-molfile, application/octet-stream" } },
         },
         "text/csv": { schema: { type: "string", contentMediaType: "text/csv" } },
+        ...Object.fromEntries(SDF_TYPES.map((t) => [t, { schema: { type: "string", contentMediaType: t } }])),
       },
     },
   },

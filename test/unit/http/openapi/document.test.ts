@@ -225,7 +225,8 @@ describe("the API description of the service's router", () => {
 
   it("task-creating POSTs answer 202 with Location, and a full queue 503 with Retry-After; errors come as the error report's media types", () => {
     const upload = op(doc, "POST /dataset");
-    assert.deepEqual(Object.keys(upload.requestBody.content as Json).sort(), ["multipart/form-data", "text/csv"]);
+    // README "Datasets": a multipart form, or the file as the body: CSV, or SDF in either media type.
+    assert.deepEqual(Object.keys(upload.requestBody.content as Json).sort(), ["chemical/x-mdl-molfile", "chemical/x-mdl-sdfile", "multipart/form-data", "text/csv"]);
     assert.ok(upload.responses["202"].headers.Location);
     assert.equal(upload.responses["503"].$ref, "#/components/responses/ServiceUnavailable");
     assert.ok(doc.components.responses.ServiceUnavailable.headers["Retry-After"]);
