@@ -15,7 +15,7 @@
  *
  *   nice -n 19 npx tsx bench/availability.ts [--runs N] [--verbose] [scenario …]
  *
- * --verbose prints every stall line the server logged (with the main thread's CPU time during it:
+ * --verbose prints every stall line the server logged, and its store renewals (with the main thread's CPU time during a stall:
  * close to the stall = work on the main thread; far below = the thread waited for a core).
  *
  * With several runs, each figure is printed per run and as the median over the runs.
@@ -159,12 +159,10 @@ async function scenario(srv: TestServer, s: Scenario, d: Setup): Promise<Figures
   const outcome = (await work).join("; ");
   const seconds = (performance.now() - t0) / 1000;
   const [h, t] = await Promise.all([home.stop(), task.stop()]);
-  const lines = srv
-    .output()
-    .slice(logged)
-    .split("\n")
-    .filter((l) => l.startsWith("event loop stalled"));
-  if (verbose) for (const l of lines) console.log(`    ${l}`);
+  const logLines = srv.output().slice(logged).split("\n");
+  const lines = logLines.filter((l) => l.startsWith("event loop stalled"));
+  // The store's renewals too: one may run during a scenario (graph-store.ts "Renewal").
+  if (verbose) for (const l of logLines.filter((l) => l.startsWith("event loop stalled") || l.startsWith("store renewed"))) console.log(`    ${l}`);
   const stalls = lines.map((l) => {
     const m = /^event loop stalled (\d+) ms.*?(?:main thread CPU (\d+) ms)?\)$/.exec(l);
     return { ms: Number(m?.[1] ?? 0), cpu: m?.[2] === undefined ? NaN : Number(m[2]) };
