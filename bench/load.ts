@@ -90,7 +90,7 @@ try {
   await new Promise((res) => setTimeout(res, 20_000));
   const later = rssMb(srv.proc.pid!);
   const laterMap = memoryMap(srv.proc.pid!);
-  for (const l of srv.output().slice(logged).split("\n")) if (l.startsWith("store renewed") || l.startsWith("SPARQL replicas reload")) console.log(`server: ${l}`);
+  for (const l of srv.output().slice(logged).split("\n")) if (l.startsWith("store renewed") || l.startsWith("store: full garbage") || l.startsWith("SPARQL replicas reload")) console.log(`server: ${l}`);
   console.log(`store after the load: ${await storeFigures(srv.base)}`);
   const stalls = srv.output().slice(logged).split("\n").map((l) => /^event loop stalled (\d+) ms/.exec(l)?.[1]).filter(Boolean).map(Number);
   console.log(`server RSS: ${before.toFixed(0)} MB after the warm-up, peak ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB 15 s after the load (${(((after - before) / before) * 100).toFixed(1)} %), ${later.toFixed(0)} MB 35 s after (${(((later - before) / before) * 100).toFixed(1)} %)`);

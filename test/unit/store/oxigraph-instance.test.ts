@@ -77,7 +77,7 @@ describe("Oxigraph instances of their own", () => {
       assert.deepEqual([store.capacity().loaded, store.capacity().live], [200, 200]);
       assert.equal(store.ox.match(ox.namedNode("http://example.org/c/7"), null, null, ox.namedNode(g)).length, 1, "the current data is there");
       assert.equal(store.ox.match(ox.namedNode("http://example.org/a/7"), null, null, null).length, 0, "replaced data is not");
-      // The store runs a full collection 2 s after the renewal: no collection here.
+      // The store runs full collections from 2 s after the renewal on: none here.
       const t1 = performance.now();
       while (oxigraphInstancesAlive() > before && performance.now() - t1 < 10_000) await new Promise((res) => setTimeout(res, 50));
       assert.equal(oxigraphInstancesAlive(), before, "one new instance, the old one released by the store's own collection");
