@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { assertServesNormally, DATA, HAMSTER, postForm, runTask, sparqlSelect, storeSnapshot, uploadDataset, uploadFile, waitForTask, uriList } from "../helpers/server.ts";
 import { useServer, withServer } from "../helpers/use-server.ts";
+import { v2000 } from "../helpers/molblock.ts";
 
 const LAZAR = `${DATA}lazar/`;
 const KAZIUS_SDF = `${LAZAR}data/parts/cas_4337.sdf`;
@@ -61,20 +62,6 @@ async function servesNormally(base: string): Promise<void> {
   await assertServesNormally(base);
   const ds = await uploadDataset(base, ACETALDEHYDE_SDF);
   assert.deepEqual(await uriList(ds), [`${base}/compound/InChI=1S/C2H4O/c1-2-3/h2H,1H3`]);
-}
-
-/** A V2000 molblock written by hand (title, program line, comment, counts, atoms, bonds, M  END). */
-function v2000(title: string, atoms: readonly string[], bonds: readonly (readonly [number, number, number])[], counts?: readonly [number, number]): string[] {
-  const [na, nb] = counts ?? [atoms.length, bonds.length];
-  return [
-    title,
-    "  handmade",
-    "",
-    `${String(na).padStart(3)}${String(nb).padStart(3)}  0  0  0  0  0  0  0  0999 V2000`,
-    ...atoms.map((el, i) => `${(i * 1.3).toFixed(4).padStart(10)}${"0.0000".padStart(10)}${"0.0000".padStart(10)} ${el.padEnd(3)} 0  0  0  0  0  0  0  0  0  0  0  0`),
-    ...bonds.map(([a, b, o]) => `${String(a).padStart(3)}${String(b).padStart(3)}${String(o).padStart(3)}  0`),
-    "M  END",
-  ];
 }
 
 /** A V3000 molblock written by hand. */

@@ -19,6 +19,7 @@ import { parseMolfile, type StructureResult } from "../../../src/chem/structure.
 import { BadRequest, PayloadTooLarge } from "../../../src/errors.ts";
 import { MAX_SD_CELLS, MOLFILE_COLUMN, parseSdf, sdTable, type SdFile } from "../../../src/tabular/sdf.ts";
 import { assembleDataset, headerWhenAllParsed, prepareTable, summarise, type DatasetContent, type Warning } from "../../../src/tabular/table.ts";
+import { v2000 } from "../../helpers/molblock.ts";
 
 const rdkit = await loadRDKit();
 
@@ -26,19 +27,6 @@ const ETHANOL = "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3";
 const METHANOL = "InChI=1S/CH4O/c1-2/h2H,1H3";
 const ACETIC_ACID = "InChI=1S/C2H4O2/c1-2(3)4/h1H3,(H,3,4)";
 
-/** A V2000 molblock of 4 + atoms + bonds + 1 lines: title, program, comment, counts, atoms, bonds, `M  END`. */
-function v2000(title: string, atoms: readonly (readonly [string, number, number])[], bonds: readonly (readonly [number, number, number])[], counts?: readonly [number, number]): string[] {
-  const [na, nb] = counts ?? [atoms.length, bonds.length];
-  return [
-    title,
-    "  handmade",
-    "",
-    `${String(na).padStart(3)}${String(nb).padStart(3)}  0  0  0  0  0  0  0  0999 V2000`,
-    ...atoms.map(([el, x, y]) => `${x.toFixed(4).padStart(10)}${y.toFixed(4).padStart(10)}${"0.0000".padStart(10)} ${el.padEnd(3)} 0  0  0  0  0  0  0  0  0  0  0  0`),
-    ...bonds.map(([a, b, o]) => `${String(a).padStart(3)}${String(b).padStart(3)}${String(o).padStart(3)}  0`),
-    "M  END",
-  ];
-}
 const ethanol = (title = "ethanol"): string[] => v2000(title, [["C", 0, 0], ["C", 1.299, 0.75], ["O", 2.598, 0]], [[1, 2, 1], [2, 3, 1]]);
 const methanol = (title = "methanol"): string[] => v2000(title, [["C", 0, 0], ["O", 1.299, 0.75]], [[1, 2, 1]]);
 const acetic = (title = "acetic acid"): string[] => v2000(title, [["C", 0, 0], ["C", 1.299, 0.75], ["O", 2.598, 0], ["O", 1.299, 2.25]], [[1, 2, 1], [2, 3, 1], [2, 4, 2]]);
