@@ -57,6 +57,7 @@ import { JournalWriter, type RecordListener } from "./journal-writer.ts";
 import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
 import { collectDropped, newOxigraphInstance, oxigraphInstancesAlive } from "./oxigraph-instance.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
+import { checkPlain } from "./plain-data.ts";
 
 export type { RecordListener, RecordLocation } from "./journal-writer.ts";
 
@@ -317,6 +318,20 @@ export class GraphStore {
   /** The in-memory store (a new one after each renewal: read it through this getter, never keep it across an await). */
   get ox(): ox.Store {
     return this.oxStore;
+  }
+
+  /**
+   * Run the read `name` of a reads module (a module exporting `run(store, name, args)`, such as
+   * resources/reads.ts) against the in-memory store, and resolve with its result, which must be
+   * plain data (store/plain-data.ts): the store is meant to be read where it lives, and what
+   * comes back crosses to the caller as a copy. Reads see every commit that resolved before
+   * they were asked for; whether a graph may be served is `has()`'s to say, as before.
+   */
+  async read<T>(module: URL, name: string, args: readonly unknown[]): Promise<T> {
+    const m = await readsModule(module);
+    const out = m.run(this.oxStore, name, args);
+    checkPlain(out, `read ${name}`);
+    return out as T;
   }
 
   /** Triples loaded since the store was opened (or last renewed), those of the current graphs, the capacity, and how often it renewed. */
@@ -768,4 +783,20 @@ function readCurrentOps(dir: string): Promise<{ ops: GraphOp[]; lastSeq: number 
       if (!answered) reject(new Error(`the worker reading ${dir} exited with code ${code}`));
     });
   });
+}
+
+/** A module of reads of the store (see `GraphStore.read`). */
+export interface ReadsModule {
+  run(store: ox.Store, name: string, args: readonly unknown[]): unknown;
+}
+
+const readsModules = new Map<string, Promise<ReadsModule>>();
+
+function readsModule(url: URL): Promise<ReadsModule> {
+  let m = readsModules.get(url.href);
+  if (!m) {
+    m = import(url.href) as Promise<ReadsModule>;
+    readsModules.set(url.href, m);
+  }
+  return m;
 }

@@ -8,7 +8,8 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { Readable } from "node:stream";
 import { BadRequest, Conflict, NotFound } from "../../errors.ts";
-import { describeInGraph, readCompound, readDatasetInfo, readDatasetTitle, readEntryValues, readFeatureOf, readFeaturePage } from "../../resources/dataset-read.ts";
+import { describeInGraph, readCompound, readDatasetInfo, readEntryValues, readFeatureOf, readFeaturePage } from "../../resources/dataset-read.ts";
+import { read } from "../../resources/reads.ts";
 import { EntryOrder } from "../../resources/entry-order.ts";
 import { datasetCsv, featureList } from "../../resources/dataset-export.ts";
 import { modelsUsing } from "../../resources/model.ts";
@@ -53,9 +54,11 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.get("/dataset", async (ctx) => {
     const list = store.graphsWithPrefix(`${uris.datasets()}/`).filter((g) => isId(g.slice(uris.datasets().length + 1))).sort();
-    const html = (): string => {
+    const html = async (): Promise<string> => {
       const p = readPage(ctx.query, { ...ROWS, items: "datasets" }, list.length);
-      const titled = list.slice(p.offset, p.offset + p.count).map((uri) => ({ uri, title: readDatasetTitle(store.ox, uri) }));
+      const shown = list.slice(p.offset, p.offset + p.count);
+      const titles = await read(store, vocab, "datasetTitles", shown);
+      const titled = shown.map((uri, i) => ({ uri, title: titles[i] ?? "" }));
       return datasetListHtml(titled, p, vocab.base);
     };
     await respond(ctx, [...collectionReps(uris.datasets(), list, ot.Dataset, deps), ["text/html", html]]);
