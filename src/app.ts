@@ -51,7 +51,7 @@ export async function createApp(config: Config): Promise<App> {
   setFormTokenFields(access.tokens !== undefined);
   // The replicas load the data dir in their own threads while this one recovers the writer's store.
   const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults, workers: config.sparqlWorkers });
-  const store = GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });
+  const store = await GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });
   replica.follow(store);
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);

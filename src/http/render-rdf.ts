@@ -102,11 +102,11 @@ export function textSource(ntriples: string): RdfSource {
  * A stored graph: a small one dumped from memory (fast, and rendered inline), a larger one read
  * from its body on disk by the worker that renders it.
  */
-export function storedSource(store: GraphStore, graph: string): RdfSource {
+export async function storedSource(store: GraphStore, graph: string): Promise<RdfSource> {
   const triples = store.graphSize(graph);
   const file = store.storedBody(graph);
   if (file && triples > INLINE_TRIPLES) return { triples, source: { file } };
-  return { triples, source: { ntriples: store.dump(graph, "application/n-triples") } };
+  return { triples, source: { ntriples: await store.dump(graph, "application/n-triples") } };
 }
 
 export function collectionSource(collection: CollectionSource): RdfSource {

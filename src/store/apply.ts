@@ -1,35 +1,22 @@
 /**
- * Applying committed graph operations to an in-memory Oxigraph store — shared by the writer
- * (main thread), recovery and the SPARQL read replica, so that all of them hold the same graphs.
+ * Applying committed graph operations to an in-memory Oxigraph store — shared by the store's
+ * thread (memory-worker.ts), recovery and the SPARQL read replica, so that all of them hold the
+ * same graphs.
  *
  * Loads go through Oxigraph's parsers (text loading stays linear; quads built with Oxigraph's own
  * term functions do not), in slices of ~512 KB: measured on MuV's 1.8M-quad dataset graph, one
  * `load` call took 12.8 s, 2 MB slices with `lenient` + `no_transaction` 4.9 s (≈200 ms a slice),
  * and its 93k compound graphs as one N-Quads call 28 s against 2.2 s in slices. Small slices also
- * let a large commit yield to the event loop between them. The data is our own, validated when
+ * let the store's thread answer reads between them (memory-thread.ts posts them). The data is our own, validated when
  * it was written, hence `lenient` and `no_transaction`; visibility is controlled by the caller.
  * Graphs are cleared with SPARQL `DROP` (a 32k-quad graph: 9 ms, against ≈700 ms deleting quad
  * by quad).
- *
- * Pacing. With a pause between steps (the writer, stage loads, renewal) the slices adapt to the
- * time they take: each next slice is sized to take about SLICE_TARGET_MS at the rate the last one
- * was loaded (between 32 KB and 512 KB; the rate carries over from one operation to the next, as
- * all of them load into this thread's store). A fixed 512 KB slice took 100–550 ms on a busy machine
- * (a Kazius BBRC result, 800k triples: 233 slices, the slowest 1.26 s), each a stall of the
- * event loop; recovery and the replica load without pauses, in SLICE_BYTES. The writer's pause
- * is threads/turns.ts `nextTurn`, shared with all other sliced work on the main thread, so that
- * several loads at once still put one slice in each turn of the event loop.
  */
 import * as ox from "oxigraph";
 import { bodyOf, bytesOf, graphsOf, type Body, type GraphOp } from "./journal.ts";
 
 const SLICE_BYTES = 512 * 1024;
-/** Time one paced slice should take, and the bounds of its size. */
-const SLICE_TARGET_MS = 20;
-const MIN_SLICE_BYTES = 32 * 1024;
-/** No larger than the fixed slices were: N-Quads of many small graphs load far slower per byte than N-Triples. */
-const MAX_SLICE_BYTES = SLICE_BYTES;
-/** Graphs dropped per SPARQL update (and per pause when yielding). */
+/** Graphs dropped per SPARQL update. */
 const DROP_BATCH = 500;
 
 /** IRIs written into an update: our own graph names, checked to hold nothing that could escape. */
@@ -66,54 +53,19 @@ export function fills(op: GraphOp): boolean {
   return bodyOf(op).length > 0;
 }
 
-function loadBytes(store: ox.Store, op: GraphOp, bytes: Uint8Array): void {
+export function loadBytes(store: ox.Store, op: GraphOp, bytes: Uint8Array): void {
   if ("graphs" in op) store.load(bytes, { format: "application/n-quads", lenient: true, no_transaction: true });
   else if (!("delete" in op)) store.load(bytes, { format: "application/n-triples", to_graph_name: ox.namedNode(op.graph), lenient: true, no_transaction: true });
 }
 
-/**
- * Apply one operation. `exists(g)` says whether graph g may already hold quads (a fresh graph
- * need not be cleared). With `pause`, the work is done in small steps with a pause in between,
- * so that the event loop keeps serving.
- */
-export async function applyOp(store: ox.Store, op: GraphOp, exists: (g: string) => boolean, pause?: () => Promise<void>): Promise<void> {
-  await dropGraphs(store, graphsOf(op).filter(exists), pause);
-  if (!fills(op)) return;
-  if (!pause) {
-    for (const s of slices(bodyOf(op))) loadBytes(store, op, s);
-    return;
-  }
-  let first = true;
-  for (const s of slices(bodyOf(op), () => pacedSliceBytes)) {
-    if (!first) await pause();
-    first = false;
-    const t0 = performance.now();
-    loadBytes(store, op, s);
-    pacedSliceBytes = nextSliceBytes(s.length, performance.now() - t0);
-  }
+/** Clear graphs, DROP_BATCH per update. */
+function dropGraphs(store: ox.Store, graphs: readonly string[]): void {
+  for (let i = 0; i < graphs.length; i += DROP_BATCH) clearGraphs(store, graphs.slice(i, i + DROP_BATCH));
 }
 
-/** The size of the next paced slice (see "Pacing" above). */
-let pacedSliceBytes = SLICE_BYTES / 4;
-
-/** The size of the next paced slice, after one of `bytes` took `ms`. */
-export function nextSliceBytes(bytes: number, ms: number): number {
-  const rate = bytes / Math.max(ms, 0.1);
-  return Math.round(Math.min(MAX_SLICE_BYTES, Math.max(MIN_SLICE_BYTES, rate * SLICE_TARGET_MS)));
-}
-
-/** Clear graphs, DROP_BATCH per update, with `pause` between the updates. */
-export async function dropGraphs(store: ox.Store, graphs: readonly string[], pause?: () => Promise<void>): Promise<void> {
-  for (let i = 0; i < graphs.length; i += DROP_BATCH) {
-    clearGraphs(store, graphs.slice(i, i + DROP_BATCH));
-    if (pause && i + DROP_BATCH < graphs.length) await pause();
-  }
-}
-
-/** Synchronous variant for recovery (nothing else runs yet). */
+/** Apply one operation: clear those of its graphs that may hold data (`exists`), load its body in slices. */
 export function applyOpSync(store: ox.Store, op: GraphOp, exists: (g: string) => boolean): void {
-  const existing = graphsOf(op).filter(exists);
-  for (let i = 0; i < existing.length; i += DROP_BATCH) clearGraphs(store, existing.slice(i, i + DROP_BATCH));
+  dropGraphs(store, graphsOf(op).filter(exists));
   if (fills(op)) for (const s of slices(bodyOf(op))) loadBytes(store, op, s);
 }
 

@@ -1,9 +1,11 @@
 /**
  * The graph store: Oxigraph in memory, one named graph per resource, made durable by the journal
- * and snapshots of disk.ts (docs/ARCHITECTURE.md, "Store and durability"). Two collaborators
+ * and snapshots of disk.ts (docs/ARCHITECTURE.md, "Store and durability"). Three collaborators
  * hold parts of its state: journal-writer.ts appends the records (seq order, fsync, cutting
- * back after a disk fault) and capacity.ts counts the triples against `maxQuads`; the store
- * itself commits, stages, applies, renews and compacts.
+ * back after a disk fault), capacity.ts counts the triples against `maxQuads`, and the
+ * in-memory Oxigraph store itself lives in a thread of its own (memory-thread.ts: nothing of
+ * it runs on the main thread, which posts loads and named reads and awaits them); the store
+ * commits, stages, applies, renews and compacts.
  *
  * `commit(ops)` is the only way to change the store. It appends one journal record and fsyncs it
  * (unless `durable: false`, used for task progress) while it loads the operations that create
@@ -41,25 +43,25 @@
  * least as much of what it loaded is garbage as is current, and at least `minIdleGarbage`
  * (100k) triples (`watchIdle`): after a burst of uploads and deletions the process goes back to
  * the size its current data needs.
- * Reads go on from the old store meanwhile; commits wait; stage loads wait before they apply.
+ * Reads go on from the old store meanwhile (the new one is built in the store's thread between
+ * them); commits wait; stage loads wait before they apply.
  * It is done only when old and new fit together (loaded + current ≤ `maxQuads`) and no stage
  * holds data (a stage's data is not on disk yet). Listeners (`onRenew`: the read replica)
  * renew their own copies. A renewal that fails is logged and changes nothing.
  */
-import { nextTurn } from "../threads/turns.ts";
-import * as ox from "oxigraph";
+import type * as ox from "oxigraph";
 import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts";
-import { applyOp, applyOpsSync, clearGraphs, currentOps, dropGraphs, fills, statementsPerGraph, track } from "./apply.ts";
+import { currentOps, fills, statementsPerGraph, track } from "./apply.ts";
 import { Capacity } from "./capacity.ts";
 import { journalPath, pruneCovered, recover, snapshotPath, writeSnapshot } from "./disk.ts";
-import { bodyOf, bodyRanges, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
+import { bodyOf, bodyRanges, countStatements, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
 import { JournalWriter, type RecordListener } from "./journal-writer.ts";
 import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
-import { collectDropped, newOxigraphInstance, oxigraphInstancesAlive } from "./oxigraph-instance.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
-import { checkPlain } from "./plain-data.ts";
+import { MemoryThread } from "./memory-thread.ts";
 
 export type { RecordListener, RecordLocation } from "./journal-writer.ts";
+export { countStatements } from "./journal.ts";
 
 export interface StoreOptions {
   /**
@@ -69,7 +71,7 @@ export interface StoreOptions {
   readonly compactAboveBytes?: number;
   /** Most triples the in-memory store may load before a restart (see the capacity note above). */
   readonly maxQuads?: number;
-  /** Largest graph `dump` writes on the main thread (default 20,000). */
+  /** Largest graph `dump` writes from memory (default 20,000). */
   readonly maxDumpTriples?: number;
   /** Renewal while idle (see "Renewal" above): how long without a commit counts as idle (default IDLE_MS). */
   readonly idleMs?: number;
@@ -77,17 +79,10 @@ export interface StoreOptions {
   readonly minIdleGarbage?: number;
 }
 
-/** When, after a renewal, a full collection releases the old store's instance (reads under way with it end first). */
-const COLLECT_AFTER_RENEWAL_MS = [2_000, 5_000, 10_000, 15_000, 20_000, 30_000, 60_000];
 /** No commit for this long: the service is idle (for returning the memory of garbage, see "Renewal"). */
 export const IDLE_MS = 10_000;
 /** Garbage (replaced and deleted triples still in memory) below which a renewal while idle is not worth it. */
 export const MIN_IDLE_GARBAGE = 100_000;
-
-/** An empty in-memory store in an Oxigraph instance of its own, so that its memory goes back to the system with it (oxigraph-instance.ts). */
-function newStore(): ox.Store {
-  return new (newOxigraphInstance().Store)();
-}
 
 export const DEFAULT_MAX_QUADS = 9_000_000;
 /**
@@ -96,18 +91,6 @@ export const DEFAULT_MAX_QUADS = 9_000_000;
  * (`storedBody`).
  */
 const MAX_DUMP_TRIPLES = 20_000;
-
-/** Triples (lines) of an N-Triples or N-Quads body: every statement is one line. */
-export function countStatements(body: Body): number {
-  if (body.length === 0) return 0;
-  let n = 0;
-  if (typeof body === "string") {
-    for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) n++;
-    return body.endsWith("\n") ? n : n + 1;
-  }
-  for (let i = body.indexOf(10); i >= 0; i = body.indexOf(10, i + 1)) n++;
-  return body[body.length - 1] === 10 ? n : n + 1;
-}
 
 export interface CommitOptions {
   /** fsync before resolving (default true). Progress updates of tasks skip it. */
@@ -131,6 +114,8 @@ export class Stage {
   private loadedStatements = 0;
   /** Set once a load starts writing into the store's memory (renewal would lose it). */
   touched = false;
+  /** Why what was loaded is gone (the store's thread was replaced): the commit fails. */
+  private lostWhy: string | undefined;
 
   constructor(
     private readonly store: GraphStore,
@@ -150,7 +135,7 @@ export class Stage {
       // Checked right before the data goes in: a renewal started later sees `touched` and stops.
       while (this.store.renewalUnderWay) await this.store.renewed();
       this.touched = true;
-      await applyOp(this.store.ox, { graph: this.graph, ntriples }, () => false, nextTurn);
+      await this.store.memory.apply({ graph: this.graph, ntriples }, []);
     });
     this.chain = next.catch(() => undefined);
     return next;
@@ -166,6 +151,12 @@ export class Stage {
     if (this.state !== "open") throw new Error(`stage of ${this.graph} is already committed or discarded`);
     this.state = "committing";
     await this.chain;
+    if (this.lostWhy) throw new Error(`what was loaded of ${this.graph} was lost (${this.lostWhy}); nothing of it was stored`);
+  }
+
+  /** What was loaded is gone (see `lostWhy`). */
+  lose(why: string): void {
+    this.lostWhy = why;
   }
 
   /** The commit that published the graph is done: it is an ordinary graph now. */
@@ -179,7 +170,7 @@ export class Stage {
     if (this.state === "done") return;
     this.state = "done";
     await this.chain;
-    clearGraphs(this.store.ox, [this.graph]);
+    await this.store.memory.drop([this.graph]);
     this.release(this.graph);
   }
 }
@@ -198,7 +189,8 @@ export interface OpenInfo {
 }
 
 export class GraphStore {
-  private oxStore: ox.Store = newStore();
+  /** The in-memory store, in its own thread (memory-thread.ts); set by `open`. */
+  private mem!: MemoryThread;
   private readonly graphSet = new Set<string>();
   private readonly pending = new Map<string, number>();
   /** Open stages (not yet committed) by graph. */
@@ -238,15 +230,19 @@ export class GraphStore {
     this.maxDumpTriples = options.maxDumpTriples ?? MAX_DUMP_TRIPLES;
   }
 
-  /** Recover the store from `dir` (created if missing). Synchronous: nothing is served yet. */
-  static open(dir: string, options: StoreOptions = {}): GraphStore {
+  /**
+   * Recover the store from `dir` (created if missing): this thread reads the journal for its
+   * bookkeeping (graphs, sizes, where each body lies), compacts if due, then the store's thread
+   * loads the current content (memory-thread.ts). Nothing is served before it resolves.
+   */
+  static async open(dir: string, options: StoreOptions = {}): Promise<GraphStore> {
     const s = new GraphStore(dir, options);
     const t0 = performance.now();
     const current: GraphOp[] = [];
     const rec = recover(dir, (r, last, locate) => {
       s.noteBodies(r.ops, locate);
       const load = currentOps(r.ops, last);
-      applyOpsSync(s.ox, s.graphSet, load);
+      for (const op of load) track(s.graphSet, op);
       // Each body's lines are counted once: an operation loaded whole has the count `account` uses.
       const counted = new Map<GraphOp, number>();
       for (const op of r.ops) {
@@ -271,6 +267,12 @@ export class GraphStore {
       }
     }
     const notWritable = s.journal.isOpen ? undefined : s.journal.open();
+    const { thread, lastSeq } = await MemoryThread.start(dir, (why) => s.lost(why));
+    s.mem = thread;
+    if (lastSeq !== s.journal.lastSeq) {
+      await thread.close();
+      throw new Error(`the store's thread loaded ${dir} up to commit ${lastSeq}, this thread read it up to ${s.journal.lastSeq}`);
+    }
     s.openInfo = {
       lastSeq: s.journal.lastSeq,
       recoveredMs: performance.now() - t0,
@@ -315,9 +317,22 @@ export class GraphStore {
     }
   }
 
-  /** The in-memory store (a new one after each renewal: read it through this getter, never keep it across an await). */
-  get ox(): ox.Store {
-    return this.oxStore;
+  /** The in-memory store's thread (loads and reads go there; memory-thread.ts). */
+  get memory(): MemoryThread {
+    return this.mem;
+  }
+
+  /**
+   * The store's thread was lost (a trap, or it died) and replaced by one that loaded the data
+   * directory: what open stages had loaded ahead is gone, so they fail at their commit.
+   */
+  private lost(why: string): void {
+    for (const st of this.staged.values()) if (st.touched) st.lose(why);
+  }
+
+  /** Quads in the in-memory store, replaced and deleted data included until a renewal (for tests and figures). */
+  async quadsInMemory(): Promise<number> {
+    return (await this.mem.stats()).quads;
   }
 
   /**
@@ -328,10 +343,7 @@ export class GraphStore {
    * they were asked for; whether a graph may be served is `has()`'s to say, as before.
    */
   async read<T>(module: URL, name: string, args: readonly unknown[]): Promise<T> {
-    const m = await readsModule(module);
-    const out = m.run(this.oxStore, name, args);
-    checkPlain(out, `read ${name}`);
-    return out as T;
+    return this.mem.read<T>(module.href, name, args);
   }
 
   /** Triples loaded since the store was opened (or last renewed), those of the current graphs, the capacity, and how often it renewed. */
@@ -431,37 +443,16 @@ export class GraphStore {
     const { ops: read, lastSeq } = await readCurrentOps(this.dir);
     // Nothing was committed meanwhile (commits wait), so the journal holds exactly this state.
     if (lastSeq !== seq) throw new Error(`store renewal read the journal up to commit ${lastSeq}, expected ${seq}`);
-    const fresh = newStore();
-    const graphs = new Set<string>();
-    let count = 0;
-    // A load that fails leaves `fresh` to the collector, with its instance.
-    for (const op of read) {
-      await applyOp(fresh, op, (g) => graphs.has(g), nextTurn);
-      track(graphs, op);
-      count += countStatements(bodyOf(op));
-    }
-    // The old store is dropped, not freed: its instance goes as a whole once nothing refers to
-    // it (oxigraph-instance.ts), which costs nothing on this thread, while `free()` walks every
-    // triple (2.0 s for 1.5M, measured) and returns the memory only to the instance.
-    this.oxStore = fresh;
+    // The store's thread loads it into a new store and drops the old one: its instance goes as
+    // a whole once nothing refers to it (oxigraph-instance.ts), while `free()` walks every
+    // triple (2.0 s for 1.5M, measured) and returns the memory only to the instance. A load that
+    // fails leaves the old store in place.
+    const count = await this.mem.renew(read);
     // Stage loads reserved meanwhile (they apply after this) stay counted.
     this.cap.renewed(count, before);
     this.renewals++;
     console.error(`store renewed in memory${why === "idle" ? " while idle" : ""}: ${before} triples loaded before, ${count} current reloaded in ${Math.round(performance.now() - t0)} ms`);
     for (const l of this.renewListeners) l();
-    // The old store's instance goes at a full collection once nothing holds it any more
-    // (oxigraph-instance.ts collectDropped). Something (not identified: no read of ours lasts
-    // that long) may hold it for a while: in the load bench it stayed through the collections at
-    // 2 and 5 s and went with the one at 10 s; one at 2 s alone left it resident in one run of
-    // three. So there are several, 17–36 ms each on the main thread, once per renewal.
-    const renewal = this.renewals;
-    for (const ms of COLLECT_AFTER_RENEWAL_MS) {
-      setTimeout(() => {
-        if (this.closed || this.renewals !== renewal) return;
-        const took = collectDropped();
-        if (process.env.QSARGRAPH_TIMING) console.error(`store: full garbage collection ${ms / 1000} s after the renewal in ${Math.round(took)} ms (Oxigraph instances not yet finalised: ${oxigraphInstancesAlive()})`);
-      }, ms).unref();
-    }
   }
 
   /**
@@ -580,14 +571,13 @@ export class GraphStore {
     // (never served) until both are done.
     const applied = this.applyChain.then(async () => {
       const early = this.newGraphOps(ops);
-      const pause = (): Promise<void> => (ticket.failure ? Promise.reject(ticket.failure) : nextTurn());
       /** Graphs created (and counted) ahead of the outcome. */
       const created: string[] = [];
       try {
         for (let i = 0; i < ops.length; i++) {
           const op = ops[i]!;
           if (!early[i]) continue;
-          if (!preloaded.has(op)) await applyOp(this.ox, op, () => false, pause);
+          if (!preloaded.has(op)) await this.mem.apply(op, [], () => ticket.failure);
           track(this.graphSet, op);
           this.account(op, statements[i]!);
           created.push(...graphsOf(op));
@@ -597,7 +587,7 @@ export class GraphStore {
         if (!ticket.failure) throw err; // not the disk (e.g. a trap): the graphs stay hidden, as the journal has them
         await outcome.catch(() => undefined); // the journal is cut back before the client hears of it
         this.forget(created);
-        await dropGraphs(this.ox, ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])), nextTurn);
+        await this.mem.drop(ops.flatMap((op, i) => (early[i] && !preloaded.has(op) ? graphsOf(op) : [])));
         for (const st of options.preloaded ?? []) await st.discard();
         this.unpend(touched);
         throw ticket.failure;
@@ -606,7 +596,7 @@ export class GraphStore {
       for (let i = 0; i < ops.length; i++) {
         const op = ops[i]!;
         if (early[i]) continue;
-        await applyOp(this.ox, op, exists, nextTurn);
+        await this.mem.apply(op, graphsOf(op).filter(exists));
         track(this.graphSet, op);
         this.account(op, statements[i]!);
       }
@@ -672,12 +662,12 @@ export class GraphStore {
   }
 
   /**
-   * Serialise one graph with Oxigraph's writer, synchronously on this thread: only for graphs of
+   * Serialise one graph with Oxigraph's writer, in the store's thread: only for graphs of
    * at most `maxDumpTriples` (≈ 40 ms); larger ones are refused (406) — they are read from disk
    * (`storedBody`) instead. (The writer also builds the whole text inside the store's
    * WebAssembly memory: a 7.8M-triple dataset trapped it once, leaving the store unusable.)
    */
-  dump(graph: string, format: DumpFormat): string {
+  async dump(graph: string, format: DumpFormat): Promise<string> {
     const n = this.graphSize(graph);
     if (n > this.maxDumpTriples) {
       throw new NotAcceptable(
@@ -686,7 +676,7 @@ export class GraphStore {
         `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} from memory: ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`,
       );
     }
-    return this.ox.dump({ format, from_graph_name: ox.namedNode(graph) });
+    return await this.mem.dump(graph, format);
   }
 
   /**
@@ -749,6 +739,7 @@ export class GraphStore {
     clearInterval(this.idleTimer);
     await this.applyChain;
     await this.journal.close();
+    await this.mem?.close();
   }
 }
 
@@ -788,15 +779,4 @@ function readCurrentOps(dir: string): Promise<{ ops: GraphOp[]; lastSeq: number 
 /** A module of reads of the store (see `GraphStore.read`). */
 export interface ReadsModule {
   run(store: ox.Store, name: string, args: readonly unknown[]): unknown;
-}
-
-const readsModules = new Map<string, Promise<ReadsModule>>();
-
-function readsModule(url: URL): Promise<ReadsModule> {
-  let m = readsModules.get(url.href);
-  if (!m) {
-    m = import(url.href) as Promise<ReadsModule>;
-    readsModules.set(url.href, m);
-  }
-  return m;
 }

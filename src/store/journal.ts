@@ -44,6 +44,18 @@ export function bodyOf(op: GraphOp): Body {
   return "graphs" in op ? op.nquads : "ntriples" in op ? op.ntriples : "";
 }
 
+/** Triples (lines) of an N-Triples or N-Quads body: every statement is one line. */
+export function countStatements(body: Body): number {
+  if (body.length === 0) return 0;
+  let n = 0;
+  if (typeof body === "string") {
+    for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) n++;
+    return body.endsWith("\n") ? n : n + 1;
+  }
+  for (let i = body.indexOf(10); i >= 0; i = body.indexOf(10, i + 1)) n++;
+  return body[body.length - 1] === 10 ? n : n + 1;
+}
+
 export function bytesOf(b: Body): Uint8Array {
   return typeof b === "string" ? Buffer.from(b, "utf8") : b;
 }

@@ -99,7 +99,7 @@ describe("SparqlReplica", () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "qg-replica-"));
-    store = GraphStore.open(dir);
+    store = await GraphStore.open(dir);
     await store.commit([{ graph: GA, ntriples: nt(people) }]);
     await store.commit([{ graph: GB, ntriples: nt(tricky) }]);
     await store.commit([{ graph: GBIG, ntriples: nt(big) }]);
@@ -453,7 +453,7 @@ describe("SparqlReplica", () => {
 describe("SparqlReplica: shedding garbage while idle", () => {
   it("reloads its workers when the store renews once the service is idle and it holds as much garbage as current data, and not before", async () => {
     const dir = mkdtempSync(join(tmpdir(), "qsargraph-replica-idle-"));
-    const store = GraphStore.open(dir, { idleMs: 300, minIdleGarbage: 100 });
+    const store = await GraphStore.open(dir, { idleMs: 300, minIdleGarbage: 100 });
     const replica = await SparqlReplica.start(store, { dataDir: dir, timeoutMs: 5000, maxResults: 10_000, workers: 1 });
     const G = `${EX}graph/churn`;
     const triples = (n: number, tag: string): string => nt(Array.from({ length: n }, (_, i): Triple => [iri(`${tag}/${i}`), iri("value"), lit(String(i))]));
