@@ -24,14 +24,17 @@
  */
 import type { Worker } from "node:worker_threads";
 import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
-import { nextTurn } from "../threads/turns.ts";
 import { fills, slices } from "./apply.ts";
 import { bodyOf, type GraphOp } from "./journal.ts";
 import type { FromMemory, MemoryStats, ToMemory } from "./memory-worker.ts";
 
 const WORKER_URL = moduleUrl("./memory-worker.ts", import.meta.url);
-/** Bytes posted per turn of the event loop (copying them is the main thread's only cost of a load). */
-const POST_BYTES_PER_TURN = 4 * 1024 * 1024;
+/**
+ * Bytes of a load posted before waiting for the thread to apply them: a read posted meanwhile
+ * waits for at most this much loading (plus the slice under way), and the main thread copies no
+ * more than this per turn of its event loop.
+ */
+const POST_BYTES_AHEAD = 1024 * 1024;
 /**
  * Bytes per slice posted: a read waits for the slice under way (512 KB slices took 100–550 ms
  * each on a busy machine, measured on the main thread before), while much smaller ones load
@@ -136,12 +139,13 @@ export class MemoryThread {
       const graph = "graphs" in op ? undefined : op.graph;
       let posted = 0;
       for (const view of slices(bodyOf(op), () => POST_SLICE_BYTES)) {
-        const own = new Uint8Array(view); // a copy of its own, transferred
-        w.postMessage({ type: "slice", ...(graph === undefined ? {} : { graph }), bytes: own } satisfies ToMemory, [own.buffer as ArrayBuffer]);
+        const own = new Uint8Array(view); // a copy of its own, transferred (and detached here by that)
         posted += own.length;
-        if (posted >= POST_BYTES_PER_TURN) {
+        w.postMessage({ type: "slice", ...(graph === undefined ? {} : { graph }), bytes: own } satisfies ToMemory, [own.buffer as ArrayBuffer]);
+        if (posted >= POST_BYTES_AHEAD) {
+          // Wait until the thread has applied them: at most this much is queued ahead of a read.
           posted = 0;
-          await nextTurn();
+          await this.post<null>({ type: "done", id: 0 });
           const err = stop?.();
           if (err) throw err;
           if (w !== this.worker) throw new MemoryThreadLost("the store's thread was replaced during a load");

@@ -86,10 +86,20 @@ function write(msg: ToMemory): void {
   } else if (msg.type === "done") answer(msg.id, null);
 }
 
-async function read(msg: Extract<ToMemory, { type: "read" }>): Promise<void> {
-  let m = modules.get(msg.module);
-  if (!m) modules.set(msg.module, (m = import(msg.module) as Promise<ReadsModule>));
-  const mod = await m;
+/** Reads modules loaded so far (a read of a loaded module runs at once, between two messages). */
+const loaded = new Map<string, ReadsModule>();
+
+function read(msg: Extract<ToMemory, { type: "read" }>): void {
+  const mod = loaded.get(msg.module);
+  if (!mod) {
+    let m = modules.get(msg.module);
+    if (!m) modules.set(msg.module, (m = import(msg.module) as Promise<ReadsModule>));
+    m.then((x) => {
+      loaded.set(msg.module, x);
+      read(msg);
+    }).catch((err: unknown) => fail(msg.id, err));
+    return;
+  }
   const value = mod.run(store, msg.name, msg.args);
   checkPlain(value, `read ${msg.name}`);
   answer(msg.id, value);
@@ -142,7 +152,7 @@ function handle(msg: ToMemory): void {
         return;
       }
       case "read":
-        read(msg).catch((err: unknown) => fail(msg.id, err));
+        read(msg);
         return;
       case "dump":
         answer(msg.id, store.dump({ format: msg.format as "application/n-triples", from_graph_name: ox.namedNode(msg.graph) }));
