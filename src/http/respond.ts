@@ -44,7 +44,8 @@ export async function respond(ctx: Context, reps: Representations, status = 200)
 
 /**
  * The RDF representations of a graph, in RDF_TYPES' order: Turtle first (the default of a route
- * that offers RDF first), then N-Triples, JSON-LD, JSON and RDF/XML.
+ * that offers RDF first), then N-Triples, JSON-LD, JSON and RDF/XML. `source` is called only for
+ * the representation chosen (it may read the store).
  */
 export function rdfReps(source: () => RdfSource | Promise<RdfSource>, deps: RenderDeps): Representations {
   return RDF_TYPES.map((t) => [t, async (signal: AbortSignal) => renderRdf(await source(), t, deps, signal)] as const);

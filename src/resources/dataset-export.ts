@@ -6,12 +6,13 @@ import { Readable } from "node:stream";
 import type { GraphStore } from "../store/graph-store.ts";
 import type { Vocab } from "../store/vocab.ts";
 import { csvRows } from "../tabular/csv-write.ts";
-import { readCompound, readEntryValues, readFeatureTitles, type EntryRef, type EntryView, type FeatureTitle } from "./dataset-read.ts";
+import type { CompoundView, EntryView, FeatureTitle } from "./dataset-read.ts";
 import type { EntryOrder } from "./entry-order.ts";
+import { read } from "./reads.ts";
 
 /** Every feature of a dataset in order, as URI and title, read in steps (a wide dataset has 50,000). */
 export function featureList(store: GraphStore, order: EntryOrder, uri: string, v: Vocab): Promise<FeatureTitle[]> {
-  return order.features(uri, (offset, count, total) => readFeatureTitles(store.ox, uri, v, offset, count, total));
+  return order.features(uri, (offset, count, total) => read(store, v, "featureTitles", uri, offset, count, total));
 }
 
 /**
@@ -40,31 +41,33 @@ export async function datasetCsv(store: GraphStore, order: EntryOrder, uri: stri
   const blockSize = perEntry > CSV_STEP_VALUES ? Math.max(1, Math.floor(CSV_STEP_VALUES / Math.max(1, entries))) : features.length;
   for (let j = 0; j < features.length; j += blockSize) blocks.push(features.slice(j, j + blockSize).map((f) => f.uri));
   const pause = (): Promise<void> => order.pauseFor(uri);
-  /** The values of some entries, in column blocks when the dataset is very wide. */
-  async function values(block: readonly EntryRef[]): Promise<EntryView[]> {
-    if (blocks.length <= 1) return readEntryValues(store.ox, uri, block);
-    const merged = block.map(({ entry: _e, ...r }) => ({ ...r, values: new Map<string, readonly string[]>() }));
+  /**
+   * The entries on some lines with their values and compounds: one read, or, when the dataset is
+   * very wide, their refs, then the values block by block (a pause between blocks), then the compounds.
+   */
+  async function table(part: Int32Array): Promise<{ entries: EntryView[]; compounds: ReadonlyMap<string, CompoundView | null> }> {
+    if (blocks.length <= 1) return read(store, vocab, "entryTable", uri, part, undefined, true);
+    const refs = await read(store, vocab, "entryRefsOn", uri, part);
+    const merged = refs.map(({ entry: _e, ...r }) => ({ ...r, values: new Map<string, readonly string[]>() }));
     for (const [k, columns] of blocks.entries()) {
       if (k > 0) await pause();
-      readEntryValues(store.ox, uri, block, { features: columns, totalEntries: entries, valuesPerEntry: perEntry }).forEach((e, i) => {
+      (await read(store, vocab, "entryValues", uri, refs, { features: columns, totalEntries: entries, valuesPerEntry: perEntry })).forEach((e, i) => {
         for (const [f, vs] of e.values) merged[i]!.values.set(f, vs);
       });
     }
-    return merged;
+    const distinct = [...new Set(merged.map((e) => e.compound))];
+    const found = await read(store, vocab, "compounds", distinct);
+    return { entries: merged, compounds: new Map(distinct.map((c, i) => [c, found[i] ?? null])) };
   }
   async function* rows(): AsyncGenerator<string> {
     yield csvRows([["SMILES", ...features.map((f) => f.title)]]);
-    const cache = new Map<string, string>();
     for (let offset = 0; offset < entries; offset += entriesPerStep) {
       if (offset > 0) await pause();
       const out: string[][] = [];
-      for (const e of await values(order.refsOn(uri, lines.subarray(offset, offset + entriesPerStep)))) {
-        let s = cache.get(e.compound);
-        if (s === undefined) {
-          const c = readCompound(store.ox, e.compound, vocab);
-          s = c?.smiles ?? c?.inchi ?? e.compound;
-          cache.set(e.compound, s);
-        }
+      const step = await table(lines.slice(offset, offset + entriesPerStep));
+      for (const e of step.entries) {
+        const c = step.compounds.get(e.compound);
+        const s = c?.smiles ?? c?.inchi ?? e.compound;
         // A very wide row is assembled in steps too.
         const cells = [e.smiles ?? s];
         for (let j = 0; j < features.length; j += CSV_STEP_VALUES) {

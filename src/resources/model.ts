@@ -19,6 +19,7 @@ import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
 import * as ox from "oxigraph";
 import { toNTriples } from "../store/ntriples.ts";
+import { readCreator } from "./creator.ts";
 import { bool, dateTime, dbl, dc, iri, NS, ot, owl, rdf, str, type Vocab } from "../store/vocab.ts";
 
 const { quad } = DataFactory;
@@ -161,4 +162,26 @@ export function readModel(store: ox.Store, uri: string, v: Vocab): ModelRecord |
 export function modelsUsing(store: ox.Store, dataset: string): string[] {
   const rows = store.query(`SELECT DISTINCT ?m WHERE { GRAPH ?m { ?m <${NS.ot}trainingDataset>|<${NS.ot}featureDataset> <${dataset}> } } ORDER BY ?m`) as Map<string, { value: string }>[];
   return rows.map((r) => r.get("m")!.value);
+}
+
+/**
+ * The prediction datasets of model `model` for compound `compound` made for `creator` (the
+ * token's name, or none), in the store's order: found through the compound's URI as the value of
+ * a dataset's `compound_uri` parameter (an object-index lookup), then checked: a dataset of this
+ * model, whose parameter is that one, of the same creator. Whether one may be served (not
+ * pending) is the caller's to check (lazar/predict.ts storedPrediction).
+ */
+export function readStoredPredictions(store: ox.Store, model: string, compound: string, creator: string | undefined, v: Vocab): string[] {
+  const title = ox.namedNode(dc.title.value);
+  const modelOf = ox.namedNode(v.qg.model.value);
+  const out: string[] = [];
+  for (const q of store.match(null, ox.namedNode(ot.paramValue.value), ox.literal(compound), null)) {
+    const graph = q.graph;
+    if (graph.termType !== "NamedNode") continue;
+    if (store.match(graph, modelOf, ox.namedNode(model), graph).length === 0) continue;
+    if (store.match(q.subject, title, ox.literal("compound_uri"), graph).length === 0) continue;
+    if (readCreator(store, graph.value, v) !== creator) continue;
+    out.push(graph.value);
+  }
+  return out;
 }

@@ -7,7 +7,6 @@
 import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
 import * as ox from "oxigraph";
-import type { GraphStore } from "../store/graph-store.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import { bool, dateTime, dbl, dc, int, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
 import { crossValidationResult, type CrossValidationResult, type PredictionInstance } from "../validate/index.ts";
@@ -80,17 +79,24 @@ function statisticsQuads(cv: string, r: CrossValidationResult, v: Vocab): Quad[]
   return q;
 }
 
-/** The cross-validation result, recomputed from the stored predictions (null when not a cross-validation). */
-export function readCrossValidation(store: GraphStore, uri: string, v: Vocab): CrossValidationResult | null {
+/** What a cross-validation's graph holds: its parameters, its stored predictions and its run time. */
+export interface StoredCrossValidation {
+  readonly parameters: CrossValidationParameters;
+  readonly predictions: PredictionInstance<string | number>[];
+  readonly runtimeMs: number;
+}
+
+/** A cross-validation's parameters and predictions from its graph (null when not a cross-validation); `crossValidationOf` makes the result. */
+export function readStoredCrossValidation(store: ox.Store, uri: string, v: Vocab): StoredCrossValidation | null {
   const g = ox.namedNode(uri);
-  const one = (p: string): string | undefined => store.ox.match(ox.namedNode(uri), ox.namedNode(p), null, g)[0]?.object.value;
+  const one = (p: string): string | undefined => store.match(ox.namedNode(uri), ox.namedNode(p), null, g)[0]?.object.value;
   if (one(v.qg.numFolds.value) === undefined) return null;
-  const classes = store.ox
+  const classes = store
     .match(ox.namedNode(uri), ox.namedNode(v.qg.classValue.value), null, g)
     .map((q) => q.object.value.split("\t") as [string, string])
     .sort((a, b) => Number(a[0]) - Number(b[0]))
     .map(([, c]) => c);
-  const rows = store.ox.query(
+  const rows = store.query(
     `SELECT ?p ?c ?f ?m ?x ?conf WHERE { GRAPH <${uri}> { <${uri}> <${v.qg.prediction.value}> ?p . ?p <${ot.compound.value}> ?c ; <${v.qg.fold.value}> ?f ; <${v.qg.measuredActivity.value}> ?m . OPTIONAL { ?p <${v.qg.predictedValue.value}> ?x ; <${v.qg.confidence.value}> ?conf } } }`,
   ) as Map<string, ox.Term>[];
   const order = (p: string): number => Number(p.slice(p.lastIndexOf("#p") + 2));
@@ -103,8 +109,8 @@ export function readCrossValidation(store: GraphStore, uri: string, v: Vocab): C
     predicted: r.get("x") === undefined ? null : numeric ? Number(r.get("x")!.value) : r.get("x")!.value,
     confidence: r.get("conf") === undefined ? null : Number(r.get("conf")!.value),
   }));
-  return crossValidationResultOf(
-    {
+  return {
+    parameters: {
       algorithmUri: one(`${NS.ot}algorithm`) ?? "",
       datasetUri: one(`${NS.ot}trainingDataset`) ?? "",
       endpoint: one(`${NS.ot}dependentVariables`) ?? "",
@@ -114,10 +120,14 @@ export function readCrossValidation(store: GraphStore, uri: string, v: Vocab): C
       stratified: one(v.qg.stratified.value) === "true",
       classes,
     },
-    uri,
     predictions,
-    Number(one(v.qg.runtimeMs.value) ?? 0),
-  );
+    runtimeMs: Number(one(v.qg.runtimeMs.value) ?? 0),
+  };
+}
+
+/** The cross-validation result of what its graph holds, recomputed from the stored predictions (statistics pooled and per fold). */
+export function crossValidationOf(uri: string, stored: StoredCrossValidation): CrossValidationResult {
+  return crossValidationResultOf(stored.parameters, uri, stored.predictions, stored.runtimeMs);
 }
 
 /** The graph of report `uri`: the cross-validations it shows. */
@@ -127,9 +137,9 @@ export function reportNTriples(uri: string, validations: readonly string[], v: V
 }
 
 /** The cross-validations report `uri` shows, in URI order (some may have been deleted since). */
-export function readReportValidations(store: GraphStore, uri: string, v: Vocab): string[] {
+export function readReportValidations(store: ox.Store, uri: string, v: Vocab): string[] {
   const g = ox.namedNode(uri);
-  return store.ox
+  return store
     .match(g, ox.namedNode(v.qg.validation.value), null, g)
     .map((q) => q.object.value)
     .sort();

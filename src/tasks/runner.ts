@@ -20,7 +20,8 @@ import type { GraphOp } from "../store/journal.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import type { Vocab } from "../store/vocab.ts";
 import { actingCreator, withCreator } from "../resources/creator.ts";
-import { isFinished, readTask, taskQuads, type TaskState } from "../resources/task.ts";
+import { isFinished, taskQuads, type TaskState } from "../resources/task.ts";
+import { read } from "../resources/reads.ts";
 import { newId, type Uris } from "../resources/uris.ts";
 import type { RunOptions, WorkerPool } from "./pool.ts";
 import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
@@ -94,8 +95,7 @@ export class TaskRunner<J extends JobMap = JobMap> {
   /** Load every task graph; mark unfinished ones as interrupted (durably). */
   async recover(): Promise<number> {
     const interrupted: TaskState[] = [];
-    for (const g of this.store.graphsWithPrefix(this.uris.tasks() + "/")) {
-      const t = readTask(this.store.ox, g, this.vocab);
+    for (const t of await read(this.store, this.vocab, "tasks", this.store.graphsWithPrefix(this.uris.tasks() + "/"))) {
       if (!t) continue;
       this.tasks.set(t.id, t);
       if (!isFinished(t.status)) {

@@ -14,10 +14,10 @@
 import { DESCRIPTORS, featureName, LIBS, PC_TYPES, type Lib, type PcType } from "../../chem/descriptors/index.ts";
 import { BadRequest } from "../../errors.ts";
 import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../../resources/algorithm.ts";
-import { readDatasetInfo } from "../../resources/dataset-read.ts";
 import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts";
 import { type ComputedFeature } from "../../resources/feature-dataset.ts";
 import type { Params } from "../../resources/params.ts";
+import { read } from "../../resources/reads.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import type { Vocab } from "../../store/vocab.ts";
 
@@ -88,7 +88,7 @@ function selection(params: Params): { pcTypes: PcType[]; libs: Lib[] } {
 
 /** A dataset's compounds with a SMILES to describe (the compound's own; none for InChI-only ones). */
 export async function datasetDescriptorRequest(datasetUri: string, params: Params, algorithm: string, store: GraphStore, v: Vocab): Promise<DescriptorRequest> {
-  const summary = readDatasetInfo(store.ox, datasetUri, v);
+  const summary = await read(store, v, "datasetInfo", datasetUri);
   const rows = (await readCompoundsInOrder(new EntryOrder(store, v), datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? "" }));
   if (rows.length === 0) throw new BadRequest(`the dataset ${datasetUri} has no compounds`, { field: "dataset_uri" });
   const chosen = selection(params);

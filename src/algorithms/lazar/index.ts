@@ -6,7 +6,7 @@ import type { Algorithm, Services } from "../algorithm.ts";
 import type { RunRequestJob } from "../jobs.ts";
 import { requireDataset } from "../checks.ts";
 import { BadRequest, UnprocessableEntity } from "../../errors.ts";
-import { readCompound } from "../../resources/dataset-read.ts";
+import { read } from "../../resources/reads.ts";
 import type { ModelRecord } from "../../resources/model.ts";
 import type { TaskState } from "../../resources/task.ts";
 import { newId } from "../../resources/uris.ts";
@@ -51,14 +51,14 @@ export async function predictOne(m: ModelRecord, compoundUri: string, services: 
     throw new BadRequest("parameter 'compound_uri': malformed percent-encoding", { field: "compound_uri" });
   }
   const uri = uris.compound(inchi);
-  const stored = storedPrediction(store, m, uri, vocab);
+  const stored = await storedPrediction(store, m, uri, vocab);
   if (stored !== undefined) return { uri: stored, created: false };
   const key = JSON.stringify([m.uri, uri, actingCreator() ?? null]);
   const running = inFlight(store);
   const same = running.get(key);
   if (same) return { uri: await same, created: false };
   const work = (async () => {
-    let smiles = store.has(uri) ? (readCompound(store.ox, uri, vocab)?.smiles ?? null) : null;
+    let smiles = store.has(uri) ? ((await read(store, vocab, "compound", uri))?.smiles ?? null) : null;
     if (!store.has(uri)) {
       const r = await run("chem.identify", { cell: inchi });
       if (!r.ok) throw new UnprocessableEntity(`parameter 'compound_uri': ${inchi} is not a compound this service can read: ${r.error}`, { field: "compound_uri" });

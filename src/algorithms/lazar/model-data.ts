@@ -11,8 +11,8 @@
  */
 import type { Lib, PcType } from "../../chem/descriptors/index.ts";
 import { PC_TYPES, LIBS } from "../../chem/descriptors/index.ts";
-import { readEntryValues, readFeaturePage } from "../../resources/dataset-read.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
+import { read } from "../../resources/reads.ts";
 import type { ModelRecord } from "../../resources/model.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import type { Vocab } from "../../store/vocab.ts";
@@ -92,7 +92,7 @@ export async function buildModelData(store: GraphStore, m: ModelDataSource, v: V
   const fd = m.featureDataset;
   const order = new EntryOrder(store, v);
   const pause = (): Promise<void> => order.pauseFor(fd);
-  const features = await order.features(fd, (offset, count, total) => readFeaturePage(store.ox, fd, v, offset, count, total));
+  const features = await order.features(fd, (offset, count, total) => read(store, v, "featurePage", fd, offset, count, total));
   const column = new Map(features.map((f, j) => [f.uri, j]));
   // Feature values per compound (first value per compound and feature), and every compound the
   // feature dataset has an entry for (a substructure feature dataset lists compounds without patterns too).
@@ -103,7 +103,8 @@ export async function buildModelData(store: GraphStore, m: ModelDataSource, v: V
   const step = Math.max(1, Math.floor(VALUES_PER_STEP / perEntry));
   for (let i = 0; i < lines.length; i += step) {
     if (i > 0) await pause();
-    for (const e of readEntryValues(store.ox, fd, order.refsOn(fd, lines.subarray(i, i + step)))) {
+    const { entries } = await read(store, v, "entryTable", fd, lines.slice(i, i + step));
+    for (const e of entries) {
       listed.add(e.compound);
       for (const [f, vs] of e.values) {
         const j = column.get(f);

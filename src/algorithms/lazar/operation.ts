@@ -3,7 +3,7 @@
  * feature dataset), then the model record.
  */
 import { UnprocessableEntity } from "../../errors.ts";
-import { readDatasetSummary } from "../../resources/dataset-read.ts";
+import { read } from "../../resources/reads.ts";
 import { modelNTriples, type ModelRecord } from "../../resources/model.ts";
 import type { GraphStore, Stage } from "../../store/graph-store.ts";
 import { type Vocab } from "../../store/vocab.ts";
@@ -22,7 +22,7 @@ export function buildModelOperation(store: GraphStore, request: ModelRequest, mo
     const g = request.generator;
     if (g.kind === "stored") {
       featureDataset = g.uri;
-      features = readDatasetSummary(store.ox, g.uri, v).features.length;
+      features = (await read(store, v, "datasetSummary", g.uri)).features.length;
     } else if (g.kind === "miner") {
       featureDataset = newDataset();
       const out = await ctx.run("mine", { ...g.request.input, dataset: { ...g.request.input.dataset, uri: featureDataset, created: new Date() } }, (f) => ctx.progress(0.9 * f));

@@ -2,10 +2,10 @@
  * Predicting with a lazar model (main thread): the compounds of a dataset or one compound, read
  * in steps and predicted in `model.predict` jobs against the model's data (model-data.ts).
  */
-import * as ox from "oxigraph";
-import { actingCreator, readCreator, withCreator } from "../../resources/creator.ts";
+import { actingCreator, withCreator } from "../../resources/creator.ts";
 import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts";
 import { predictedFeatureQuads, predictedConfidenceUri, predictedValueUri, type ModelRecord } from "../../resources/model.ts";
+import { read } from "../../resources/reads.ts";
 import type { GraphStore, Stage } from "../../store/graph-store.ts";
 import type { Quad } from "@rdfjs/types";
 import { toNTriples } from "../../store/ntriples.ts";
@@ -89,20 +89,9 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
  * `compound_uri` parameter (an object-index lookup), then checked: a dataset of this model,
  * whose parameter is that one, served (not pending), of the same creator.
  */
-export function storedPrediction(store: GraphStore, m: ModelRecord, compound: string, v: Vocab): string | undefined {
-  const g = store.ox;
-  const creator = actingCreator();
-  const title = ox.namedNode(dc.title.value);
-  const model = ox.namedNode(v.qg.model.value);
-  for (const q of g.match(null, ox.namedNode(ot.paramValue.value), ox.literal(compound), null)) {
-    const graph = q.graph;
-    if (graph.termType !== "NamedNode" || !store.has(graph.value)) continue;
-    if (g.match(graph, model, ox.namedNode(m.uri), graph).length === 0) continue;
-    if (g.match(q.subject, title, ox.literal("compound_uri"), graph).length === 0) continue;
-    if (readCreator(g, graph.value, v) !== creator) continue;
-    return graph.value;
-  }
-  return undefined;
+export async function storedPrediction(store: GraphStore, m: ModelRecord, compound: string, v: Vocab): Promise<string | undefined> {
+  const found = await read(store, v, "storedPredictions", m.uri, compound, actingCreator());
+  return found.find((g) => store.has(g));
 }
 
 /** One compound, answered directly: predicted by `run` (the request-time pool), committed, its summary returned. */

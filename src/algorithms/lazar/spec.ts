@@ -7,10 +7,10 @@
 import { BadRequest } from "../../errors.ts";
 import { checkAlgorithm, defaultAlgorithm, LazarParameterError, PREDICTION_ALGORITHMS, usesHits, DEFAULT_MIN_SIM, DEFAULT_MIN_TRAIN_PERFORMANCE } from "../../learn/index.ts";
 import type { AlgorithmSpec, ParamSpec } from "../../resources/algorithm.ts";
-import { readDatasetSummary } from "../../resources/dataset-read.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
 import { type FeatureKind, type ModelRecord } from "../../resources/model.ts";
 import { parseParams, type Params } from "../../resources/params.ts";
+import { read } from "../../resources/reads.ts";
 import type { Uris } from "../../resources/uris.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import { ot, type Vocab } from "../../store/vocab.ts";
@@ -104,7 +104,7 @@ function lazarError<T>(f: () => T): T {
 export async function modelRequest(params: Params, raw: ReadonlyMap<string, readonly string[]>, store: GraphStore, uris: Uris, v: Vocab): Promise<ModelRequest> {
   const datasetUri = params.string("dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
-  const summary = readDatasetSummary(store.ox, datasetUri, v);
+  const summary = await read(store, v, "datasetSummary", datasetUri);
   const feature = endpoint(summary, params.string("prediction_feature"));
   const nominal = feature.types.includes("NominalFeature");
   const classes = nominal ? feature.acceptValues : [];
@@ -122,7 +122,7 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
     const extra = given([...MINER_ONLY, ...PC_ONLY]);
     if (extra.length > 0) throw new BadRequest(`parameter '${extra[0]}' goes to a feature generator, but feature_dataset_uri gives the features`, { field: extra[0]! });
     requireDataset(fdUri, "feature_dataset_uri", store, uris);
-    const fs = readDatasetSummary(store.ox, fdUri, v).features;
+    const fs = (await read(store, v, "datasetSummary", fdUri)).features;
     if (fs.length === 0) throw new BadRequest(`the feature dataset ${fdUri} has no features`, { field: "feature_dataset_uri" });
     const substructures = fs.every((f) => f.properties.some(([k]) => k === "SMARTS"));
     const descriptors = fs.every((f) => f.types.includes("NumericFeature") && /\[\w+, \w+\]$/.test(f.description));

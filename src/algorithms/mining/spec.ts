@@ -6,8 +6,9 @@
 import { BadRequest } from "../../errors.ts";
 import { absoluteFrequency, type Params } from "../../resources/params.ts";
 import { ALGORITHM_TYPES, type AlgorithmSpec, type ParamSpec } from "../../resources/algorithm.ts";
-import { readDatasetSummary, type DatasetSummary, type FeatureView } from "../../resources/dataset-read.ts";
+import type { DatasetSummary, FeatureView } from "../../resources/dataset-read.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
+import { read } from "../../resources/reads.ts";
 import type { Uris } from "../../resources/uris.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import type { Vocab } from "../../store/vocab.ts";
@@ -124,7 +125,7 @@ export function endpoint(summary: DatasetSummary, given: string | undefined): Fe
 export async function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphStore, uris: Uris, v: Vocab): Promise<MiningRequest> {
   const datasetUri = params.string("dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
-  const summary = readDatasetSummary(store.ox, datasetUri, v);
+  const summary = await read(store, v, "datasetSummary", datasetUri);
   const feature = endpoint(summary, params.string("prediction_feature"));
   const nominal = feature.types.includes("NominalFeature");
   const numeric = feature.types.includes("NumericFeature");

@@ -7,7 +7,7 @@ import { RFE, rfeRequest } from "./spec.ts";
 export const rfe: Algorithm = {
   spec: RFE,
   async submit(params, _raw, uri, { store, uris, vocab, tasks }) {
-    const request = rfeRequest(params, store, uris, vocab);
+    const request = await rfeRequest(params, store, uris, vocab);
     return tasks.submit(request.title, "feature selection", rfeOperation(request, uris.dataset(newId()), uri, vocab.base));
   },
 };

@@ -10,8 +10,9 @@
 import { BadRequest } from "../../errors.ts";
 import { type RfeEndpoint } from "../../learn/rfe.ts";
 import type { AlgorithmSpec } from "../../resources/algorithm.ts";
-import { compoundsWithFirstLine, readDatasetSummary, readFeatureColumn, readFeatureValues, type FeatureView } from "../../resources/dataset-read.ts";
+import type { FeatureView } from "../../resources/dataset-read.ts";
 import type { Params } from "../../resources/params.ts";
+import { read } from "../../resources/reads.ts";
 import type { Uris } from "../../resources/uris.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import { NS, type Vocab } from "../../store/vocab.ts";
@@ -51,21 +52,26 @@ export interface RfeRequest {
   readonly seed: number;
 }
 
-export function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Vocab): RfeRequest {
+export async function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Vocab): Promise<RfeRequest> {
   const datasetUri = params.string("dataset_uri")!;
   const fdUri = params.string("feature_dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
   requireDataset(fdUri, "feature_dataset_uri", store, uris);
-  const summary = readDatasetSummary(store.ox, datasetUri, v);
+  const [summary, fdSummary] = await Promise.all([read(store, v, "datasetSummary", datasetUri), read(store, v, "datasetSummary", fdUri)]);
   const target = endpoint(summary, params.string("prediction_feature"));
   const nominal = target.types.includes("NominalFeature");
-  const features = readDatasetSummary(store.ox, fdUri, v).features.filter((f) => f.types.includes("NumericFeature") && f.uri !== target.uri);
+  const features = fdSummary.features.filter((f) => f.types.includes("NumericFeature") && f.uri !== target.uri);
   if (features.length === 0) throw new BadRequest(`the feature dataset ${fdUri} has no numeric features`, { field: "feature_dataset_uri" });
-  const values = readFeatureValues(store.ox, fdUri, features);
+  const [values, column, inDataset, fdCompounds] = await Promise.all([
+    read(store, v, "featureValues", fdUri, features),
+    read(store, v, "featureColumn", datasetUri, target.uri),
+    read(store, v, "compoundsWithFirstLine", datasetUri),
+    read(store, v, "compoundsWithFirstLine", fdUri),
+  ]);
   // The endpoint's first value per compound, for the compounds the feature dataset describes.
   const y = new Map<string, string>();
-  for (const r of readFeatureColumn(store.ox, datasetUri, target.uri, v)) if (!y.has(r.compound)) y.set(r.compound, r.value);
-  const compounds = compoundsWithFirstLine(store.ox, datasetUri, v).filter((c) => y.has(c.compound) && values.has(c.compound));
+  for (const r of column) if (!y.has(r.compound)) y.set(r.compound, r.value);
+  const compounds = inDataset.filter((c) => y.has(c.compound) && values.has(c.compound));
   if (compounds.length < 10) {
     throw new BadRequest(`only ${compounds.length} compounds have both a value of ${target.uri} and features in ${fdUri}; feature selection needs at least 10`, { field: "feature_dataset_uri" });
   }
@@ -73,7 +79,7 @@ export function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Voc
   const labels = compounds.map((c) => y.get(c.compound)!);
   const rfeEndpoint: RfeEndpoint = nominal ? { kind: "classification", labels } : { kind: "regression", values: labels.map((x) => Number(x)) };
   return {
-    title: `${summary.title}: features selected from ${readDatasetSummary(store.ox, fdUri, v).title}`,
+    title: `${summary.title}: features selected from ${fdSummary.title}`,
     source: fdUri,
     featureDataset: fdUri,
     features,
@@ -81,7 +87,7 @@ export function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Voc
     columns,
     endpoint: rfeEndpoint,
     all: values,
-    fdCompounds: compoundsWithFirstLine(store.ox, fdUri, v),
+    fdCompounds,
     parameters: [...params.written.filter(([n]) => n !== "prediction_feature"), ["prediction_feature", target.uri]],
     delMissing: params.boolean("del_missing") ?? false,
     seed: params.number("random_seed") ?? 1,

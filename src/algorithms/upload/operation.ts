@@ -18,7 +18,7 @@ import type { GraphStore, Stage } from "../../store/graph-store.ts";
 import type { Operation } from "../jobs.ts";
 import { cellCount, type EntryFeature } from "./job.ts";
 import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../../resources/dataset.ts";
-import { readCompound } from "../../resources/dataset-read.ts";
+import { read } from "../../resources/reads.ts";
 import { Uris } from "../../resources/uris.ts";
 import type { UploadLimits } from "../../resources/upload-limits.ts";
 import { Vocab } from "../../store/vocab.ts";
@@ -90,7 +90,10 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
           if (r.ok) yield { line: lines[i]!, compound: uriOf(r.value.inchi), smiles: r.value.smiles };
         }
       };
-      const spellings = spellingNTriples(input.datasetUri, input.base, rowsOf(), (c) => (store.has(c) ? readCompound(store.ox, c, vocab)?.smiles : undefined));
+      // The SMILES of the compounds the store has already, read at once.
+      const stored = [...new Set(Array.from(rowsOf(), (r) => (r.smiles === null ? "" : r.compound)))].filter((c) => c !== "" && store.has(c));
+      const storedSmiles = new Map((await read(store, vocab, "compounds", stored)).map((c, i) => [stored[i]!, c?.smiles]));
+      const spellings = spellingNTriples(input.datasetUri, input.base, rowsOf(), (c) => storedSmiles.get(c));
       header = Buffer.concat([header, spellings]);
       ctx.progress(0.95);
       lap("header");

@@ -14,7 +14,8 @@ import type { Context, Next } from "koa";
 import { DEPICTION_SIZE, type StructureResult } from "../../chem/structure.ts";
 import { BadRequest, NotFound, PayloadTooLarge, UnprocessableEntity, UnsupportedMediaType } from "../../errors.ts";
 import { compoundQuads } from "../../resources/dataset.ts";
-import { readCompound, type CompoundView } from "../../resources/dataset-read.ts";
+import type { CompoundView } from "../../resources/dataset-read.ts";
+import { read } from "../../resources/reads.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
@@ -88,7 +89,7 @@ export function compoundMiddleware(deps: Deps) {
     }
     if (!inchi.startsWith("InChI=")) throw new NotFound(`compound URIs are /compound/<standard InChI>; '${inchi.slice(0, 40)}' is not an InChI`);
     const uri = uris.compound(inchi);
-    const c = (store.has(uri) ? readCompound(store.ox, uri, vocab) : null) ?? (await decodeCompound(deps, uri, inchi));
+    const c = (store.has(uri) ? await read(store, vocab, "compound", uri) : null) ?? (await decodeCompound(deps, uri, inchi));
     if (pc) return compoundDescriptors(ctx, deps, c);
     const stored = store.has(uri);
     const reps: (Representations[number])[] = [

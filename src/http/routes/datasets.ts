@@ -8,12 +8,9 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { Readable } from "node:stream";
 import { BadRequest, Conflict, NotFound } from "../../errors.ts";
-import { describeInGraph, readCompound, readDatasetInfo, readEntryValues, readFeatureOf, readFeaturePage } from "../../resources/dataset-read.ts";
 import { read } from "../../resources/reads.ts";
 import { EntryOrder } from "../../resources/entry-order.ts";
 import { datasetCsv, featureList } from "../../resources/dataset-export.ts";
-import { modelsUsing } from "../../resources/model.ts";
-import { readCreator } from "../../resources/creator.ts";
 import { encodeSegment, isId } from "../../resources/uris.ts";
 import type { Deps } from "../deps.ts";
 import { COLUMNS, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
@@ -78,17 +75,17 @@ export function registerDatasets(router: Router, deps: Deps): void {
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, uri), deps),
       ["text/html", async () => {
-        const summary = readDatasetInfo(store.ox, uri, vocab);
+        const summary = await read(store, vocab, "datasetInfo", uri);
         const lines = await order.lines(uri);
         const rows = readPage(ctx.query, ROWS, lines.length);
         const columns = readPage(ctx.query, COLUMNS, summary.featureCount);
         if (rows.size * columns.size > MAX_CELLS) {
           throw new BadRequest(`a page shows at most ${MAX_CELLS} cells: page_size × column_page_size is ${rows.size} × ${columns.size}; make one of them smaller`, { field: "page_size" });
         }
-        const features = readFeaturePage(store.ox, uri, vocab, columns.offset, columns.size, summary.featureCount);
-        const refs = order.refsOn(uri, lines.subarray(rows.offset, rows.offset + rows.size));
-        const entries = readEntryValues(store.ox, uri, refs, { features: features.map((f) => f.uri), totalEntries: summary.entries, valuesPerEntry: valuesPerEntry(uri, summary.entries) });
-        const compounds = new Map(entries.map((e) => [e.compound, readCompound(store.ox, e.compound, vocab)]));
+        const features = await read(store, vocab, "featurePage", uri, columns.offset, columns.size, summary.featureCount);
+        const page = lines.slice(rows.offset, rows.offset + rows.size);
+        const table = { features: features.map((f) => f.uri), totalEntries: summary.entries, valuesPerEntry: valuesPerEntry(uri, summary.entries) };
+        const { entries, compounds } = await read(store, vocab, "entryTable", uri, page, table, true);
         return datasetHtml({ summary, features, entries, compounds, rows, columns }, vocab.base);
       }],
       ["text/csv", () => datasetCsv(store, order, uri, vocab)],
@@ -112,10 +109,10 @@ export function registerDatasets(router: Router, deps: Deps): void {
     // decoded name as the service writes it (a client may percent-encode differently).
     const raw = ctx.path.slice(ctx.path.lastIndexOf("/") + 1);
     const fUri = `${uri}/feature/${encodeSegment(String(ctx.params.name))}`;
-    const asSent = /^[A-Za-z0-9\-._~%!$&'()*+,;=:@]+$/.test(raw) ? readFeatureOf(store.ox, uri, `${uri}/feature/${raw}`, vocab) : null;
-    const feature = asSent ?? readFeatureOf(store.ox, uri, fUri, vocab);
+    const candidates = /^[A-Za-z0-9\-._~%!$&'()*+,;=:@]+$/.test(raw) ? [`${uri}/feature/${raw}`, fUri] : [fUri];
+    const feature = await read(store, vocab, "featureOf", uri, candidates);
     if (!feature) throw new NotFound(`no feature ${fUri}`);
-    await respond(ctx, [...rdfReps(() => textSource(describeInGraph(store.ox, feature.uri, uri)), deps), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([feature.uri])]]);
+    await respond(ctx, [...rdfReps(async () => textSource(await read(store, vocab, "describeInGraph", feature.uri, uri)), deps), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([feature.uri])]]);
   });
 
   router.post("/dataset/:id/pc", async (ctx) => {
@@ -127,9 +124,9 @@ export function registerDatasets(router: Router, deps: Deps): void {
 
   router.delete("/dataset/:id", async (ctx) => {
     const uri = datasetUri(ctx);
-    requireOwner(ctx, readCreator(store.ox, uri, vocab), uri, "delete");
+    requireOwner(ctx, await read(store, vocab, "creator", uri), uri, "delete");
     // A model predicts from its training and feature datasets: they stay while it exists.
-    const models = modelsUsing(store.ox, uri);
+    const models = await read(store, vocab, "modelsUsing", uri);
     if (models.length > 0) {
       throw new Conflict(`${uri} is the training or feature dataset of ${models.length} model${models.length === 1 ? "" : "s"} (${models.slice(0, 5).join(", ")}${models.length > 5 ? ", …" : ""}); delete ${models.length === 1 ? "it" : "them"} first`, { field: "dataset" });
     }

@@ -8,9 +8,8 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { BadRequest, NotFound } from "../../errors.ts";
-import { describeInGraph } from "../../resources/dataset-read.ts";
-import { readCreator } from "../../resources/creator.ts";
-import { readModel, type ModelRecord } from "../../resources/model.ts";
+import type { ModelRecord } from "../../resources/model.ts";
+import { read } from "../../resources/reads.ts";
 import { parseParams } from "../../resources/params.ts";
 import { isId } from "../../resources/uris.ts";
 import { predictDataset, predictOne } from "../../algorithms/lazar/index.ts";
@@ -31,20 +30,22 @@ import { modelHtml } from "../html/model.ts";
 export function registerModels(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
 
-  const modelOf = (ctx: Context): ModelRecord => {
+  const modelOf = async (ctx: Context): Promise<ModelRecord> => {
     const id = String(ctx.params.id);
     const uri = `${uris.models()}/${id}`;
-    const m = isId(id) && store.has(uri) ? readModel(store.ox, uri, vocab) : null;
+    const m = isId(id) && store.has(uri) ? await read(store, vocab, "model", uri) : null;
     if (!m) throw new NotFound(`no model ${uri}`);
     return m;
   };
 
   router.get("/model", async (ctx) => {
     const list = store.graphsWithPrefix(`${uris.models()}/`).filter((g) => isId(g.slice(uris.models().length + 1))).sort();
-    const html = (): string => {
+    const html = async (): Promise<string> => {
       const spec = { ...ROWS, items: "models" };
       const p = readPage(ctx.query, spec, list.length);
-      const items = list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u, readModel(store.ox, u, vocab)?.title ?? u)}</li>`);
+      const shown = list.slice(p.offset, p.offset + p.count);
+      const titles = await read(store, vocab, "modelTitles", shown);
+      const items = shown.map((u, i) => `<li>${link(u, titles[i] ?? u)}</li>`);
       const nav = pageNav(p, spec);
       return page("Models", `${nav}<ul>${items.join("")}</ul>${nav}<p>Build one with ${link(`${uris.algorithms()}/qsar`)}.</p>`, { base: vocab.base, self: uris.models(), formats: ["uri", "ttl"] });
     };
@@ -52,28 +53,28 @@ export function registerModels(router: Router, deps: Deps): void {
   });
 
   router.get("/model/:id", async (ctx) => {
-    const m = modelOf(ctx);
+    const m = await modelOf(ctx);
     await respond(ctx, [...rdfReps(() => storedSource(store, m.uri), deps), ["text/html", () => modelHtml(m, vocab.base)], ["text/uri-list", () => uriList([m.uri])]]);
   });
 
   for (const which of ["value", "confidence"] as const) {
     router.get(`/model/:id/predicted/${which}`, async (ctx) => {
-      const m = modelOf(ctx);
+      const m = await modelOf(ctx);
       const f = `${m.uri}/predicted/${which}`;
-      await respond(ctx, [...rdfReps(() => textSource(describeInGraph(store.ox, f, m.uri)), deps), ["text/uri-list", () => uriList([f])]]);
+      await respond(ctx, [...rdfReps(async () => textSource(await read(store, vocab, "describeInGraph", f, m.uri)), deps), ["text/uri-list", () => uriList([f])]]);
     });
   }
 
   router.delete("/model/:id", async (ctx) => {
-    const m = modelOf(ctx);
-    requireOwner(ctx, readCreator(store.ox, m.uri, vocab), m.uri, "delete");
+    const m = await modelOf(ctx);
+    requireOwner(ctx, await read(store, vocab, "creator", m.uri), m.uri, "delete");
     await store.commit([{ graph: m.uri, delete: true }]);
     forgetModel(m.uri);
     await respond(ctx, [["text/plain", () => `deleted ${m.uri}\n`], ["text/uri-list", () => uriList([m.uri])]]);
   });
 
   router.post("/model/:id", async (ctx) => {
-    const m = modelOf(ctx);
+    const m = await modelOf(ctx);
     const params = parseParams(PREDICT, await readParams(ctx));
     const compound = params.string("compound_uri");
     const dataset = params.string("dataset_uri");

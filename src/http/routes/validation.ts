@@ -9,11 +9,11 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import { NotFound } from "../../errors.ts";
 import { parseParams } from "../../resources/params.ts";
-import { readCreator } from "../../resources/creator.ts";
 import { isId } from "../../resources/uris.ts";
 import { rdf } from "../../store/vocab.ts";
 import { crossValidation, crossValidationReport } from "../../algorithms/crossvalidation/index.ts";
-import { readCrossValidation, readReportValidations } from "../../resources/validation.ts";
+import { crossValidationOf } from "../../resources/validation.ts";
+import { read } from "../../resources/reads.ts";
 import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
@@ -57,16 +57,16 @@ export function registerValidation(router: Router, deps: Deps): void {
     await respondTask(ctx, t, deps);
   });
 
-  const cvOf = (ctx: Context) => {
+  const cvOf = async (ctx: Context) => {
     const id = String(ctx.params.id);
     const uri = `${cvBase}/${id}`;
-    const r = isId(id) && store.has(uri) ? readCrossValidation(store, uri, vocab) : null;
-    if (!r) throw new NotFound(`no cross-validation ${uri}`);
-    return r;
+    const stored = isId(id) && store.has(uri) ? await read(store, vocab, "crossValidation", uri) : null;
+    if (!stored) throw new NotFound(`no cross-validation ${uri}`);
+    return crossValidationOf(uri, stored);
   };
 
   router.get("/validation/crossvalidation/:id", async (ctx) => {
-    const r = cvOf(ctx);
+    const r = await cvOf(ctx);
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, r.uri), deps),
       ["text/html", () => page("Cross-validation", crossValidationReportBody(r), { base: vocab.base, self: r.uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE })],
@@ -87,7 +87,7 @@ export function registerValidation(router: Router, deps: Deps): void {
       const id = String(ctx.params.id);
       const uri = `${prefix}/${id}`;
       if (!isId(id) || !store.has(uri)) throw new NotFound(`no ${what} ${uri}`);
-      requireOwner(ctx, readCreator(store.ox, uri, vocab), uri, "delete");
+      requireOwner(ctx, await read(store, vocab, "creator", uri), uri, "delete");
       await store.commit([{ graph: uri, delete: true }]);
       await respond(ctx, [["text/plain", () => `deleted ${uri}\n`], ["text/uri-list", () => uriList([uri])]]);
     });
@@ -97,14 +97,19 @@ export function registerValidation(router: Router, deps: Deps): void {
     const id = String(ctx.params.id);
     const uri = `${reportBase}/${id}`;
     if (!isId(id) || !store.has(uri)) throw new NotFound(`no report ${uri}`);
-    const cvs = readReportValidations(store, uri, vocab);
+    const cvs = await read(store, vocab, "reportValidations", uri);
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, uri), deps),
       [
         "text/html",
-        () => {
+        async () => {
+          const present = cvs.filter((u) => store.has(u));
+          const stored = new Map(present.map((u, i) => [u, i]));
+          const found = await read(store, vocab, "crossValidations", present);
           const bodies = cvs.map((u) => {
-            const r = store.has(u) ? readCrossValidation(store, u, vocab) : null;
+            const i = stored.get(u);
+            const data = i === undefined ? null : found[i];
+            const r = data ? crossValidationOf(u, data) : null;
             return r ? `<h2>${link(u)}</h2>${crossValidationReportBody(r)}` : `<h2>${esc(u)}</h2><p>This cross-validation has been deleted.</p>`;
           });
           return page("Cross-validation report", bodies.join("\n"), { base: vocab.base, self: uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE });

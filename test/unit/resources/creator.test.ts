@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { actAs, actingCreator, readCreator, withCreator } from "../../../src/resources/creator.ts";
+import { actAs, actingCreator, withCreator } from "../../../src/resources/creator.ts";
+import { read } from "../../../src/resources/reads.ts";
 import { GraphStore } from "../../../src/store/graph-store.ts";
 import type { GraphOp } from "../../../src/store/journal.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
@@ -58,14 +59,14 @@ describe("withCreator", () => {
       await st.load(b);
       const ops = await withCreator([{ graph: G("staged"), ntriples: b }], "bob", v, (g) => !s.has(g), [st]);
       await s.commit(ops, { preloaded: [st] });
-      assert.equal(readCreator(s.ox, G("staged"), v), "bob");
+      assert.equal(await read(s, v, "creator", G("staged")), "bob");
       assert.equal(s.dump(G("staged"), "application/n-triples").split("\n").filter(Boolean).length, 2);
     } finally {
       await s.close();
     }
     const again = GraphStore.open(dir);
     try {
-      assert.equal(readCreator(again.ox, G("staged"), v), "bob", "the journal replays the creator");
+      assert.equal(await read(again, v, "creator", G("staged")), "bob", "the journal replays the creator");
       assert.equal(again.dump(G("staged"), "application/n-triples").split("\n").filter(Boolean).length, 2);
     } finally {
       await again.close();

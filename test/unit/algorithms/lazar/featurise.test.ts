@@ -24,7 +24,7 @@ import { crossValidation } from "../../../../src/algorithms/crossvalidation/inde
 import { crossValidationRequest } from "../../../../src/algorithms/crossvalidation/spec.ts";
 import { foldInput } from "../../../../src/algorithms/crossvalidation/operation.ts";
 import { foldTraining, mineFold } from "../../../../src/algorithms/crossvalidation/job.ts";
-import { readModel } from "../../../../src/resources/model.ts";
+import { read } from "../../../../src/resources/reads.ts";
 import { parseParams } from "../../../../src/resources/params.ts";
 import type { TaskState } from "../../../../src/resources/task.ts";
 import { Uris } from "../../../../src/resources/uris.ts";
@@ -81,7 +81,7 @@ describe("a model and a cross-validation fold from the same rows: one featurisat
       const settings = { feature_generation_uri: `${BASE}/algorithm/fminer/bbrc`, min_frequency: "4", nr_hits: nrHits };
       const raw = params({ dataset_uri: dataset, ...settings });
       const modelUri = await result(await lazar.submit(parseParams(lazar.spec, raw), raw, `${BASE}/algorithm/qsar`, services));
-      const model = await buildModelData(store, readModel(store.ox, modelUri, vocab)!, vocab);
+      const model = await buildModelData(store, (await read(store, vocab, "model", modelUri))!, vocab);
       assert.equal(model.kind, "substructure");
 
       const cvRaw = params({ algorithm_uri: `${BASE}/algorithm/qsar`, dataset_uri: dataset, algorithm_params: Object.entries(settings).map(([k, x]) => `${k}=${x}`).join(";") });
