@@ -37,7 +37,7 @@ function body(lines: readonly number[]): string {
 
 describe("EntryOrder", () => {
   it("finds the lines in order across blocks and gaps, pages them, and lists compounds by first line", async () => {
-    const store = GraphStore.open(dir);
+    const store = await GraphStore.open(dir);
     try {
       const expected = linesOf(6001);
       assert.equal(expected.length, 5000);
@@ -95,7 +95,7 @@ describe("EntryOrder", () => {
       graph: cu(n),
       ntriples: `<${cu(n)}> <${v.qg.inchi.value}> ${lit(`InChI=1S/C${n}`)} .\n` + (n % 2 === 0 ? `<${cu(n)}> <${v.qg.smiles.value}> ${lit(`S${n}`)} .\n` : ""),
     }));
-    const store = GraphStore.open(join(dir, "column"));
+    const store = await GraphStore.open(join(dir, "column"));
     try {
       await store.commit([{ graph: ds, ntriples: t.join("\n") + "\n" }, ...compounds]);
       const structure = (l: number): { inchi?: string; compoundSmiles?: string } => {

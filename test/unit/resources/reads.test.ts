@@ -112,7 +112,7 @@ const dir = mkdtempSync(join(tmpdir(), "qsargraph-reads-"));
 let store: GraphStore;
 
 before(async () => {
-  store = GraphStore.open(dir);
+  store = await GraphStore.open(dir);
   const dataset = featureDatasetNTriples({ uri: DS, base: BASE, title: "Readable title", created: new Date(0), source: `${BASE}/dataset/source`, algorithm: `${BASE}/algorithm/x`, parameters: [], features, entries, compounds: 2 });
   await store.commit([
     { graph: DS, ntriples: creatorNTriples(DS, "alice", v) + Buffer.from(dataset).toString("utf8") },
@@ -235,7 +235,7 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
 describe("every read", () => {
   test("answers plain data that crosses a thread unchanged (structuredClone), with data and without", async () => {
     assert.deepEqual(Object.keys(CASES).sort(), [...READ_NAMES].sort());
-    const empty = GraphStore.open(mkdtempSync(join(tmpdir(), "qsargraph-reads-empty-")));
+    const empty = await GraphStore.open(mkdtempSync(join(tmpdir(), "qsargraph-reads-empty-")));
     try {
       for (const name of READ_NAMES) {
         for (const s of [store, empty]) {

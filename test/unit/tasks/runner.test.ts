@@ -24,7 +24,7 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 async function withRunner(limits: TaskLimits, fn: (r: TaskRunner, store: GraphStore) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "qsargraph-runner-"));
   dirs.push(dir);
-  const store = GraphStore.open(dir);
+  const store = await GraphStore.open(dir);
   const pool = servicePool(0);
   const runner = new TaskRunner(store, pool, new Uris(BASE), new Vocab(BASE), limits);
   try {
@@ -114,14 +114,14 @@ test("budget: an operation that ignores the abort ends Error naming the budget; 
     assert.equal(store.has("urn:staged"), false);
     // The abandoned operation finishes later: its staged graph is dropped, never published.
     // The triples the in-memory store holds in the staged graph (dump reads it whether or not it is published).
-    const staged = (): number => store.dump("urn:staged", "application/n-triples").split("\n").filter(Boolean).length;
-    assert.equal(staged(), 2, "loaded while the task ran");
+    const staged = async (): Promise<number> => (await store.dump("urn:staged", "application/n-triples")).split("\n").filter(Boolean).length;
+    assert.equal(await staged(), 2, "loaded while the task ran");
     gate.resolve();
-    for (let i = 0; i < 100 && staged() > 0; i++) await new Promise((res) => setTimeout(res, 20));
-    assert.equal(staged(), 0, "no quads of the staged graph remain");
+    for (let i = 0; i < 100 && (await staged()) > 0; i++) await new Promise((res) => setTimeout(res, 20));
+    assert.equal(await staged(), 0, "no quads of the staged graph remain");
     assert.equal(store.has("urn:staged"), false);
     // The new state is durable in the task graph.
-    assert.ok(store.dump(t.uri, "application/n-triples").includes("TaskTimeLimit"));
+    assert.ok((await store.dump(t.uri, "application/n-triples")).includes("TaskTimeLimit"));
   });
 });
 

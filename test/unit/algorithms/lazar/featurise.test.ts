@@ -34,7 +34,7 @@ import { TaskRunner } from "../../../../src/tasks/runner.ts";
 
 const BASE = "http://localhost:8080";
 const dir = mkdtempSync(join(tmpdir(), "qsargraph-featurise-"));
-const store = GraphStore.open(dir);
+const store = await GraphStore.open(dir);
 const pool = servicePool(1);
 const uris = new Uris(BASE);
 const vocab = new Vocab(BASE);
