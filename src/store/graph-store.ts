@@ -49,6 +49,7 @@
  * holds data (a stage's data is not on disk yet). Listeners (`onRenew`: the read replica)
  * renew their own copies. A renewal that fails is logged and changes nothing.
  */
+import { mkdirSync } from "node:fs";
 import type * as ox from "oxigraph";
 import { InsufficientStorage, NotAcceptable, storageFailure } from "../errors.ts";
 import { currentOps, fills, statementsPerGraph, track } from "./apply.ts";
@@ -239,26 +240,40 @@ export class GraphStore {
     const s = new GraphStore(dir, options);
     const t0 = performance.now();
     const current: GraphOp[] = [];
-    const rec = recover(dir, (r, last, locate) => {
-      s.noteBodies(r.ops, locate);
-      const load = currentOps(r.ops, last);
-      for (const op of load) track(s.graphSet, op);
-      // Each body's lines are counted once: an operation loaded whole has the count `account` uses.
-      const counted = new Map<GraphOp, number>();
-      for (const op of r.ops) {
-        const n = countStatements(bodyOf(op));
-        counted.set(op, n);
-        s.account(op, n);
-      }
-      for (const op of load) s.cap.loaded += counted.get(op) ?? countStatements(bodyOf(op));
-      current.push(...load);
-    });
+    // The store's thread loads the directory (read-only) while this thread reads it for the
+    // bookkeeping: a restart takes the longer of the two, not both.
+    mkdirSync(dir, { recursive: true }); // (the thread reads it read-only: it must exist)
+    const started = MemoryThread.start(dir, (why) => s.lost(why));
+    started.catch(() => undefined); // awaited below; not unhandled meanwhile
+    const stopThread = (): Promise<void> => started.then((t) => t.thread.close(), () => undefined);
+    let rec: ReturnType<typeof recover>;
+    try {
+      rec = recover(dir, (r, last, locate) => {
+        s.noteBodies(r.ops, locate);
+        const load = currentOps(r.ops, last);
+        for (const op of load) track(s.graphSet, op);
+        // Each body's lines are counted once: an operation loaded whole has the count `account` uses.
+        const counted = new Map<GraphOp, number>();
+        for (const op of r.ops) {
+          const n = countStatements(bodyOf(op));
+          counted.set(op, n);
+          s.account(op, n);
+        }
+        for (const op of load) s.cap.loaded += counted.get(op) ?? countStatements(bodyOf(op));
+        current.push(...load);
+      });
+    } catch (err) {
+      await stopThread();
+      throw err;
+    }
     s.journal.resume(rec.lastSeq, rec.activeJournal?.path ?? journalPath(dir, rec.lastSeq + 1), rec.activeJournal?.validBytes ?? 0, rec.tornTailKept);
     let compacted = false;
     let compactionFailed: string | undefined;
     if (rec.journalBytes > 0 && s.garbage >= (options.compactAboveBytes ?? 64 * 1024 * 1024)) {
       // A full disk must not stop the start: the journal stays as it is, and the next start tries again.
       try {
+        // The snapshot replaces journal segments the store's thread may still be reading.
+        await started.catch(() => undefined);
         s.compactNow(current);
         compacted = true;
       } catch (err) {
@@ -267,7 +282,7 @@ export class GraphStore {
       }
     }
     const notWritable = s.journal.isOpen ? undefined : s.journal.open();
-    const { thread, lastSeq } = await MemoryThread.start(dir, (why) => s.lost(why));
+    const { thread, lastSeq } = await started;
     s.mem = thread;
     if (lastSeq !== s.journal.lastSeq) {
       await thread.close();
