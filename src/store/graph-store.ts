@@ -20,7 +20,8 @@
  * commit tries again — the store recovers by itself when space returns (see `commit`).
  *
  * Capacity. Oxigraph runs as 32-bit WebAssembly: one store cannot use more than 4 GB, and a
- * load past that traps (`RuntimeError: unreachable`) and leaves the store unusable. Its memory
+ * load past that traps (`RuntimeError: unreachable`) and leaves the store unusable (its thread is
+ * then replaced by one that reloads the data directory, memory-thread.ts "Faults"). Its memory
  * store also never frees what a replaced or dropped graph held. So the store counts the triples
  * it has loaded since it was opened (replaced and deleted ones included; a restart loads only
  * the current ones, see disk.ts `recover`) and refuses, with 507 Insufficient Storage and
