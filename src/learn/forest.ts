@@ -207,6 +207,13 @@ export class RandomForest {
     /** OOB prediction per data row (class index or value; NaN when the row was never OOB or not a training row). */
     readonly oobPrediction: Float64Array,
     /**
+     * Per data row, from the trees it was out of bag for (NaN where it never was): classification
+     * the vote share of each class (row-major n × nClasses, each row summing to 1), regression the
+     * standard deviation of those trees' predictions — a conformal calibration set without holding
+     * data back (learn/conformal.ts).
+     */
+    readonly oobVotes: Float64Array,
+    /**
      * Scaled permutation importance per column of the data (0 for columns not in `features`):
      * regression %IncMSE, classification the mean over classes of the per-class mean decrease
      * in accuracy — caret's `varImp` "Overall" for rfFuncs. Null unless requested.
@@ -250,6 +257,24 @@ export class RandomForest {
     }
     for (let i = 0; i < m; i++) out[i] = argmax(votes.subarray(i * K, (i + 1) * K));
     return out;
+  }
+
+  /** Standard deviation of the trees' predictions per row (regression only): how much they disagree. */
+  predictSpread(data: ForestData, rows?: ArrayLike<number>): Float64Array {
+    if (this.kind !== "regression") throw new Error("predictSpread: classification forest");
+    const m = rows === undefined ? data.n : rows.length;
+    const sum = new Float64Array(m);
+    const sq = new Float64Array(m);
+    for (const t of this.trees) {
+      for (let i = 0; i < m; i++) {
+        const v = t.value[treeLeaf(t, data.x, data.n, rows === undefined ? i : rows[i]!)]!;
+        sum[i] += v;
+        sq[i] += v * v;
+      }
+    }
+    const T = this.trees.length;
+    for (let i = 0; i < m; i++) sum[i] = Math.sqrt(Math.max(0, sq[i]! / T - (sum[i]! / T) ** 2));
+    return sum;
   }
 
   /** Class vote fractions per row (classification only), row-major m × nClasses. */
@@ -311,6 +336,8 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   // own, so an entry not drawn is out of bag even when a duplicate of its row is in the bag
   const oobSum = new Float64Array(classification ? m * K : m);
   const oobCount = new Int32Array(m);
+  /** Regression: Σ of squared OOB tree predictions per entry (for the spread). */
+  const oobSq = classification ? null : new Float64Array(m);
   const entryDrawn = new Uint8Array(m);
   const oobEntry = new Int32Array(m);
   // permutation importance accumulators (per column; classification: K per-class + overall)
@@ -352,7 +379,10 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
       basePred[i] = v;
       oobCount[e]!++;
       if (classification) oobSum[e * K + v]!++;
-      else oobSum[e] += v;
+      else {
+        oobSum[e] += v;
+        oobSq![e] += v * v;
+      }
     }
     if (impSum === null || impSq === null || nOob === 0) continue;
 
@@ -421,6 +451,7 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   let errN = 0;
   const rowSum = new Float64Array(classification ? n * K : n);
   const rowCount = new Int32Array(n);
+  const rowSq = classification ? null : new Float64Array(n);
   for (let e = 0; e < m; e++) {
     if (oobCount[e] === 0) continue;
     const r = entries[e]!;
@@ -433,14 +464,24 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
       const d = y.values[r]! - oobSum[e]! / oobCount[e]!;
       errSum += d * d;
       rowSum[r] += oobSum[e]!;
+      rowSq![r] += oobSq![e]!;
     }
     errN++;
   }
   const oobError = errN === 0 ? NaN : errSum / errN;
   const oobPrediction = new Float64Array(n).fill(NaN);
+  const oobVotes = new Float64Array(classification ? n * K : n).fill(NaN);
   for (const r of unique) {
-    if (rowCount[r] === 0) continue;
-    oobPrediction[r] = classification ? argmax(rowSum.subarray(r * K, (r + 1) * K)) : rowSum[r]! / rowCount[r]!;
+    const c = rowCount[r]!;
+    if (c === 0) continue;
+    if (classification) {
+      oobPrediction[r] = argmax(rowSum.subarray(r * K, (r + 1) * K));
+      for (let k = 0; k < K; k++) oobVotes[r * K + k] = rowSum[r * K + k]! / c;
+    } else {
+      const mean = rowSum[r]! / c;
+      oobPrediction[r] = mean;
+      oobVotes[r] = Math.sqrt(Math.max(0, rowSq![r]! / c - mean * mean));
+    }
   }
 
   let importance: Float64Array | null = null;
@@ -468,7 +509,7 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   }
   const impurityImportance = grower.impurity;
   for (let j = 0; j < impurityImportance.length; j++) impurityImportance[j] /= ntree;
-  return new RandomForest(y.kind, K, trees, features, mtry, oobError, oobPrediction, importance, rawImportance, impurityImportance);
+  return new RandomForest(y.kind, K, trees, features, mtry, oobError, oobPrediction, oobVotes, importance, rawImportance, impurityImportance);
 }
 
 /** perm[0..m) = a random permutation of src[0..m). */

@@ -321,7 +321,7 @@ test("Mondrian validity: error rate within the binomial bound of ε overall and 
 
 test("with the repository's random forest (held-out calibration): smoothed Mondrian p-values are valid", () => {
   // 8 features, class 1 when x0 + x1 + noise > 1; forest trained on 400 rows, calibrated on
-  // 3000 others (inductive conformal; forest.ts does not yet expose out-of-bag vote shares),
+  // 3000 others (inductive conformal; the out-of-bag variant is the next test),
   // tested on 6000 more. Vote shares of 100 trees, many ties.
   const rand = mulberry32Unit(9);
   const p = 8;
@@ -348,6 +348,31 @@ test("with the repository's random forest (held-out calibration): smoothed Mondr
   const inBag = calibrateMondrianFromProba(forest.predictProba(train.data), train.labels, 2);
   const r = checkClassValidity(inBag, { labels: tst.labels, proba: forest.predictProba(tst.data) }, 0.1, true);
   assert.ok(!r.ok, `in-bag calibration passed: ${r.detail}`);
+});
+
+test("with the repository's random forest, calibrated on its own out-of-bag vote shares (no data held back): valid", () => {
+  // The same problem; the forest trained on 2000 rows, each row's calibration score from the
+  // trees it was out of bag for (forest.ts oobVotes; Johansson et al. 2014), tested on 6000 others.
+  const rand = mulberry32Unit(11);
+  const make = (m: number) => {
+    const rows: number[][] = [];
+    const labels = new Int32Array(m);
+    for (let i = 0; i < m; i++) {
+      const x = Array.from({ length: 8 }, () => rand());
+      rows.push(x);
+      labels[i] = x[0]! + x[1]! + 0.4 * normal(rand) > 1 ? 1 : 0;
+    }
+    return { data: ForestData.fromRows(rows), labels };
+  };
+  const train = make(2000);
+  const forest = trainForest(train.data, { kind: "classification", classes: train.labels, nClasses: 2 }, { ntree: 100, seed: 5 });
+  const tst = make(6000);
+  const calib = calibrateMondrianFromProba(forest.oobVotes, train.labels, 2);
+  assert.equal(calib.skipped, 0, "every training row was out of bag for some of the 100 trees");
+  for (const eps of [0.1, 0.2]) {
+    const r = checkClassValidity(calib, { labels: tst.labels, proba: forest.predictProba(tst.data) }, eps, true);
+    assert.ok(r.ok, r.detail);
+  }
 });
 
 /**

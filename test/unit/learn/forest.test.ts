@@ -25,7 +25,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
-import { ForestData, trainForest, type ForestTarget } from "../../../src/learn/forest.ts";
+import { ForestData, RandomForest, trainForest, type ForestTarget } from "../../../src/learn/forest.ts";
 import { mulberry32Unit } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
@@ -226,4 +226,55 @@ test("input checks", () => {
   const data = ForestData.fromColumns([Float64Array.of(1, 2, 3)]);
   assert.throws(() => trainForest(data, { kind: "regression", values: Float64Array.of(1, 2) }), RangeError);
   assert.throws(() => trainForest(data, { kind: "regression", values: Float64Array.of(1, 2, 3) }, { features: [] }), RangeError);
+});
+
+test("out-of-bag vote shares and spreads (conformal calibration): consistent with the OOB predictions and error; the trees' spread recomputed tree by tree", () => {
+  const rand = mulberry32Unit(7);
+  const n = 300;
+  const cols = [new Float64Array(n), new Float64Array(n)];
+  const classes = new Int32Array(n);
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    cols[0]![i] = rand();
+    cols[1]![i] = rand();
+    classes[i] = cols[0]![i]! + 0.3 * rand() > 0.65 ? 1 : 0;
+    values[i] = 3 * cols[0]![i]! + rand();
+  }
+  const data = ForestData.fromColumns(cols);
+  const c = trainForest(data, { kind: "classification", classes, nClasses: 2 }, { ntree: 50, seed: 3 });
+  let wrong = 0;
+  let seen = 0;
+  for (let r = 0; r < n; r++) {
+    const p0 = c.oobVotes[2 * r]!;
+    const p1 = c.oobVotes[2 * r + 1]!;
+    if (Number.isNaN(p0)) {
+      assert.ok(Number.isNaN(c.oobPrediction[r]!), "never out of bag: no votes and no prediction");
+      continue;
+    }
+    seen++;
+    assert.ok(Math.abs(p0 + p1 - 1) < 1e-12, "vote shares sum to 1");
+    assert.equal(p1 > p0 ? 1 : 0, c.oobPrediction[r], "the OOB prediction is the larger share (ties: lowest class)");
+    if (c.oobPrediction[r] !== classes[r]) wrong++;
+  }
+  assert.ok(seen > 0.99 * n, "with 50 trees every row is out of bag for some (in bag for all 50: p ≈ 0.632⁵⁰ ≈ 10⁻¹⁰)");
+  assert.ok(Math.abs(wrong / seen - c.oobError) < 1e-12, "the OOB error is the share of rows the votes get wrong");
+
+  const g = trainForest(data, { kind: "regression", values }, { ntree: 40, seed: 3 });
+  const spread = g.predictSpread(data);
+  // Independently: each tree alone as a forest of one, predictions → standard deviation.
+  const perTree = g.trees.map((t) => new RandomForest("regression", 1, [t], g.features, g.mtry, NaN, new Float64Array(0), new Float64Array(0), null, null, new Float64Array(0)).predict(data));
+  for (const r of [0, 17, 150, 299]) {
+    const vs = perTree.map((p) => p[r]!);
+    const mean = vs.reduce((a, b) => a + b, 0) / vs.length;
+    const sd = Math.sqrt(vs.reduce((a, b) => a + (b - mean) ** 2, 0) / vs.length);
+    assert.ok(Math.abs(spread[r]! - sd) < 1e-9, `row ${r}: ${spread[r]} vs ${sd}`);
+  }
+  let oobRows = 0;
+  for (let r = 0; r < n; r++) {
+    if (Number.isNaN(g.oobVotes[r]!)) continue;
+    oobRows++;
+    assert.ok(g.oobVotes[r]! >= 0, "a spread is never negative");
+  }
+  assert.ok(oobRows > 0.99 * n);
+  assert.throws(() => c.predictSpread(data), /classification forest/);
 });
