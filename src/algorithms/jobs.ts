@@ -9,7 +9,7 @@
  * `servicePool` makes a pool of this module (tasks/pool.ts is generic over its module).
  */
 import { buildDatasetJob, datasetHeader, parseChunk, prepareUpload } from "./upload/job.ts";
-import { depictJob, identifyStructure, molfileJob } from "../chem/jobs.ts";
+import { depictJob, fingerprintsJob, identifyStructure, molfileJob } from "../chem/jobs.ts";
 import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
@@ -29,6 +29,7 @@ export const jobs = {
   "chem.identify": identifyStructure,
   "chem.depict": depictJob,
   "chem.molfile": molfileJob,
+  "chem.fingerprints": fingerprintsJob,
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,

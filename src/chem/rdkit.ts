@@ -49,6 +49,13 @@ export interface RDKitMol {
   get_json(): string;
   /** Morgan (ECFP-like) fingerprint as a string of '0'/'1'; `details` e.g. {"radius":2,"nBits":2048}. */
   get_morgan_fp(details?: string): string;
+  /**
+   * The same Morgan fingerprint packed into bytes: bit i is bit (i % 8), least significant first,
+   * of byte ⌊i / 8⌋ (chem/fingerprints.ts decodes it); `details` e.g. {"radius":2,"nBits":2048}.
+   */
+  get_morgan_fp_as_uint8array(details?: string): Uint8Array;
+  /** RDKit's 166 public MACCS keys as 167 bits (bit 0 unused), packed as the Morgan bytes. */
+  get_maccs_fp_as_uint8array(): Uint8Array;
   /** SVG depiction; `details` is a JSON object (width, height, atoms, bonds, …). */
   get_svg_with_highlights(details: string): string;
   /**

@@ -59,9 +59,12 @@ port.on("message", (msg: Incoming) => {
   }, failed);
 });
 
-/** Large byte arrays of an output that own their whole buffer: moved to the main thread, not copied. */
+/**
+ * Large typed arrays of an output (bytes, the fingerprints' Int32Arrays) that own their whole
+ * buffer: moved to the main thread, not copied — so a job must not return an array it keeps.
+ */
 function transferables(value: unknown, depth = 0, out: ArrayBuffer[] = []): ArrayBuffer[] {
-  if (value instanceof Uint8Array) {
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
     const b = value.buffer;
     if (b instanceof ArrayBuffer && value.byteOffset === 0 && value.byteLength === b.byteLength && b.byteLength >= 64 * 1024 && !out.includes(b)) out.push(b);
   } else if (depth < 3 && value !== null && typeof value === "object") {
