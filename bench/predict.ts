@@ -2,9 +2,11 @@
  * Prediction speed of a lazar model over HTTP (goal: single-compound p50 ≤ 50 ms): a Kazius
  * BBRC model (kazius.csv, 4069 rows, default 5 ‰ → min frequency 20, weighted majority vote);
  * then
+ *   - the first prediction right after the model was built (goal: ≤ 1 s), printed on its own;
  *   - single compounds: POST <model> compound_uri=… for the compounds of EPAFHM.csv (617), one
- *     at a time, wall time per request (the first request of the first run is left out: it loads
- *     the model data; a query that is a Kazius training compound is answered as measured);
+ *     at a time, wall time per request (a query that is a Kazius training compound is answered
+ *     as measured). Run 1 predicts (201); in later runs the same requests are answered with the
+ *     stored predictions (200), printed as lookups;
  *   - a dataset: POST <model> dataset_uri=<EPAFHM> as a task, compounds per second.
  * Prints medians of several runs where it says so.
  *
@@ -29,6 +31,14 @@ try {
   console.log(`model built in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${model}`);
   const epa = await uploadDataset(srv.base, `${DATA}lazar/test/data/EPAFHM.csv`);
   const compounds = (await (await fetch(epa, { headers: { Accept: "text/uri-list" } })).text()).split(/\r?\n/).filter(Boolean);
+  {
+    // The first prediction after the build (the model's data is read and, in a worker, built).
+    const t = performance.now();
+    const p = await fetch(model, { method: "POST", body: new URLSearchParams({ compound_uri: compounds[0]! }), headers: { Accept: "text/uri-list" } });
+    await p.text();
+    if (p.status !== 201) throw new Error(`prediction answered ${p.status}`);
+    console.log(`first prediction after the build: ${(performance.now() - t).toFixed(0)} ms`);
+  }
   const p50s: number[] = [];
   const p99s: number[] = [];
   const rates: number[] = [];
@@ -38,8 +48,9 @@ try {
       const t = performance.now();
       const p = await fetch(model, { method: "POST", body: new URLSearchParams({ compound_uri: c }), headers: { Accept: "text/uri-list" } });
       await p.text();
-      if (p.status !== 201) throw new Error(`prediction answered ${p.status}`);
-      if (run > 1 || i > 0) ms.push(performance.now() - t);
+      // run 1 predicts (the first compound was predicted above: a lookup), later runs look up
+      if (p.status !== (run === 1 && i > 0 ? 201 : 200)) throw new Error(`prediction ${i} of run ${run} answered ${p.status}`);
+      if (i > 0) ms.push(performance.now() - t);
     }
     p50s.push(pct(ms, 50));
     p99s.push(pct(ms, 99));
@@ -48,11 +59,12 @@ try {
     await waitForTask((await d.text()).trim(), 600_000);
     const rate = compounds.length / ((performance.now() - t0) / 1000);
     rates.push(rate);
-    console.log(`run ${run}: single compound p50 ${pct(ms, 50).toFixed(1)} ms, p99 ${pct(ms, 99).toFixed(1)} ms (${ms.length} requests); dataset of ${compounds.length}: ${rate.toFixed(0)} compounds/s`);
+    console.log(`run ${run}: single compound ${run === 1 ? "(predicted)" : "(stored, looked up)"} p50 ${pct(ms, 50).toFixed(1)} ms, p99 ${pct(ms, 99).toFixed(1)} ms (${ms.length} requests); dataset of ${compounds.length}: ${rate.toFixed(0)} compounds/s`);
   }
   const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ?? "?";
   console.log(`\nmachine: ${cpu}, node ${process.version}; ${runs} runs, medians:`);
-  console.log(`single compound (Kazius BBRC model, EPAFHM queries)  p50 ${median(p50s).toFixed(1)} ms   p99 ${median(p99s).toFixed(1)} ms`);
+  console.log(`single compound predicted (Kazius BBRC model, EPAFHM queries, run 1)  p50 ${p50s[0]!.toFixed(1)} ms   p99 ${p99s[0]!.toFixed(1)} ms`);
+  if (runs > 1) console.log(`single compound asked again (stored prediction, median of runs 2–${runs})  p50 ${median(p50s.slice(1)).toFixed(1)} ms   p99 ${median(p99s.slice(1)).toFixed(1)} ms`);
   console.log(`dataset prediction (EPAFHM, ${compounds.length} compounds)         ${median(rates).toFixed(0)} compounds/s`);
 } finally {
   await srv.stop();
