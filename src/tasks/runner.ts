@@ -31,6 +31,12 @@ export interface OperationResult {
   readonly resultUri: string;
   /** Graphs the operation loaded ahead (GraphStore.stage) for puts in `ops`; discarded if the commit does not happen. */
   readonly preloaded?: readonly Stage[];
+  /**
+   * Run once the result is committed, before the task reports Completed: making the result
+   * ready to use (a model's data read into its cache, so that its first prediction is fast). A
+   * failure is logged and changes nothing (the result is stored; its first use does the work).
+   */
+  readonly warm?: () => Promise<void>;
 }
 
 /** What an operation of a task may do; `J`: the jobs it may run. */
@@ -261,8 +267,11 @@ export class TaskRunner<J extends JobMap = JobMap> {
     final.percentageCompleted = Math.max(final.percentageCompleted, t.percentageCompleted);
     final.startedAt = t.startedAt ?? new Date();
     final.finishedAt = new Date();
+    let warm: (() => Promise<void>) | undefined;
+    if (final.status === "Completed") warm = await running.then((r) => r.warm, () => undefined);
     try {
       await this.store.commit([...ops, this.taskOp(final)], { preloaded });
+      if (warm) await warm().catch((err: unknown) => console.error(`task ${t.uri}: its result was stored, getting it ready failed:`, err));
     } catch (err) {
       console.error(`task ${t.uri}: commit failed`, err);
       await discard(preloaded);

@@ -155,3 +155,35 @@ test("a task shows its budget: qg:timeLimitSeconds and qg:deadline = creation + 
   assert.equal(duration(125_000), "2 min 5 s");
   assert.equal(duration(1000), "1 s");
 });
+
+test("warm: runs after the result is committed (it can read it) and before the task reports Completed; a failing warm-up leaves the result and Completed", async () => {
+  await withRunner({ maxPending: 4, timeLimitMs: 60_000 }, async (r, store) => {
+    const gate = deferred();
+    let sawResult: boolean | undefined;
+    let statusDuring: string | undefined;
+    let t!: TaskState;
+    const op: Operation = async () => ({
+      ops: [{ graph: "urn:w", ntriples: `<urn:w> <urn:p> "done" .\n` }],
+      resultUri: "urn:w",
+      warm: async () => {
+        sawResult = store.has("urn:w");
+        statusDuring = t.status;
+        await gate.promise;
+      },
+    });
+    t = await r.submit("w", "test", op);
+    for (let i = 0; i < 200 && sawResult === undefined; i++) await new Promise((res) => setTimeout(res, 5));
+    assert.equal(sawResult, true, "the result is committed when the warm-up runs");
+    assert.notEqual(statusDuring, "Completed", "not Completed while warming");
+    assert.notEqual(t.status, "Completed");
+    gate.resolve();
+    const done = await finished(r, t);
+    assert.equal(done.status, "Completed");
+    assert.equal(done.resultUri, "urn:w");
+
+    const failing: Operation = async () => ({ ops: [{ graph: "urn:f", ntriples: `<urn:f> <urn:p> "x" .\n` }], resultUri: "urn:f", warm: async () => Promise.reject(new Error("cache could not be filled")) });
+    const f = await finished(r, await r.submit("f", "test", failing));
+    assert.equal(f.status, "Completed");
+    assert.equal(store.has("urn:f"), true);
+  });
+});
