@@ -27,8 +27,10 @@
  * partitioning is in place on one index array; all scratch memory is allocated once per forest.
  *
  * Determinism: tree t draws from mulberry32Unit (src/numeric/random.ts) seeded with
- * `mixSeed(seed, t)` (a 32-bit integer hash, below), so a forest is a function of its seed,
- * independent of how trees are scheduled.
+ * `mixSeed(seed, t)` (a 32-bit integer hash, below), and every tree starts from the same order of
+ * candidate features, so a forest is a function of its seed, independent of how trees are
+ * scheduled: trees can be grown in parts (`treeRange`, e.g. in two worker threads) and joined
+ * (`combineForests`) into the same forest.
  */
 import { mulberry32Unit } from "../numeric/random.ts";
 
@@ -158,6 +160,22 @@ export interface ForestOptions {
    * not drawn (a duplicate of an in-bag row included).
    */
   readonly rows?: ArrayLike<number>;
+  /**
+   * Grow only trees [from, to) of the forest of `ntree` trees (each with the seed it has in the
+   * whole forest), for training parts in parallel; `combineForests` joins the parts into the
+   * forest `trainForest` would have grown. No permutation importance with a range.
+   */
+  readonly treeRange?: readonly [number, number];
+}
+
+/** The out-of-bag sums per training entry (of `rows`), from which the OOB figures are computed; summed over parts. */
+export interface OobAccumulators {
+  /** Classification: votes per entry and class (m × K); regression: Σ of OOB tree predictions per entry. */
+  readonly sum: Float64Array;
+  /** Trees each entry was out of bag for. */
+  readonly count: Int32Array;
+  /** Regression: Σ of squared OOB tree predictions per entry; empty for classification. */
+  readonly sq: Float64Array;
 }
 
 /** One tree in flat arrays; node 0 is the root, `child[k]` the left child (right = left + 1) or −1. */
@@ -223,6 +241,8 @@ export class RandomForest {
     readonly rawImportance: Float64Array | null,
     /** Total impurity decrease per column, averaged over trees (MeanDecreaseGini / IncNodePurity). */
     readonly impurityImportance: Float64Array,
+    /** The OOB sums behind the figures above (to combine forests trained in parts); empty when not trained here. */
+    readonly oob: OobAccumulators = { sum: new Float64Array(0), count: new Int32Array(0), sq: new Float64Array(0) },
   ) {}
 
   /** Prediction for row r of data (same column layout as the training data). */
@@ -315,6 +335,9 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   const nodesize = options.nodesize ?? (classification ? 1 : 5);
   const seed = options.seed ?? 1;
   const permutation = options.importance === "permutation";
+  const [fromTree, toTree] = options.treeRange ?? [0, ntree];
+  if (!(Number.isInteger(fromTree) && Number.isInteger(toTree) && 0 <= fromTree && fromTree < toTree && toTree <= ntree)) throw new RangeError(`trainForest: tree range [${fromTree}, ${toTree}) is not within the ${ntree} trees`);
+  if (permutation && options.treeRange) throw new RangeError("trainForest: no permutation importance for a range of trees");
 
   // unique training rows
   const seen = new Uint8Array(n);
@@ -351,7 +374,7 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   const rightBase = new Float64Array(K);
   const rightPerm = new Float64Array(K);
 
-  for (let t = 0; t < ntree; t++) {
+  for (let t = fromTree; t < toTree; t++) {
     const rand = mulberry32Unit(mixSeed(seed, t));
     for (let d = 0; d < m; d++) {
       const e = Math.floor(rand() * m);
@@ -446,43 +469,8 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
     }
   }
 
-  // OOB error over the entries; OOB prediction per row from the votes of all its entries
-  let errSum = 0;
-  let errN = 0;
-  const rowSum = new Float64Array(classification ? n * K : n);
-  const rowCount = new Int32Array(n);
-  const rowSq = classification ? null : new Float64Array(n);
-  for (let e = 0; e < m; e++) {
-    if (oobCount[e] === 0) continue;
-    const r = entries[e]!;
-    rowCount[r] += oobCount[e]!;
-    if (classification) {
-      const votes = oobSum.subarray(e * K, (e + 1) * K);
-      if (argmax(votes) !== y.classes[r]) errSum++;
-      for (let c = 0; c < K; c++) rowSum[r * K + c] += votes[c]!;
-    } else {
-      const d = y.values[r]! - oobSum[e]! / oobCount[e]!;
-      errSum += d * d;
-      rowSum[r] += oobSum[e]!;
-      rowSq![r] += oobSq![e]!;
-    }
-    errN++;
-  }
-  const oobError = errN === 0 ? NaN : errSum / errN;
-  const oobPrediction = new Float64Array(n).fill(NaN);
-  const oobVotes = new Float64Array(classification ? n * K : n).fill(NaN);
-  for (const r of unique) {
-    const c = rowCount[r]!;
-    if (c === 0) continue;
-    if (classification) {
-      oobPrediction[r] = argmax(rowSum.subarray(r * K, (r + 1) * K));
-      for (let k = 0; k < K; k++) oobVotes[r * K + k] = rowSum[r * K + k]! / c;
-    } else {
-      const mean = rowSum[r]! / c;
-      oobPrediction[r] = mean;
-      oobVotes[r] = Math.sqrt(Math.max(0, rowSq![r]! / c - mean * mean));
-    }
-  }
+  const oobAcc: OobAccumulators = { sum: oobSum, count: oobCount, sq: oobSq ?? new Float64Array(0) };
+  const { oobError, oobPrediction, oobVotes } = oobFigures(y, K, n, entries, unique, oobAcc);
 
   let importance: Float64Array | null = null;
   let rawImportance: Float64Array | null = null;
@@ -509,7 +497,81 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
   }
   const impurityImportance = grower.impurity;
   for (let j = 0; j < impurityImportance.length; j++) impurityImportance[j] /= ntree;
-  return new RandomForest(y.kind, K, trees, features, mtry, oobError, oobPrediction, oobVotes, importance, rawImportance, impurityImportance);
+  return new RandomForest(y.kind, K, trees, features, mtry, oobError, oobPrediction, oobVotes, importance, rawImportance, impurityImportance, oobAcc);
+}
+
+/**
+ * The OOB error over the entries, and per row the OOB prediction and vote shares / spread from
+ * all its entries (`unique`: the distinct rows of `entries`).
+ */
+function oobFigures(y: ForestTarget, K: number, n: number, entries: Int32Array, unique: Int32Array, acc: OobAccumulators): { oobError: number; oobPrediction: Float64Array; oobVotes: Float64Array } {
+  const classification = y.kind === "classification";
+  const { sum: oobSum, count: oobCount, sq: oobSq } = acc;
+  const m = entries.length;
+  // OOB error over the entries; OOB prediction per row from the votes of all its entries
+  let errSum = 0;
+  let errN = 0;
+  const rowSum = new Float64Array(classification ? n * K : n);
+  const rowCount = new Int32Array(n);
+  const rowSq = classification ? null : new Float64Array(n);
+  for (let e = 0; e < m; e++) {
+    if (oobCount[e] === 0) continue;
+    const r = entries[e]!;
+    rowCount[r] += oobCount[e]!;
+    if (classification) {
+      const votes = oobSum.subarray(e * K, (e + 1) * K);
+      if (argmax(votes) !== y.classes[r]) errSum++;
+      for (let c = 0; c < K; c++) rowSum[r * K + c] += votes[c]!;
+    } else {
+      const d = y.values[r]! - oobSum[e]! / oobCount[e]!;
+      errSum += d * d;
+      rowSum[r] += oobSum[e]!;
+      rowSq![r] += oobSq[e]!;
+    }
+    errN++;
+  }
+  const oobError = errN === 0 ? NaN : errSum / errN;
+  const oobPrediction = new Float64Array(n).fill(NaN);
+  const oobVotes = new Float64Array(classification ? n * K : n).fill(NaN);
+  for (const r of unique) {
+    const c = rowCount[r]!;
+    if (c === 0) continue;
+    if (classification) {
+      oobPrediction[r] = argmax(rowSum.subarray(r * K, (r + 1) * K));
+      for (let k = 0; k < K; k++) oobVotes[r * K + k] = rowSum[r * K + k]! / c;
+    } else {
+      const mean = rowSum[r]! / c;
+      oobPrediction[r] = mean;
+      oobVotes[r] = Math.sqrt(Math.max(0, rowSq![r]! / c - mean * mean));
+    }
+  }
+
+  return { oobError, oobPrediction, oobVotes };
+}
+
+/**
+ * Join forests trained in parts (`treeRange`, e.g. in two worker threads) on the same data,
+ * target and options, in the order of their ranges: the forest `trainForest` grows in one piece
+ * (the same trees, OOB figures and impurity importance; permutation importance is not
+ * available for parts).
+ */
+export function combineForests(parts: readonly RandomForest[], data: ForestData, y: ForestTarget, options: ForestOptions = {}): RandomForest {
+  if (parts.length === 0) throw new RangeError("combineForests: no parts");
+  const first = parts[0]!;
+  const K = first.nClasses;
+  const entries = options.rows === undefined ? Int32Array.from({ length: data.n }, (_, i) => i) : Int32Array.from(options.rows);
+  const unique = Int32Array.from(new Set(entries));
+  const acc: OobAccumulators = { sum: new Float64Array(first.oob.sum.length), count: new Int32Array(first.oob.count.length), sq: new Float64Array(first.oob.sq.length) };
+  const impurity = new Float64Array(first.impurityImportance.length);
+  for (const part of parts) {
+    if (part.oob.count.length !== entries.length) throw new RangeError("combineForests: a part was trained on other rows");
+    for (let i = 0; i < acc.sum.length; i++) acc.sum[i] += part.oob.sum[i]!;
+    for (let i = 0; i < acc.count.length; i++) acc.count[i] += part.oob.count[i]!;
+    for (let i = 0; i < acc.sq.length; i++) acc.sq[i] += part.oob.sq[i]!;
+    for (let j = 0; j < impurity.length; j++) impurity[j] += part.impurityImportance[j]!;
+  }
+  const { oobError, oobPrediction, oobVotes } = oobFigures(y, K, data.n, entries, unique, acc);
+  return new RandomForest(first.kind, K, parts.flatMap((p) => p.trees), first.features, first.mtry, oobError, oobPrediction, oobVotes, null, null, impurity, acc);
 }
 
 /** perm[0..m) = a random permutation of src[0..m). */
@@ -540,6 +602,8 @@ class TreeGrower {
   private readonly values: Float64Array | null;
   private readonly K: number;
   private readonly pool: Int32Array;
+  /** The columns the forest may use, in their given order (each tree's `pool` starts from it). */
+  private readonly features: Int32Array;
   private readonly keys: Int32Array;
   private readonly bits: number;
   private readonly histW: Float64Array;
@@ -569,6 +633,7 @@ class TreeGrower {
     this.K = y.kind === "classification" ? y.nClasses : 1;
     this.weight = new Float64Array(n);
     this.idx = new Int32Array(n);
+    this.features = Int32Array.from(features);
     this.pool = Int32Array.from(features);
     this.keys = new Int32Array(n);
     this.bits = Math.max(1, Math.ceil(Math.log2(n + 1)));
@@ -594,6 +659,9 @@ class TreeGrower {
     const cnt = this.cnt;
     const q = pool.length;
     const mtry = this.mtry;
+    // The candidate features are drawn by a partial shuffle of `pool`: start every tree from the
+    // same order, so that a tree depends on its own seed only (not on the trees grown before it).
+    pool.set(this.features);
     this.usedFeatures = [];
     let nodes = 1;
     let sp = 0;
@@ -604,7 +672,10 @@ class TreeGrower {
       const e = stack[--sp]!;
       const s = stack[--sp]!;
       const node = stack[--sp]!;
+      // a leaf until split: no feature, no threshold (not what an earlier tree left here)
       nChild[node] = -1;
+      nFeature[node] = -1;
+      nThreshold[node] = 0;
       // node statistics
       let W = 0;
       let S = 0;
@@ -939,4 +1010,51 @@ class TreeGrower {
     }
     return best;
   }
+}
+
+/**
+ * A trained forest's trees as five flat arrays (worker → main thread transfers, and files):
+ * `nodes[t]` = where tree t's nodes start in the other four (length ntree + 1); `child` indices
+ * stay relative to their tree. With the kind, the class count and the used columns that is all
+ * a prediction needs (OOB figures and importance are not kept).
+ */
+export interface PackedForest {
+  readonly kind: "classification" | "regression";
+  readonly nClasses: number;
+  readonly features: Int32Array;
+  readonly mtry: number;
+  readonly nodes: Int32Array;
+  readonly feature: Int32Array;
+  readonly threshold: Float64Array;
+  readonly child: Int32Array;
+  readonly value: Float64Array;
+}
+
+export function packForest(f: RandomForest): PackedForest {
+  const nodes = new Int32Array(f.trees.length + 1);
+  f.trees.forEach((t, i) => (nodes[i + 1] = nodes[i]! + t.feature.length));
+  const total = nodes[f.trees.length]!;
+  const feature = new Int32Array(total);
+  const threshold = new Float64Array(total);
+  const child = new Int32Array(total);
+  const value = new Float64Array(total);
+  f.trees.forEach((t, i) => {
+    const at = nodes[i]!;
+    feature.set(t.feature, at);
+    threshold.set(t.threshold, at);
+    child.set(t.child, at);
+    value.set(t.value, at);
+  });
+  return { kind: f.kind, nClasses: f.nClasses, features: Int32Array.from(f.features), mtry: f.mtry, nodes, feature, threshold, child, value };
+}
+
+/** The forest of `packForest` again, able to predict (its trees are views into the packed arrays). */
+export function unpackForest(p: PackedForest): RandomForest {
+  const trees: Tree[] = [];
+  for (let i = 0; i + 1 < p.nodes.length; i++) {
+    const a = p.nodes[i]!;
+    const b = p.nodes[i + 1]!;
+    trees.push({ feature: p.feature.subarray(a, b), threshold: p.threshold.subarray(a, b), child: p.child.subarray(a, b), value: p.value.subarray(a, b) });
+  }
+  return new RandomForest(p.kind, p.nClasses, trees, p.features, p.mtry, NaN, new Float64Array(0), new Float64Array(0), null, null, new Float64Array(0));
 }

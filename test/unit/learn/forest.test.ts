@@ -25,7 +25,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
-import { ForestData, RandomForest, trainForest, type ForestTarget } from "../../../src/learn/forest.ts";
+import { combineForests, ForestData, packForest, RandomForest, trainForest, unpackForest, type ForestTarget } from "../../../src/learn/forest.ts";
 import { mulberry32Unit } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
@@ -277,4 +277,67 @@ test("out-of-bag vote shares and spreads (conformal calibration): consistent wit
   }
   assert.ok(oobRows > 0.99 * n);
   assert.throws(() => c.predictSpread(data), /classification forest/);
+});
+
+test("packForest / unpackForest: the same predictions, vote shares and spreads from the flat arrays (and through a structured clone, as between threads)", () => {
+  const rand = mulberry32Unit(21);
+  const n = 200;
+  const cols = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  const classes = new Int32Array(n);
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    for (const c of cols) c[i] = rand();
+    classes[i] = cols[0]![i]! > 0.5 ? (cols[1]![i]! > 0.5 ? 2 : 1) : 0;
+    values[i] = cols[2]![i]! * 4 + rand();
+  }
+  const data = ForestData.fromColumns(cols);
+  const c = trainForest(data, { kind: "classification", classes, nClasses: 3 }, { ntree: 30, seed: 2 });
+  const c2 = unpackForest(structuredClone(packForest(c)));
+  assert.deepEqual(c2.predict(data), c.predict(data));
+  assert.deepEqual(c2.predictProba(data), c.predictProba(data));
+  assert.equal(c2.trees.length, 30);
+  const g = trainForest(data, { kind: "regression", values }, { ntree: 30, seed: 2 });
+  const g2 = unpackForest(structuredClone(packForest(g)));
+  assert.deepEqual(g2.predict(data), g.predict(data));
+  assert.deepEqual(g2.predictSpread(data), g.predictSpread(data));
+  // A different forest predicts differently: the comparison above can fail.
+  const other = trainForest(data, { kind: "regression", values }, { ntree: 30, seed: 3 });
+  assert.notDeepEqual(other.predict(data), g.predict(data));
+});
+
+test("a forest trained in parts (treeRange) and combined is the forest trained in one piece: trees, OOB figures, impurity", () => {
+  const rand = mulberry32Unit(33);
+  const n = 240;
+  const cols = [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  const classes = new Int32Array(n);
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    for (const c of cols) c[i] = rand();
+    classes[i] = cols[0]![i]! + 0.4 * rand() > 0.7 ? 1 : 0;
+    values[i] = 2 * cols[1]![i]! + rand();
+  }
+  const data = ForestData.fromColumns(cols);
+  // rows with repeats, as RFE's resamples have
+  const rows = Int32Array.from({ length: n }, (_, i) => (i % 7 === 0 ? (i + 1) % n : i));
+  for (const y of [{ kind: "classification", classes, nClasses: 2 }, { kind: "regression", values }] as ForestTarget[]) {
+    const options = { ntree: 25, seed: 9, rows };
+    const whole = trainForest(data, y, options);
+    const parts = [trainForest(data, y, { ...options, treeRange: [0, 12] }), trainForest(data, y, { ...options, treeRange: [12, 25] })];
+    assert.deepEqual(parts.map((p) => p.trees.length), [12, 13]);
+    const joined = combineForests(parts, data, y, options);
+    assert.deepEqual(packForest(joined), packForest(whole), `${y.kind}: the same trees`);
+    // the same sums in another order: equal up to rounding
+    const close = (a: ArrayLike<number>, b: ArrayLike<number>, what: string): void => {
+      assert.equal(a.length, b.length);
+      for (let i = 0; i < a.length; i++) assert.ok(Number.isNaN(b[i]!) ? Number.isNaN(a[i]!) : Math.abs(a[i]! - b[i]!) <= 1e-9 * (1 + Math.abs(b[i]!)), `${y.kind} ${what}[${i}]: ${a[i]} vs ${b[i]}`);
+    };
+    close(joined.oobVotes, whole.oobVotes, "oobVotes");
+    close(joined.oobPrediction, whole.oobPrediction, "oobPrediction");
+    close([joined.oobError], [whole.oobError], "oobError");
+    for (let j = 0; j < 4; j++) assert.ok(Math.abs(joined.impurityImportance[j]! - whole.impurityImportance[j]!) < 1e-9 * (1 + whole.impurityImportance[j]!));
+    // parts in the wrong order give other trees in another order: the comparison can fail
+    assert.notDeepEqual(packForest(combineForests([parts[1]!, parts[0]!], data, y, options)), packForest(whole));
+  }
+  assert.throws(() => trainForest(data, { kind: "regression", values }, { ntree: 10, treeRange: [5, 11] }), /tree range \[5, 11\) is not within the 10 trees/);
+  assert.throws(() => trainForest(data, { kind: "regression", values }, { ntree: 10, treeRange: [0, 5], importance: "permutation" }), /no permutation importance/);
 });
