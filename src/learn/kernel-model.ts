@@ -1,0 +1,145 @@
+/**
+ * A global kernel model with calibrated confidence: an SVM on a precomputed kernel (svm.ts
+ * trainSvm: C-SVC for two classes, ε-SVR for numbers) and a conformal calibration of it
+ * (conformal.ts), so that every prediction carries the p-value of each class or an interval at a
+ * requested confidence level.
+ *
+ * Calibration without holding data back: the training rows are split into `calibrationFolds`
+ * (default 5) seeded folds; an SVM trained on the others scores each fold's rows, and those
+ * out-of-fold scores calibrate the SVM trained on all rows (the pooled cross-conformal scheme;
+ * the out-of-fold models are a little weaker than the final one, so the p-values and intervals
+ * err on the safe side).
+ * - Classification: the nonconformity of class c is −f(x) for the class f > 0 stands for and
+ *   +f(x) for the other (f the decision value): the further on the wrong side, the stranger.
+ *   Mondrian: p-values per class from that class's calibration scores.
+ * - Regression: normalised, α = |y − f(x)| / (σ(x) + β), σ(x) = 1 − the mean kernel value of the
+ *   `neighbours` (default 10) most similar training rows (other than the row itself): a compound
+ *   far from the training data gets a wider interval.
+ */
+import { calibrateMondrian, calibrateRegression, pValues, predictionIntervals, type MondrianCalibration, type RegressionCalibration } from "./conformal.ts";
+import { decisionValue, trainSvm, type Libsvm, type SvmModel } from "./svm.ts";
+import { mulberry32Unit } from "../numeric/random.ts";
+
+export interface KernelModelOptions {
+  readonly kind: "classification" | "regression";
+  /** SVM cost C. */
+  readonly cost: number;
+  /** ε of ε-SVR. */
+  readonly epsilon?: number;
+  /** Folds of the calibration (default 5). */
+  readonly calibrationFolds?: number;
+  /** Seed of the calibration folds (default 1). */
+  readonly seed?: number;
+  /** Neighbours of the regression difficulty σ (default 10). */
+  readonly neighbours?: number;
+}
+
+/** A trained model: plain data (crosses threads, can be stored). */
+export interface KernelModel {
+  readonly kind: "classification" | "regression";
+  readonly svm: SvmModel;
+  /** Classification: class indices 0 and 1; the calibration per class. */
+  readonly classCalibration: MondrianCalibration | null;
+  readonly regressionCalibration: RegressionCalibration | null;
+  readonly neighbours: number;
+}
+
+/** Rows of the Gram matrix as kernel values of one instance with training row j. */
+export type KernelRow = (j: number) => number;
+
+/** σ(x) = 1 − the mean of the k largest kernel values of x with the training rows, skipping `self`. */
+export function difficulty(k: KernelRow, rows: ArrayLike<number>, neighbours: number, self = -1): number {
+  const top: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const j = rows[i]!;
+    if (j === self) continue;
+    const v = k(j);
+    if (top.length < neighbours) {
+      top.push(v);
+      top.sort((a, b) => a - b);
+    } else if (v > top[0]!) {
+      top[0] = v;
+      top.sort((a, b) => a - b);
+    }
+  }
+  if (top.length === 0) return 1;
+  return Math.max(0, 1 - top.reduce((a, b) => a + b, 0) / top.length);
+}
+
+/**
+ * Train on rows `rows` of an n × n Gram matrix (row-major) with `y` per row of `rows` (class
+ * index 0/1, or the value), and calibrate (see the module comment).
+ */
+export function trainKernelModel(lib: Libsvm, gram: ArrayLike<number>, n: number, rows: Int32Array, y: ArrayLike<number>, options: KernelModelOptions): KernelModel {
+  const m = rows.length;
+  if (y.length !== m) throw new RangeError("trainKernelModel: one target per row");
+  const folds = Math.max(2, Math.min(options.calibrationFolds ?? 5, m));
+  const neighbours = options.neighbours ?? 10;
+  const svmOptions = { kind: options.kind, cost: options.cost, ...(options.epsilon === undefined ? {} : { epsilon: options.epsilon }) };
+  const ys = Array.from(y);
+  const svm = trainSvm(lib, gram, n, rows, ys, svmOptions);
+  // seeded fold of each row
+  const rand = mulberry32Unit(options.seed ?? 1);
+  const order = Array.from({ length: m }, (_, i) => i);
+  for (let i = m - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const foldOf = new Int32Array(m);
+  order.forEach((i, r) => (foldOf[i] = r % folds));
+  const outOfFold = new Float64Array(m).fill(NaN);
+  for (let f = 0; f < folds; f++) {
+    const trainIdx: number[] = [];
+    const testIdx: number[] = [];
+    for (let i = 0; i < m; i++) (foldOf[i] === f ? testIdx : trainIdx).push(i);
+    const trainY = trainIdx.map((i) => ys[i]!);
+    // a fold whose training part has one class only cannot be scored: its rows stay uncalibrated
+    if (options.kind === "classification" && new Set(trainY).size < 2) continue;
+    const part = trainSvm(lib, gram, n, Int32Array.from(trainIdx, (i) => rows[i]!), trainY, svmOptions);
+    for (const i of testIdx) outOfFold[i] = decisionValue(part, (j) => gram[rows[i]! * n + j]!);
+    // the part's decision values are oriented like the full model's (f > 0 ⇒ labels[0])
+    if (options.kind === "classification" && part.labels[0] !== svm.labels[0]) for (const i of testIdx) outOfFold[i] = -outOfFold[i]!;
+  }
+  if (options.kind === "classification") {
+    const own = Float64Array.from(outOfFold, (f, i) => classScore(svm, f, ys[i]!));
+    return { kind: "classification", svm, classCalibration: calibrateMondrian(Int32Array.from(ys), own, 2), regressionCalibration: null, neighbours };
+  }
+  const sigma = Float64Array.from({ length: m }, (_, i) => difficulty((j) => gram[rows[i]! * n + j]!, rows, neighbours, rows[i]!));
+  const valid = Array.from({ length: m }, (_, i) => i).filter((i) => !Number.isNaN(outOfFold[i]!));
+  const calibration = calibrateRegression(
+    valid.map((i) => ys[i]!),
+    valid.map((i) => outOfFold[i]!),
+    valid.map((i) => sigma[i]!),
+  );
+  return { kind: "regression", svm, classCalibration: null, regressionCalibration: calibration, neighbours };
+}
+
+/** Nonconformity of class `c` (0/1) for decision value f (f > 0 ⇒ svm.labels[0]). */
+function classScore(svm: SvmModel, f: number, c: number): number {
+  return c === svm.labels[0] ? -f : f;
+}
+
+export interface KernelPrediction {
+  /** Classification: the class index (0/1) of the decision; regression: the predicted value. */
+  readonly value: number;
+  /** The decision value f(x) (classification) or the prediction (regression). */
+  readonly decision: number;
+  /** Classification: p-value per class index. */
+  readonly pValues?: Float64Array;
+  /** Regression: the interval at the requested confidence level (±Infinity when too few calibration rows). */
+  readonly interval?: readonly [number, number];
+  /** Regression: σ(x) (see the module comment). */
+  readonly difficulty?: number;
+}
+
+/** Predict an instance from its kernel values with the training rows; `confidenceLevel` for regression intervals (e.g. 0.8). */
+export function predictKernelModel(model: KernelModel, k: KernelRow, rows: ArrayLike<number>, confidenceLevel: number): KernelPrediction {
+  const f = decisionValue(model.svm, k);
+  if (model.kind === "classification") {
+    const p = pValues(model.classCalibration!, [classScore(model.svm, f, 0), classScore(model.svm, f, 1)]);
+    return { value: f > 0 ? model.svm.labels[0]! : model.svm.labels[1]!, decision: f, pValues: p };
+  }
+  const sigma = difficulty(k, rows, model.neighbours);
+  const iv = predictionIntervals(model.regressionCalibration!, [f], [sigma], 1 - confidenceLevel);
+  return { value: f, decision: f, interval: [iv.lower[0]!, iv.upper[0]!], difficulty: sigma };
+}
