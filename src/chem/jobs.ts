@@ -62,8 +62,8 @@ export interface FingerprintsOutput {
 const FINGERPRINT_PARSE = JSON.stringify({ sanitize: true, kekulize: true, removeHs: true });
 
 /**
- * `chem.fingerprints`: the spec and the list are checked first (BadRequest naming `kind`,
- * `radius`, `bits` or `smiles`); then every SMILES is measured against chem/limits.ts before
+ * `chem.fingerprints`: the spec and the list are checked first (BadRequest naming `kind`, a
+ * parameter, or `smiles`); then every SMILES is measured against chem/limits.ts before
  * RDKit sees it, and one that is refused, does not parse, or that RDKit fails on gets its error
  * while the others get their ids (a broken RDKit instance is replaced for the next one).
  */
@@ -76,9 +76,14 @@ export async function fingerprintsJob(input: FingerprintsInput): Promise<Fingerp
   const rows: Int32Array[] = [];
   for (let i = 0; i < n; i++) {
     const r = await featuresOne(list[i], [spec], null);
+    let count = 0;
     if (typeof r === "string") errors[i] = r;
-    else rows.push(r.fingerprints[0]!);
-    offsets[i + 1] = offsets[i]! + (typeof r === "string" ? 0 : r.fingerprints[0]!.length);
+    else {
+      const ids = r.fingerprints[0]!;
+      rows.push(ids);
+      count = ids.length;
+    }
+    offsets[i + 1] = offsets[i]! + count;
   }
   return { offsets, idx: concat(rows, offsets[n]!), errors, space: fingerprintSpace(spec) };
 }
