@@ -9,7 +9,7 @@
  * `servicePool` makes a pool of this module (tasks/pool.ts is generic over its module).
  */
 import { buildDatasetJob, datasetHeader, parseChunk, prepareUpload } from "./upload/job.ts";
-import { depictJob, fingerprintsJob, identifyStructure, molfileJob } from "../chem/jobs.ts";
+import { depictJob, featuresJob, fingerprintsJob, identifyStructure, molfileJob } from "../chem/jobs.ts";
 import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
@@ -30,6 +30,7 @@ export const jobs = {
   "chem.depict": depictJob,
   "chem.molfile": molfileJob,
   "chem.fingerprints": fingerprintsJob,
+  "chem.features": featuresJob,
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,
   "dataset.build": buildDatasetJob,

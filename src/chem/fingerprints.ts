@@ -4,38 +4,87 @@
  *
  * - `morgan`: RDKit's Morgan (ECFP-like) bit vector, radius 1–3 (default 2), 512–8192 bits
  *   (default 2048); ids are bit positions;
+ * - `atompair`: RDKit's hashed atom-pair bit vector (Carhart et al. 1985; with RDKit's count
+ *   simulation), 512–8192 bits (default 2048), pairs of atoms 1–30 bonds apart (`minLength`,
+ *   `maxLength`, RDKit's defaults 1 and 30); ids are bit positions;
+ * - `rdkit`: RDKit's path ("Daylight-like") fingerprint, 512–8192 bits (default 2048), subgraphs
+ *   of 1–7 bonds (`minPath`, `maxPath`, RDKit's defaults 1 and 7), two bits per subgraph;
+ *   ids are bit positions;
  * - `maccs`: RDKit's 166 public MACCS keys; ids are key numbers 1–166 (bit 0 is never set);
  * - `mp2d`: MolPrint2D-style atom environments (Bender et al. 2004), computed here on RDKit's
  *   heavy-atom graph: per atom its type and the counts of the types at topological distance 1
  *   and 2, written as a canonical string and hashed (FNV-1a, 31 bits) to a sparse feature id.
  *
+ * Also RDKit's own 2D descriptors (`get_descriptors`) as a fixed, named vector
+ * (`descriptorNames`, `descriptorValues`).
+ *
  * Pure: RDKit (a molecule of this thread's instance) in, typed arrays out. Runs in workers only
- * (chem/jobs.ts `fingerprintsJob`); nothing here bounds the input (the job measures every
- * structure against chem/limits.ts first).
+ * (chem/jobs.ts `fingerprintsJob`, `featuresJob`); nothing here bounds the input (the jobs
+ * measure every structure against chem/limits.ts first).
  */
 import { BadRequest } from "../errors.ts";
-import type { RDKitMol } from "./rdkit.ts";
+import type { RDKit, RDKitMol } from "./rdkit.ts";
 
-export type FingerprintKind = "morgan" | "maccs" | "mp2d";
+export type FingerprintKind = "morgan" | "atompair" | "rdkit" | "maccs" | "mp2d";
 
-/** What a caller asks for; `radius` and `bits` apply to `morgan` only. */
+/**
+ * What a caller asks for: `radius` applies to `morgan`; `bits` to `morgan`, `atompair` and
+ * `rdkit`; `minLength`/`maxLength` to `atompair`; `minPath`/`maxPath` to `rdkit`.
+ */
 export interface FingerprintSpec {
   readonly kind: FingerprintKind;
   readonly radius?: number;
   readonly bits?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minPath?: number;
+  readonly maxPath?: number;
 }
 
-/** A checked spec, defaults filled in (`radius` and `bits` are 0 for the kinds without them). */
-export interface ResolvedFingerprintSpec {
-  readonly kind: FingerprintKind;
-  readonly radius: number;
-  readonly bits: number;
+/**
+ * A checked spec, defaults filled in. `maccs` and `mp2d` carry `radius` and `bits` as 0 (they
+ * have neither); the other kinds carry exactly their own parameters.
+ */
+export type ResolvedFingerprintSpec =
+  | { readonly kind: "morgan"; readonly radius: number; readonly bits: number }
+  | { readonly kind: "atompair"; readonly bits: number; readonly minLength: number; readonly maxLength: number }
+  | { readonly kind: "rdkit"; readonly bits: number; readonly minPath: number; readonly maxPath: number }
+  | { readonly kind: "maccs" | "mp2d"; readonly radius: 0; readonly bits: 0 };
+
+interface Range {
+  readonly min: number;
+  readonly max: number;
+  readonly default: number;
 }
+
+/** Bits of the hashed kinds (morgan, atompair, rdkit): RDKit's default 2048. */
+const BITS: Range = { min: 512, max: 8192, default: 2048 };
 
 /** The ranges and defaults of the Morgan parameters. */
 export const MORGAN = {
   radius: { min: 1, max: 3, default: 2 },
-  bits: { min: 512, max: 8192, default: 2048 },
+  bits: BITS,
+} as const;
+
+/**
+ * The atom-pair parameters: the bond distances of the pairs counted. RDKit encodes a distance in
+ * 5 bits, so 30 is its largest (and its default `maxLength`).
+ */
+export const ATOM_PAIR = {
+  bits: BITS,
+  minLength: { min: 1, max: 30, default: 1 },
+  maxLength: { min: 1, max: 30, default: 30 },
+} as const;
+
+/**
+ * The path-fingerprint parameters: the sizes (in bonds) of the subgraphs hashed. The longest is
+ * RDKit's default, 7: the number of branched subgraphs grows steeply with their size, so a larger
+ * `maxPath` could hold a worker for long on one big structure.
+ */
+export const RDKIT_PATH = {
+  bits: BITS,
+  minPath: { min: 1, max: 7, default: 1 },
+  maxPath: { min: 1, max: 7, default: 7 },
 } as const;
 
 /** Bits of RDKit's MACCS vector: keys 1–166 at their own positions, bit 0 unused. */
@@ -44,8 +93,30 @@ export const MACCS_BITS = 167;
 /** Feature ids of `mp2d` are 31-bit hashes: 0 ≤ id < MP2D_SPACE (so they fit an Int32Array). */
 export const MP2D_SPACE = 2 ** 31;
 
-const KINDS: readonly FingerprintKind[] = ["morgan", "maccs", "mp2d"];
-const FIELDS = new Set(["kind", "radius", "bits"]);
+/**
+ * The feature set of the default model (bench/quality-explore.ts, issue 16): an SVM on the mean
+ * of the Tanimoto kernels of these four fingerprints and an RBF kernel on RDKit's 2D descriptors.
+ */
+export const DEFAULT_MODEL_FEATURES = {
+  fingerprints: [
+    { kind: "morgan", radius: 2, bits: 2048 },
+    { kind: "atompair", bits: 2048 },
+    { kind: "rdkit", bits: 2048 },
+    { kind: "maccs" },
+  ] as readonly FingerprintSpec[],
+  descriptors: true,
+} as const;
+
+/** The parameters each kind takes (besides `kind`), in the order the messages list them. */
+const PARAMETERS: Readonly<Record<FingerprintKind, readonly string[]>> = {
+  morgan: ["radius", "bits"],
+  atompair: ["bits", "minLength", "maxLength"],
+  rdkit: ["bits", "minPath", "maxPath"],
+  maccs: [],
+  mp2d: [],
+};
+const KINDS = Object.keys(PARAMETERS) as FingerprintKind[];
+const ALL_PARAMETERS = ["kind", "radius", "bits", "minLength", "maxLength", "minPath", "maxPath"];
 
 function integerIn(value: unknown, field: string, range: { readonly min: number; readonly max: number }): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < range.min || value > range.max) {
@@ -54,30 +125,62 @@ function integerIn(value: unknown, field: string, range: { readonly min: number;
   return value;
 }
 
+/** A parameter's value, or its default when absent. */
+function param(s: Record<string, unknown>, field: string, range: Range): number {
+  return s[field] === undefined ? range.default : integerIn(s[field], field, range);
+}
+
+/** `lo` ≤ `hi`, else a BadRequest naming the upper bound's field (RDKit throws on lo > hi). */
+function ordered(lo: number, hi: number, loField: string, hiField: string): void {
+  if (lo > hi) throw new BadRequest(`${hiField} (${hi}) must not be less than ${loField} (${lo})`, { field: hiField });
+}
+
 /**
  * Check a fingerprint spec (plain data, e.g. from a request or a job's input): BadRequest naming
- * the field (`kind`, `radius`, `bits`, or an unknown one) when it is not one this module computes.
+ * the field (`kind`, a parameter, or an unknown one) when it is not one this module computes.
  */
 export function checkFingerprintSpec(spec: unknown): ResolvedFingerprintSpec {
   if (spec === null || typeof spec !== "object" || Array.isArray(spec)) throw new BadRequest("the fingerprint spec must be an object with a kind", { field: "kind" });
   const s = spec as Record<string, unknown>;
-  for (const key of Object.keys(s)) if (!FIELDS.has(key)) throw new BadRequest(`unknown fingerprint parameter '${key}' (the parameters are kind, radius and bits)`, { field: key });
+  for (const key of Object.keys(s)) {
+    if (!ALL_PARAMETERS.includes(key)) throw new BadRequest(`unknown fingerprint parameter '${key}' (the parameters are ${ALL_PARAMETERS.join(", ")})`, { field: key });
+  }
   const kind = s.kind;
   if (typeof kind !== "string" || !(KINDS as readonly string[]).includes(kind)) {
     throw new BadRequest(`kind must be one of ${KINDS.join(", ")} (got ${JSON.stringify(kind) ?? String(kind)})`, { field: "kind" });
   }
-  if (kind !== "morgan") {
-    for (const field of ["radius", "bits"] as const) if (s[field] !== undefined) throw new BadRequest(`${field} applies to morgan fingerprints only, not to ${kind}`, { field });
-    return { kind: kind as FingerprintKind, radius: 0, bits: 0 };
+  const k = kind as FingerprintKind;
+  for (const field of ALL_PARAMETERS) {
+    if (field === "kind" || s[field] === undefined || PARAMETERS[k].includes(field)) continue;
+    const owners = KINDS.filter((o) => PARAMETERS[o].includes(field));
+    throw new BadRequest(`${field} applies to ${owners.join(" and ")} fingerprints only, not to ${k}`, { field });
   }
-  const radius = s.radius === undefined ? MORGAN.radius.default : integerIn(s.radius, "radius", MORGAN.radius);
-  const bits = s.bits === undefined ? MORGAN.bits.default : integerIn(s.bits, "bits", MORGAN.bits);
-  return { kind: "morgan", radius, bits };
+  switch (k) {
+    case "morgan":
+      return { kind: k, radius: param(s, "radius", MORGAN.radius), bits: param(s, "bits", MORGAN.bits) };
+    case "atompair": {
+      const bits = param(s, "bits", ATOM_PAIR.bits);
+      const minLength = param(s, "minLength", ATOM_PAIR.minLength);
+      const maxLength = param(s, "maxLength", ATOM_PAIR.maxLength);
+      ordered(minLength, maxLength, "minLength", "maxLength");
+      return { kind: k, bits, minLength, maxLength };
+    }
+    case "rdkit": {
+      const bits = param(s, "bits", RDKIT_PATH.bits);
+      const minPath = param(s, "minPath", RDKIT_PATH.minPath);
+      const maxPath = param(s, "maxPath", RDKIT_PATH.maxPath);
+      ordered(minPath, maxPath, "minPath", "maxPath");
+      return { kind: k, bits, minPath, maxPath };
+    }
+    case "maccs":
+    case "mp2d":
+      return { kind: k, radius: 0, bits: 0 };
+  }
 }
 
-/** The ids of a spec lie in [0, space): the Morgan bits, MACCS's 167, or MP2D_SPACE. */
+/** The ids of a spec lie in [0, space): the bits of a hashed kind, MACCS's 167, or MP2D_SPACE. */
 export function fingerprintSpace(spec: ResolvedFingerprintSpec): number {
-  return spec.kind === "morgan" ? spec.bits : spec.kind === "maccs" ? MACCS_BITS : MP2D_SPACE;
+  return spec.kind === "maccs" ? MACCS_BITS : spec.kind === "mp2d" ? MP2D_SPACE : spec.bits;
 }
 
 /** The fingerprint of a molecule of this thread's RDKit: ascending ON-bit / feature ids. */
@@ -85,6 +188,10 @@ export function fingerprint(mol: RDKitMol, spec: ResolvedFingerprintSpec): Int32
   switch (spec.kind) {
     case "morgan":
       return morganBits(mol, spec.radius, spec.bits);
+    case "atompair":
+      return atomPairBits(mol, spec.bits, spec.minLength, spec.maxLength);
+    case "rdkit":
+      return rdkitPathBits(mol, spec.bits, spec.minPath, spec.maxPath);
     case "maccs":
       return maccsKeys(mol);
     case "mp2d":
@@ -125,9 +232,87 @@ export function morganBits(mol: RDKitMol, radius: number, nBits: number): Int32A
   return decodeBitVector(mol.get_morgan_fp_as_uint8array(JSON.stringify({ radius, nBits })), nBits);
 }
 
+/**
+ * RDKit's hashed atom-pair bits: every pair of heavy atoms `minLength`…`maxLength` bonds apart
+ * (atom code: element, heavy neighbours, π electrons), with RDKit's count simulation (a pair
+ * seen more often sets more bits).
+ */
+export function atomPairBits(mol: RDKitMol, nBits: number, minLength: number = ATOM_PAIR.minLength.default, maxLength: number = ATOM_PAIR.maxLength.default): Int32Array {
+  return decodeBitVector(mol.get_atom_pair_fp_as_uint8array(JSON.stringify({ nBits, minLength, maxLength })), nBits);
+}
+
+/**
+ * RDKit's path fingerprint: every subgraph (branched paths included) of `minPath`…`maxPath`
+ * bonds, with bond orders and hydrogen counts, hashed to two bits each (RDKit's defaults).
+ */
+export function rdkitPathBits(mol: RDKitMol, nBits: number, minPath: number = RDKIT_PATH.minPath.default, maxPath: number = RDKIT_PATH.maxPath.default): Int32Array {
+  return decodeBitVector(mol.get_rdkit_fp_as_uint8array(JSON.stringify({ nBits, minPath, maxPath })), nBits);
+}
+
 /** The MACCS keys (1–166) a molecule has. */
 export function maccsKeys(mol: RDKitMol): Int32Array {
   return decodeBitVector(mol.get_maccs_fp_as_uint8array(), MACCS_BITS);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RDKit's 2D descriptors
+
+/** The names `get_descriptors` gives in this thread (one RDKit build: computed once). */
+let cachedNames: readonly string[] | null = null;
+
+/**
+ * The names of RDKit's 2D descriptors (`get_descriptors`) in this build, sorted by code unit
+ * (`NumAtoms` before `amw`): 43 for @rdkit/rdkit 2026.9.1. The set does not depend on the
+ * molecule (RDKit's Properties list is fixed; a test checks it over many structures), so it is
+ * read once, from ethanol.
+ */
+export function descriptorNames(rdkit: RDKit): readonly string[] {
+  if (cachedNames !== null) return cachedNames;
+  const mol = rdkit.get_mol("CCO");
+  if (mol === null) throw new Error("RDKit could not read ethanol");
+  try {
+    cachedNames = Object.freeze([...readDescriptorJson(mol.get_descriptors()).keys()].sort());
+  } finally {
+    mol.delete();
+  }
+  return cachedNames;
+}
+
+/**
+ * A molecule's descriptors in the order of `names`: NaN for a name RDKit did not give or gave
+ * as a value that is not a finite number.
+ */
+export function descriptorValues(mol: RDKitMol, names: readonly string[]): Float64Array {
+  const got = readDescriptorJson(mol.get_descriptors());
+  const out = new Float64Array(names.length);
+  for (let j = 0; j < names.length; j++) {
+    const v = got.get(names[j]!);
+    out[j] = v !== undefined && Number.isFinite(v) ? v : NaN;
+  }
+  return out;
+}
+
+/** One `"name":number` member of RDKit's descriptor JSON. */
+const MEMBER = /"([^"\\]+)"\s*:\s*(-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)/g;
+
+/**
+ * RDKit's descriptor JSON → name → value. RDKit writes it with rapidjson, whose writer stops
+ * at a NaN or infinite value and leaves the text unfinished; then the members before it are read
+ * one by one (the rest are missing, so NaN for `descriptorValues`).
+ */
+export function readDescriptorJson(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    for (const m of text.matchAll(MEMBER)) out.set(m[1]!, Number(m[2]));
+    return out;
+  }
+  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+    for (const [k, v] of Object.entries(parsed)) if (typeof v === "number") out.set(k, v);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,6 +54,17 @@ export interface RDKitMol {
    * of byte ⌊i / 8⌋ (chem/fingerprints.ts decodes it); `details` e.g. {"radius":2,"nBits":2048}.
    */
   get_morgan_fp_as_uint8array(details?: string): Uint8Array;
+  /**
+   * RDKit's hashed atom-pair fingerprint as a bit vector (with count simulation), packed as the
+   * Morgan bytes; `details` e.g. {"nBits":2048,"minLength":1,"maxLength":30} (RDKit's defaults).
+   */
+  get_atom_pair_fp_as_uint8array(details?: string): Uint8Array;
+  /**
+   * RDKit's path ("RDKit", Daylight-like) fingerprint, packed as the Morgan bytes; `details` e.g.
+   * {"nBits":2048,"minPath":1,"maxPath":7} (RDKit's defaults; also nBitsPerHash 2, useHs,
+   * branchedPaths, useBondOrder, all true by default).
+   */
+  get_rdkit_fp_as_uint8array(details?: string): Uint8Array;
   /** RDKit's 166 public MACCS keys as 167 bits (bit 0 unused), packed as the Morgan bytes. */
   get_maccs_fp_as_uint8array(): Uint8Array;
   /** SVG depiction; `details` is a JSON object (width, height, atoms, bonds, …). */

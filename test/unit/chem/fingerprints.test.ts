@@ -1,11 +1,16 @@
 /**
- * Tests of src/chem/fingerprints.ts (Morgan, MACCS and MolPrint2D-style fingerprints) and of the
- * `chem.fingerprints` job (src/chem/jobs.ts, registered in src/algorithms/jobs.ts). Expected
- * values come from outside the code under test, each test says where from:
+ * Tests of src/chem/fingerprints.ts (Morgan, atom-pair, RDKit path, MACCS and MolPrint2D-style
+ * fingerprints; RDKit's 2D descriptors) and of the `chem.fingerprints` and `chem.features` jobs
+ * (src/chem/jobs.ts, registered in src/algorithms/jobs.ts). Expected values come from outside the
+ * code under test, each test says where from:
  * - RDKit's "Getting Started with the RDKit in Python" (Docs/Book/GettingStartedInPython.rst in
  *   the rdkit/rdkit repository): "Morgan Fingerprints", "Explaining bits from Morgan
- *   Fingerprints", "Generating images of fingerprint bits", "MACCS Keys";
- * - RDKit's MinimalLib tests (Code/MinimalLib/tests/tests.js, test_basics: phenol);
+ *   Fingerprints", "Generating images of fingerprint bits", "MACCS Keys", "RDKit (Topological)
+ *   Fingerprints", "Atom Pairs and Topological Torsions", "Explaining bits from fingerprints";
+ * - RDKit's MinimalLib tests (Code/MinimalLib/tests/tests.js, test_basics: phenol; and the C
+ *   API's tests, Code/MinimalLib/cffi_test.c, test_fingerprints: 4-hydroxypyridine);
+ * - RDKit's Crippen contributions (Data/Crippen.txt), Ertl et al.'s TPSA fragment values
+ *   (J. Med. Chem. 43 (2000) 3714), and IUPAC atomic weights / isotope masses, summed by hand;
  * - RDKit's MACCS key SMARTS and doctests (rdkit/Chem/MACCSkeys.py);
  * - hand derivations (written out in the tests) and the FNV-1a test vectors.
  */
@@ -13,11 +18,19 @@ import { after, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { loadRDKit, rdkitReplacements, type RDKitMol } from "../../../src/chem/rdkit.ts";
 import {
+  ATOM_PAIR,
+  DEFAULT_MODEL_FEATURES,
   MACCS_BITS,
   MORGAN,
+  RDKIT_PATH,
+  atomPairBits,
   checkFingerprintSpec,
   decodeBitVector,
+  descriptorNames,
+  descriptorValues,
   fingerprint,
+  readDescriptorJson,
+  rdkitPathBits,
   fnv1a32,
   maccsKeys,
   morganBits,
@@ -25,7 +38,8 @@ import {
   mp2dFeatureId,
   mp2dFeatures,
 } from "../../../src/chem/fingerprints.ts";
-import { MAX_FINGERPRINT_BATCH, fingerprintsJob, type FingerprintsOutput } from "../../../src/chem/jobs.ts";
+import { readFileSync } from "node:fs";
+import { MAX_FEATURE_FINGERPRINTS, MAX_FINGERPRINT_BATCH, featuresJob, fingerprintsJob, type FingerprintsOutput } from "../../../src/chem/jobs.ts";
 import { servicePool } from "../../../src/algorithms/jobs.ts";
 import { BadRequest, ServiceError } from "../../../src/errors.ts";
 
@@ -81,6 +95,43 @@ describe("fingerprint spec", () => {
     assert.throws(() => checkFingerprintSpec({ kind: "mp2d", bits: 1024 }), badRequest("bits"));
     assert.throws(() => checkFingerprintSpec({ kind: "morgan", nBits: 1024 }), badRequest("nBits"));
     assert.throws(() => checkFingerprintSpec({ kind: "morgan", radius: 9 }), /radius must be an integer from 1 to 3 \(got 9\)/);
+  });
+
+  it("fills in RDKit's atom-pair and path defaults (2048 bits; pairs 1–30 bonds apart; paths of 1–7 bonds)", () => {
+    // RDKit's defaults: Code/MinimalLib/common.h (atom_pair_fp_as_bitvect, rdkit_fp_as_bitvect) and
+    // Getting Started "RDKit (Topological) Fingerprints" (path size 1–7, 2048 bits).
+    assert.deepEqual(checkFingerprintSpec({ kind: "atompair" }), { kind: "atompair", bits: 2048, minLength: 1, maxLength: 30 });
+    assert.deepEqual(checkFingerprintSpec({ kind: "rdkit" }), { kind: "rdkit", bits: 2048, minPath: 1, maxPath: 7 });
+    assert.deepEqual(checkFingerprintSpec({ kind: "atompair", bits: 4096, minLength: 2, maxLength: 2 }), { kind: "atompair", bits: 4096, minLength: 2, maxLength: 2 });
+    assert.deepEqual(checkFingerprintSpec({ kind: "rdkit", bits: 512, minPath: 2, maxPath: 5 }), { kind: "rdkit", bits: 512, minPath: 2, maxPath: 5 });
+    assert.equal(ATOM_PAIR.maxLength.max, 30);
+    assert.equal(RDKIT_PATH.maxPath.max, 7);
+  });
+
+  it("refuses atom-pair and path parameters out of range, misplaced or in the wrong order, naming the field", () => {
+    for (const bits of [511, 8193, 2048.5]) {
+      assert.throws(() => checkFingerprintSpec({ kind: "atompair", bits }), badRequest("bits"), `atompair bits ${bits}`);
+      assert.throws(() => checkFingerprintSpec({ kind: "rdkit", bits }), badRequest("bits"), `rdkit bits ${bits}`);
+    }
+    for (const v of [0, 31, 1.5, "2"]) {
+      assert.throws(() => checkFingerprintSpec({ kind: "atompair", minLength: v }), badRequest("minLength"));
+      assert.throws(() => checkFingerprintSpec({ kind: "atompair", maxLength: v }), badRequest("maxLength"));
+    }
+    for (const v of [0, 8, 1.5, null]) {
+      assert.throws(() => checkFingerprintSpec({ kind: "rdkit", minPath: v }), badRequest("minPath"));
+      assert.throws(() => checkFingerprintSpec({ kind: "rdkit", maxPath: v }), badRequest("maxPath"));
+    }
+    // RDKit throws (a WebAssembly exception) on min > max: refused before it sees them.
+    assert.throws(() => checkFingerprintSpec({ kind: "atompair", minLength: 5, maxLength: 3 }), badRequest("maxLength"));
+    assert.throws(() => checkFingerprintSpec({ kind: "rdkit", minPath: 5, maxPath: 3 }), /maxPath \(3\) must not be less than minPath \(5\)/);
+    // A bound given alone is checked against the other's default.
+    assert.deepEqual(checkFingerprintSpec({ kind: "rdkit", minPath: 7 }), { kind: "rdkit", bits: 2048, minPath: 7, maxPath: 7 });
+    assert.throws(() => checkFingerprintSpec({ kind: "atompair", minLength: 3, maxLength: 2 }), badRequest("maxLength"));
+    assert.throws(() => checkFingerprintSpec({ kind: "atompair", radius: 2 }), badRequest("radius"));
+    assert.throws(() => checkFingerprintSpec({ kind: "rdkit", minLength: 2 }), /minLength applies to atompair fingerprints only, not to rdkit/);
+    assert.throws(() => checkFingerprintSpec({ kind: "morgan", maxPath: 5 }), badRequest("maxPath"));
+    assert.throws(() => checkFingerprintSpec({ kind: "maccs", bits: 2048 }), /bits applies to morgan and atompair and rdkit fingerprints only, not to maccs/);
+    assert.throws(() => checkFingerprintSpec({ kind: "rdkit", nBitsPerHash: 1 }), badRequest("nBitsPerHash"));
   });
 });
 
@@ -178,6 +229,126 @@ describe("MACCS keys", () => {
   it("ids are key numbers 1–166", () => {
     const ids = maccs("CC(=O)Oc1ccccc1C(=O)O.[Na+].Br");
     assert.ok(ascending(ids) && ids.every((k) => k >= 1 && k < MACCS_BITS));
+  });
+});
+
+/** The ON bits of RDKit's '0'/'1' string form (bit i at character i). */
+const onBits = (text: string): number[] => [...text].flatMap((c, i) => (c === "1" ? [i] : []));
+
+describe("atom-pair fingerprints", () => {
+  const ap = (smiles: string, bits: number, min?: number, max?: number): number[] => [...withMol(smiles, (m) => atomPairBits(m, bits, min, max))];
+
+  it("4-hydroxypyridine at 64 bits, all pairs / from 2 bonds / up to 2 bonds: the bit strings of RDKit's C API tests (cffi_test.c)", () => {
+    assert.deepEqual(ap("c1nccc(O)c1", 64), onBits("0000000000000000000000001110111011101100000000000000000011001100"));
+    assert.deepEqual(ap("c1nccc(O)c1", 64, 2, 30), onBits("0000000000000000000000001000111011100000000000000000000011001100"));
+    assert.deepEqual(ap("c1nccc(O)c1", 64, 1, 2), onBits("0000000000000000000000001110111011001100000000000000000011000000"));
+  });
+
+  it("C1CCC1OCC, CC(C)OCC, CCOCC as bit vectors: Dice 0.352…, 0.266…, 0.583… (RDKit Getting Started, 'Atom Pairs')", () => {
+    // The doc's bit-vector fingerprints use RDKit's count simulation, as MinimalLib's do.
+    const [a, b, c] = ["C1CCC1OCC", "CC(C)OCC", "CCOCC"].map((x) => ap(x, 2048)) as [number[], number[], number[]];
+    assert.ok(Math.abs(dice(a, b) - 0.352) < 0.001, `${dice(a, b)}`);
+    assert.ok(Math.abs(dice(a, c) - 0.266) < 0.001, `${dice(a, c)}`);
+    assert.ok(Math.abs(dice(b, c) - 0.583) < 0.001, `${dice(b, c)}`);
+  });
+
+  it("a molecule with one heavy atom has no pairs (by hand); bits are ascending and below nBits", () => {
+    assert.deepEqual(ap("C", 2048), []);
+    assert.deepEqual(ap("[Na+].[Cl-]", 2048), [], "two fragments: no pair has a path");
+    for (const bits of [ATOM_PAIR.bits.min, ATOM_PAIR.bits.max]) {
+      const ids = ap("CC(=O)Oc1ccccc1C(=O)O", bits);
+      assert.ok(ids.length > 0 && ascending(ids) && ids.every((x) => x < bits), `bits ${bits}`);
+    }
+  });
+});
+
+describe("RDKit path fingerprints", () => {
+  const rdk = (smiles: string, bits: number, min?: number, max?: number): number[] => [...withMol(smiles, (m) => rdkitPathBits(m, bits, min, max))];
+
+  it("4-hydroxypyridine at 64 bits, paths up to 7 and up to 4 bonds: the bit strings of RDKit's C API tests (cffi_test.c)", () => {
+    assert.deepEqual(rdk("c1nccc(O)c1", 64), onBits("1111011000111100011011011111011001111111110010000111000011111111"));
+    assert.deepEqual(rdk("c1nccc(O)c1", 64, 1, 4), onBits("1111011000110000010001010111000001101011100010000001000011100011"));
+  });
+
+  it("CCOC, CCO, COC: Tanimoto 0.6, 0.4, 0.25 and Dice 0.75 (RDKit Getting Started, 'RDKit (Topological) Fingerprints')", () => {
+    const [a, b, c] = ["CCOC", "CCO", "COC"].map((x) => rdk(x, 2048)) as [number[], number[], number[]];
+    assert.ok(Math.abs(tanimoto(a, b) - 0.6) < 1e-12, `${tanimoto(a, b)}`);
+    assert.ok(Math.abs(tanimoto(a, c) - 0.4) < 1e-12, `${tanimoto(a, c)}`);
+    assert.equal(tanimoto(b, c), 0.25);
+    assert.equal(dice(a, b), 0.75);
+  });
+
+  it("ethanol: 6 bits, among them its paths' ids 54413874, 1135572127, 1524090560 folded to 2048 (Getting Started, 'Explaining bits')", () => {
+    // The doc lists the unfolded ids of ethanol's paths; RDKit folds an id to id mod nBits:
+    // 54413874 → 562, 1135572127 → 1183, 1524090560 → 1728. Its count fingerprint has 6 ids.
+    const bits = rdk("CCO", 2048);
+    assert.equal(bits.length, 6);
+    for (const id of [54413874, 1135572127, 1524090560]) assert.ok(bits.includes(id % 2048), `bit ${id % 2048} of ${bits.join(",")}`);
+  });
+
+  it("phenylcyclopropane: bit 1553 set (Getting Started, 'Generating images of fingerprint bits')", () => {
+    assert.ok(rdk("c1ccccc1CC1CC1", 2048).includes(1553));
+  });
+
+  it("a lone atom has no paths (by hand); more bonds allowed, more bits", () => {
+    assert.deepEqual(rdk("[Na+]", 2048), []);
+    const short = rdk("CC(=O)Oc1ccccc1C(=O)O", 2048, 1, 3);
+    const long = rdk("CC(=O)Oc1ccccc1C(=O)O", 2048);
+    assert.ok(short.every((b) => long.includes(b)) && long.length > short.length, `${short.length} of ${long.length}`);
+  });
+});
+
+describe("RDKit's 2D descriptors", () => {
+  const names = descriptorNames(rdkit);
+  const value = (smiles: string, name: string): number => {
+    const j = names.indexOf(name);
+    assert.ok(j >= 0, `descriptor ${name}`);
+    return withMol(smiles, (m) => descriptorValues(m, names))[j]!;
+  };
+
+  it("are RDKit's 43 names, sorted, and every molecule gives the same set (the first 300 structures of Kazius and odd cases)", () => {
+    assert.equal(names.length, 43);
+    assert.deepEqual([...names], [...names].sort());
+    for (const n of ["amw", "exactmw", "NumHeavyAtoms", "NumRings", "tpsa", "CrippenClogP", "chi4v", "kappa3", "Phi"]) assert.ok(names.includes(n), n);
+    const kazius = readFileSync(new URL("../../../fixtures/data/lazar/test/data/kazius.csv", import.meta.url), "utf8").split("\n").slice(1, 301).map((l) => l.split(",")[0]!);
+    let read = 0;
+    for (const smi of [...kazius, "[Na+].[Cl-]", "[He]", "[H][H]", "O", "*C", "[2H]C", "C1CC1", "F[Si](F)(F)F"]) {
+      const mol = rdkit.get_mol(smi);
+      if (mol === null) continue;
+      try {
+        assert.deepEqual([...readDescriptorJson(mol.get_descriptors()).keys()].sort(), [...names], smi);
+        read++;
+      } finally {
+        mol.delete();
+      }
+    }
+    assert.ok(read > 290, `${read} structures read`);
+  });
+
+  it("benzene: MolWt 78.114, exact mass 78.047, 6 heavy atoms, 1 ring, Crippen logP 1.6866 (IUPAC masses; Crippen.txt by hand)", () => {
+    // 6 × 12.011 + 6 × 1.008 = 78.114; 6 × 12 + 6 × 1.00782503 = 78.04695; logP: 6 × C18 [cH] 0.1581 + 6 × H1 0.123.
+    assert.ok(Math.abs(value("c1ccccc1", "amw") - 78.114) < 0.0005);
+    assert.ok(Math.abs(value("c1ccccc1", "exactmw") - 78.04695) < 0.00001);
+    assert.equal(value("c1ccccc1", "NumHeavyAtoms"), 6);
+    assert.equal(value("c1ccccc1", "NumRings"), 1);
+    assert.equal(value("c1ccccc1", "NumAromaticRings"), 1);
+    assert.ok(Math.abs(value("c1ccccc1", "CrippenClogP") - 1.6866) < 1e-9);
+  });
+
+  it("ethanol: TPSA 20.23, Crippen logP −0.0014 (Ertl 2000's [OH]; Crippen.txt by hand); benzoic acid: TPSA 37.30", () => {
+    // logP: C1 [CH3]C 0.1441 + C3 [CH2X4]O −0.2035 + O2 [OH] −0.2893 + 5 × H1 0.123 + H2 (H on O of an sp3 C) −0.2677.
+    assert.ok(Math.abs(value("CCO", "tpsa") - 20.23) < 1e-9);
+    assert.ok(Math.abs(value("CCO", "CrippenClogP") - -0.0014) < 1e-9);
+    // Ertl: O= of the acid 17.07 + its OH 20.23.
+    assert.ok(Math.abs(value("c1ccccc1C(=O)O", "tpsa") - 37.3) < 1e-9);
+  });
+
+  it("a name RDKit does not give is NaN; unfinished JSON (rapidjson stops at a NaN) keeps the members before it", () => {
+    const v = withMol("CCO", (m) => descriptorValues(m, ["NumHeavyAtoms", "noSuchDescriptor"]));
+    assert.equal(v[0], 3);
+    assert.ok(Number.isNaN(v[1]));
+    assert.deepEqual([...readDescriptorJson('{"a":1E0,"b":-2.5E-1,"c":3').entries()], [["a", 1], ["b", -0.25], ["c", 3]]);
+    assert.deepEqual([...readDescriptorJson('{"a":1E0,"b":').entries()], [["a", 1]]);
   });
 });
 
@@ -280,5 +451,98 @@ describe("the chem.fingerprints job", () => {
 });
 
 function row(out: FingerprintsOutput, i: number): Int32Array {
+  return out.idx.subarray(out.offsets[i]!, out.offsets[i + 1]!);
+}
+
+describe("the chem.features job", () => {
+  const specs = DEFAULT_MODEL_FEATURES.fingerprints;
+
+  it("parses each structure once and gives every fingerprint and the descriptors; a bad SMILES gets its error, empty rows and NaN", async () => {
+    const smiles = ["CCO", "C1CC", "c1ccccc1", "", "CC(=O)Oc1ccccc1C(=O)O", "CC O"];
+    const out = await featuresJob({ smiles, fingerprints: specs, descriptors: true });
+    assert.deepEqual(out.errors, [null, "SMILES could not be parsed", null, "empty structure", null, "SMILES could not be parsed"]);
+    assert.deepEqual(out.fingerprints.map((f) => f.spec), specs.map((s) => checkFingerprintSpec(s)));
+    assert.deepEqual(out.fingerprints.map((f) => f.space), [2048, 2048, 2048, MACCS_BITS]);
+    const names = out.descriptors!.names;
+    assert.deepEqual(names, [...descriptorNames(rdkit)]);
+    const d = names.length;
+    assert.equal(out.descriptors!.values.length, smiles.length * d);
+    for (const i of [0, 2, 4]) {
+      for (const f of out.fingerprints) {
+        const ids: number[] = withMol(smiles[i]!, (m) => [...fingerprint(m, f.spec)]);
+        assert.deepEqual([...csrRow(f, i)], ids, `${f.spec.kind} ${smiles[i]}`);
+      }
+      const descRow: number[] = withMol(smiles[i]!, (m) => [...descriptorValues(m, names)]);
+      assert.deepEqual([...out.descriptors!.values.subarray(i * d, (i + 1) * d)], descRow);
+    }
+    // The published values in the row-major matrix: benzene (row 2) MolWt 78.114; ethanol (row 0) TPSA 20.23.
+    assert.ok(Math.abs(out.descriptors!.values[2 * d + names.indexOf("amw")]! - 78.114) < 0.0005);
+    assert.ok(Math.abs(out.descriptors!.values[names.indexOf("tpsa")]! - 20.23) < 1e-9);
+    for (const i of [1, 3, 5]) {
+      for (const f of out.fingerprints) assert.equal(csrRow(f, i).length, 0);
+      assert.ok(out.descriptors!.values.subarray(i * d, (i + 1) * d).every(Number.isNaN), `row ${i} is NaN`);
+    }
+  });
+
+  it("gives the same ids as chem.fingerprints, and no descriptors unless asked", async () => {
+    const smiles = ["CCO", "c1ccccc1O", "not-a-smiles", "CC(=O)O"];
+    const out = await featuresJob({ smiles, fingerprints: [{ kind: "rdkit", maxPath: 5 }, { kind: "mp2d" }], descriptors: false });
+    assert.equal(out.descriptors, null);
+    for (const [k, spec] of [{ kind: "rdkit" as const, maxPath: 5 }, { kind: "mp2d" as const }].entries()) {
+      const one = await fingerprintsJob({ smiles, spec });
+      assert.deepEqual([...out.fingerprints[k]!.offsets], [...one.offsets]);
+      assert.deepEqual([...out.fingerprints[k]!.idx], [...one.idx]);
+      assert.deepEqual(out.errors, one.errors);
+    }
+    const only = await featuresJob({ smiles: ["CCO"], fingerprints: [], descriptors: true });
+    assert.deepEqual(only.fingerprints, []);
+    assert.equal(only.descriptors!.values.length, only.descriptors!.names.length);
+  });
+
+  it("refuses oversized structures before RDKit sees them, and an oversized or malformed request naming the field", async () => {
+    const before = rdkitReplacements();
+    const out = await featuresJob({ smiles: ["C".repeat(900), "C".repeat(4001), "CCO"], fingerprints: specs, descriptors: true });
+    assert.match(out.errors[0]!, /structure too large: the SMILES has 900 atoms \(the limit is 300/);
+    assert.match(out.errors[1]!, /SMILES too long: 4001 characters/);
+    assert.equal(out.errors[2], null);
+    assert.equal(rdkitReplacements(), before);
+    await assert.rejects(featuresJob({ smiles: Array(MAX_FINGERPRINT_BATCH + 1).fill("C"), fingerprints: specs, descriptors: true }), badRequest("smiles"));
+    await assert.rejects(featuresJob({ smiles: "CCO" as unknown as string[], fingerprints: specs, descriptors: true }), badRequest("smiles"));
+    await assert.rejects(featuresJob({ smiles: ["CCO"], fingerprints: Array(MAX_FEATURE_FINGERPRINTS + 1).fill({ kind: "maccs" }), descriptors: false }), badRequest("fingerprints"));
+    await assert.rejects(featuresJob({ smiles: ["CCO"], fingerprints: [{ kind: "maccs" }, { kind: "rdkit", maxPath: 9 }], descriptors: false }), badRequest("fingerprints[1].maxPath"));
+    await assert.rejects(featuresJob({ smiles: ["CCO"], fingerprints: [{ kind: "ecfp" as "morgan" }], descriptors: false }), badRequest("fingerprints[0].kind"));
+    await assert.rejects(featuresJob({ smiles: ["CCO"], fingerprints: specs, descriptors: "yes" as unknown as boolean }), badRequest("descriptors"));
+    await assert.rejects(featuresJob({ smiles: ["CCO"], fingerprints: [], descriptors: false }), badRequest("fingerprints"));
+  });
+
+  describe("in a worker", () => {
+    const pool = servicePool(1);
+    after(() => pool.close());
+
+    it("after refused inputs the next job works, and 1000 compounds' features arrive whole (moved, not copied)", async () => {
+      await assert.rejects(pool.run("chem.features", { smiles: ["CCO"], fingerprints: [{ kind: "atompair", minLength: 4, maxLength: 2 }], descriptors: false }), (e: unknown) => e instanceof BadRequest && e.details.field === "fingerprints[0].maxLength");
+      await assert.rejects(pool.run("chem.features", { smiles: Array(MAX_FINGERPRINT_BATCH + 1).fill("C"), fingerprints: specs, descriptors: true }), (e: unknown) => e instanceof BadRequest && e.details.field === "smiles");
+      const smiles = Array.from({ length: MAX_FINGERPRINT_BATCH }, (_, i) => (i === 500 ? "not a smiles" : i % 2 === 0 ? "CC(=O)Oc1ccccc1C(=O)O" : "c1ccccc1CC1CC1"));
+      const out = await pool.run("chem.features", { smiles, fingerprints: specs, descriptors: true });
+      const direct = await featuresJob({ smiles, fingerprints: specs, descriptors: true });
+      assert.deepEqual(out.errors, direct.errors);
+      assert.equal(out.errors[500], "SMILES could not be parsed");
+      out.fingerprints.forEach((f, k) => {
+        assert.ok(f.idx instanceof Int32Array && f.offsets instanceof Int32Array);
+        assert.deepEqual([...f.offsets], [...direct.fingerprints[k]!.offsets]);
+        assert.deepEqual([...f.idx], [...direct.fingerprints[k]!.idx]);
+      });
+      // The RDKit path ids of 1000 compounds (≈ 200 per compound) pass 64 KiB: the worker moves them.
+      assert.ok(out.fingerprints[2]!.idx.byteLength > 64 * 1024);
+      assert.ok(out.descriptors!.values instanceof Float64Array && out.descriptors!.values.byteLength > 64 * 1024);
+      assert.deepEqual([...out.descriptors!.values].map(String), [...direct.descriptors!.values].map(String));
+      // And the next job of another kind works in the same worker.
+      const next = await pool.run("chem.fingerprints", { smiles: ["c1ccccc1O"], spec: { kind: "morgan" } });
+      assert.equal(next.idx.length, 11, "phenol: 11 Morgan bits (RDKit MinimalLib tests.js)");
+    });
+  });
+});
+
+function csrRow(out: { readonly offsets: Int32Array; readonly idx: Int32Array }, i: number): Int32Array {
   return out.idx.subarray(out.offsets[i]!, out.offsets[i + 1]!);
 }
