@@ -32,7 +32,6 @@
  * Usage:
  *   nice -n 19 npx tsx bench/quality-explore.ts kazius|hansen|epafhm|loael|daphnia [--plan=explore|kernels|tune|final] [--seed=1] [--only=substr,…]
  */
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadRDKit, type RDKit, type RDKitMol } from "../src/chem/rdkit.ts";
 import { encodeSmiles } from "../src/chem/labelled-graph.ts";
@@ -41,68 +40,12 @@ import { wilcoxonAuc } from "../src/validate/statistics.ts";
 import { ForestData, trainForest } from "../src/learn/forest.ts";
 import { loadLibsvm } from "../src/learn/svm.ts";
 import { computeDescriptors } from "../src/chem/descriptors/index.ts";
+import { DATASETS, readDataset } from "./quality-data.ts";
 
 /** Fold seed (`--seed=`; the service's default and the issue's figures: 1). */
 const SEED = Number(process.argv.find((a) => a.startsWith("--seed="))?.slice(7) ?? 1);
 /** `--fold-scale`: the RBF kernel's descriptor standardisation from each training fold (default: all compounds, no labels). */
 const FOLD_SCALE = process.argv.includes("--fold-scale");
-const DATA = new URL("../fixtures/data/", import.meta.url).pathname;
-
-interface DatasetSpec {
-  readonly path: string;
-  readonly smiles: string;
-  readonly value: string;
-  /** Classification: the label of the positive class. */
-  readonly positive?: string;
-}
-
-const DATASETS: Record<string, DatasetSpec> = {
-  kazius: { path: "lazar/test/data/kazius.csv", smiles: "SMILES", value: "Mutagenicity", positive: "1" },
-  hansen: { path: "lazar/data/parts/hansen.csv", smiles: "SMILES", value: "Mutagenicity", positive: "mutagenic" },
-  epafhm: { path: "lazar/test/data/EPAFHM_log10.csv", smiles: "STRUCTURE_SMILES", value: "-log10(LC50_mmol)" },
-  loael: { path: "lazar/test/data/loael_log10.csv", smiles: "SMILES", value: "-log10(LOAEL)" },
-  daphnia: { path: "lazar-public-data/regression/daphnia_magna_mmol_log10.csv", smiles: "SMILES", value: "-log[LC50_mmol/L]" },
-};
-
-/** One CSV line's fields (double quotes group, "" escapes a quote). */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') (cur += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") out.push(cur), (cur = "");
-    else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-function readDataset(spec: DatasetSpec): { smiles: string[]; y: Float64Array } {
-  const lines = readFileSync(DATA + spec.path, "utf8").split(/\r?\n/).filter((l) => l.trim());
-  const header = csvFields(lines[0]!);
-  const si = header.indexOf(spec.smiles);
-  const vi = header.indexOf(spec.value);
-  if (si < 0 || vi < 0) throw new Error(`${spec.path}: no column ${spec.smiles} or ${spec.value} in ${header.join(",")}`);
-  const smiles: string[] = [];
-  const y: number[] = [];
-  for (const l of lines.slice(1)) {
-    const f = csvFields(l);
-    const v = f[vi]!.trim();
-    if (v === "") continue;
-    const value = spec.positive !== undefined ? (v === spec.positive ? 1 : 0) : Number(v);
-    if (!Number.isFinite(value)) continue;
-    smiles.push(f[si]!.trim());
-    y.push(value);
-  }
-  return { smiles, y: Float64Array.from(y) };
-}
-
 // ---------------------------------------------------------------------------------------------
 // costs: every piece of work is timed once under a key; a variant's time is the sum over the
 // keys it used
