@@ -13,6 +13,7 @@ import { depictJob, featuresJob, fingerprintsJob, identifyStructure, molfileJob 
 import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
+import { kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
 import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
 import { rfeResampleJob } from "./rfe/job.ts";
@@ -30,6 +31,8 @@ export const jobs = {
   "chem.depict": depictJob,
   "chem.molfile": molfileJob,
   "chem.fingerprints": fingerprintsJob,
+  "kernel.train": kernelTrainJob,
+  "kernel.predict": kernelPredictJob,
   "chem.features": featuresJob,
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,

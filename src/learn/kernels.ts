@@ -172,3 +172,38 @@ export function meanKernel(parts: readonly Float32Array[]): Float32Array {
   for (let i = 0; i < out.length; i++) out[i] /= parts.length;
   return out;
 }
+
+/**
+ * Add `weight` × Tanimoto(a_i, b_j) into `out` (a.n × b.n, row-major): a mean of kernels built in
+ * one array, without a matrix per kernel. With `a === b` only one triangle is computed.
+ */
+export function addTanimoto(out: Float32Array, a: BitRows, b: BitRows, weight: number): void {
+  if (a.words !== b.words) throw new RangeError("addTanimoto: fingerprints of different lengths");
+  if (out.length !== a.n * b.n) throw new RangeError("addTanimoto: output of the wrong size");
+  const nb = b.n;
+  if (a === b) {
+    for (let i = 0; i < a.n; i++) {
+      out[i * nb + i] += weight;
+      for (let j = i + 1; j < nb; j++) {
+        const t = weight * tanimotoOf(a, i, a, j);
+        out[i * nb + j] += t;
+        out[j * nb + i] += t;
+      }
+    }
+    return;
+  }
+  for (let i = 0; i < a.n; i++) for (let j = 0; j < nb; j++) out[i * nb + j] += weight * tanimotoOf(a, i, b, j);
+}
+
+/** Add `weight` × exp(−γ‖a_i − b_j‖²) into `out` (na × nb), standardised rows of q columns, γ = 1/q. */
+export function addRbf(out: Float32Array, a: Float64Array, na: number, b: Float64Array, nb: number, q: number, weight: number): void {
+  if (out.length !== na * nb) throw new RangeError("addRbf: output of the wrong size");
+  const gamma = q > 0 ? 1 / q : 1;
+  for (let i = 0; i < na; i++) {
+    for (let j = 0; j < nb; j++) {
+      let d = 0;
+      for (let k = 0; k < q; k++) d += (a[i * q + k]! - b[j * q + k]!) ** 2;
+      out[i * nb + j] += weight * Math.exp(-gamma * d);
+    }
+  }
+}

@@ -86,3 +86,22 @@ test("trainSvm: ε-SVR recovers y = 2x on a linear kernel; a subset's support ve
   assert.ok(Math.abs(f(1.5) - 3) < 0.02, `f(1.5) = ${f(1.5)}`);
   assert.ok(Math.abs(f(-0.5) + 1) < 0.02, `f(−0.5) = ${f(-0.5)}`);
 });
+
+test("addTanimoto / addRbf build the mean of kernels in one array: the same as meanKernel of the separate matrices", async () => {
+  const { addRbf, addTanimoto } = await import("../../../src/learn/kernels.ts");
+  const a = csr([[1, 2, 3], [2, 3, 4], [0, 40], []]);
+  const b = csr([[5], [1, 2], [2, 40, 41], [7, 8]]);
+  const ra = packBits(a.offsets, a.idx, 64);
+  const rb = packBits(b.offsets, b.idx, 64);
+  const za = Float64Array.from([0, 1, 1, 0, 2, 2, -1, 0.5]);
+  const sep = meanKernel([tanimotoGram(ra), tanimotoGram(rb), rbfCross(za, 4, za, 4, 2)]);
+  const out = new Float32Array(16);
+  addTanimoto(out, ra, ra, 1 / 3);
+  addTanimoto(out, rb, rb, 1 / 3);
+  addRbf(out, za, 4, za, 4, 2, 1 / 3);
+  for (let i = 0; i < 16; i++) assert.ok(Math.abs(out[i]! - sep[i]!) < 1e-6, `${i}: ${out[i]} vs ${sep[i]}`);
+  const cross = new Float32Array(8);
+  const q = selectRows(ra, [1, 3]);
+  addTanimoto(cross, q, ra, 1);
+  assert.deepEqual([...cross], [...tanimotoCross(q, ra)]);
+});

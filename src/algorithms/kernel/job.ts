@@ -1,0 +1,159 @@
+/**
+ * Worker jobs of the default global model (issue 16; docs/benchmarks.md "Quality"): an SVM on the
+ * mean of five kernels — Tanimoto on Morgan r2/2048, atom pairs, RDKit paths and MACCS, and an RBF
+ * on RDKit's 2D descriptors standardised on the training compounds — with a conformal calibration
+ * (learn/kernel-model.ts).
+ *
+ * `kernel.train`: the training compounds' features (chem/jobs.ts `featuresJob`, in its
+ *   1000-compound steps), the Gram matrix, the model. The result is plain data: the model, and
+ *   what predicting needs of the training compounds (packed fingerprints, the standardiser and
+ *   the standardised descriptors), ≈ 3 MB for Kazius. A compound whose structure cannot be read
+ *   is left out (`rows` maps training rows to the input's compounds; `errors` says why).
+ * `kernel.predict`: the queries' features, their kernel rows against the training compounds,
+ *   the prediction with its p-values or interval, and the most similar training rows (the
+ *   neighbours a person judges the prediction by, with their kernel similarity).
+ */
+import { featuresJob, type FeaturesOutput } from "../../chem/jobs.ts";
+import { DEFAULT_MODEL_FEATURES } from "../../chem/fingerprints.ts";
+import { BadRequest } from "../../errors.ts";
+import { addRbf, addTanimoto, fitStandardiser, packBits, standardise, type BitRows, type Standardiser } from "../../learn/kernels.ts";
+import { predictKernelModel, trainKernelModel, type KernelModel } from "../../learn/kernel-model.ts";
+import { loadLibsvm } from "../../learn/svm.ts";
+
+/** Compounds per features step (the features job's own limit). */
+const FEATURE_STEP = 1000;
+
+export interface KernelTrainInput {
+  readonly smiles: readonly string[];
+  /** Per compound: the class index (0 or 1) or the value. */
+  readonly y: readonly number[];
+  readonly kind: "classification" | "regression";
+  readonly cost: number;
+  readonly epsilon: number;
+  readonly seed: number;
+}
+
+export interface TrainedKernelModel {
+  readonly kind: "classification" | "regression";
+  readonly model: KernelModel;
+  /** Training row r is input compound rows[r]. */
+  readonly rows: Int32Array;
+  /** Per input compound: why it was left out, or null. */
+  readonly errors: readonly (string | null)[];
+  readonly fingerprints: readonly BitRows[];
+  readonly standardiser: Standardiser;
+  /** Standardised descriptors of the training rows (rows × standardiser.used.length). */
+  readonly descriptors: Float64Array;
+}
+
+/** The default model's features of `smiles`, in steps. */
+async function features(smiles: readonly string[]): Promise<FeaturesOutput[]> {
+  const out: FeaturesOutput[] = [];
+  for (let i = 0; i < smiles.length; i += FEATURE_STEP) {
+    out.push(await featuresJob({ smiles: smiles.slice(i, i + FEATURE_STEP), fingerprints: [...DEFAULT_MODEL_FEATURES.fingerprints], descriptors: true }));
+  }
+  return out;
+}
+
+/** The compounds of `steps` that have their features (input indices), their fingerprints packed and their descriptor rows. */
+function collect(steps: readonly FeaturesOutput[]): { rows: Int32Array; errors: (string | null)[]; fingerprints: BitRows[]; descriptors: Float64Array; columns: number } {
+  const errors = steps.flatMap((s) => s.errors);
+  const rows = Int32Array.from(errors.flatMap((e, i) => (e === null ? [i] : [])));
+  const nfp = DEFAULT_MODEL_FEATURES.fingerprints.length;
+  const fingerprints: BitRows[] = [];
+  for (let f = 0; f < nfp; f++) {
+    const offsets = [0];
+    const idx: number[] = [];
+    for (const s of steps) {
+      const fp = s.fingerprints[f]!;
+      for (let i = 0; i < s.errors.length; i++) {
+        if (s.errors[i] !== null) continue;
+        for (let k = fp.offsets[i]!; k < fp.offsets[i + 1]!; k++) idx.push(fp.idx[k]!);
+        offsets.push(idx.length);
+      }
+    }
+    fingerprints.push(packBits(Int32Array.from(offsets), Int32Array.from(idx), steps[0]!.fingerprints[f]!.space));
+  }
+  const columns = steps[0]!.descriptors!.names.length;
+  const descriptors = new Float64Array(rows.length * columns);
+  let r = 0;
+  for (const s of steps) {
+    const v = s.descriptors!.values;
+    for (let i = 0; i < s.errors.length; i++) if (s.errors[i] === null) descriptors.set(v.subarray(i * columns, (i + 1) * columns), columns * r++);
+  }
+  return { rows, errors, fingerprints, descriptors, columns };
+}
+
+/** The mean of the five kernels between a (queries or the training rows) and the training rows. */
+function kernelMatrix(a: readonly BitRows[], za: Float64Array, na: number, train: readonly BitRows[], zt: Float64Array, nt: number, q: number): Float32Array {
+  const out = new Float32Array(na * nt);
+  const w = 1 / (train.length + 1);
+  for (let f = 0; f < train.length; f++) addTanimoto(out, a[f]!, train[f]!, w);
+  addRbf(out, za, na, zt, nt, q, w);
+  return out;
+}
+
+export async function kernelTrainJob(input: KernelTrainInput): Promise<TrainedKernelModel> {
+  if (input.smiles.length !== input.y.length) throw new BadRequest("kernel.train: one value per compound", { field: "y" });
+  const lib = await loadLibsvm();
+  const c = collect(await features(input.smiles));
+  const n = c.rows.length;
+  if (n < 10) throw new BadRequest(`only ${n} training compounds have readable structures; the model needs at least 10`, { field: "dataset_uri" });
+  const y = Float64Array.from(c.rows, (i) => input.y[i]!);
+  if (input.kind === "classification" && new Set(y).size < 2) throw new BadRequest("the training compounds all have the same class: a classifier needs both", { field: "prediction_feature" });
+  const standardiser = fitStandardiser(c.descriptors, n, c.columns);
+  const z = standardise(standardiser, c.descriptors, n);
+  const gram = kernelMatrix(c.fingerprints, z, n, c.fingerprints, z, n, standardiser.used.length);
+  // the Tanimoto parts were added from one triangle (a === b): the matrix is symmetric
+  const all = Int32Array.from({ length: n }, (_, i) => i);
+  const model = trainKernelModel(lib, gram, n, all, y, { kind: input.kind, cost: input.cost, epsilon: input.epsilon, seed: input.seed });
+  return { kind: input.kind, model, rows: c.rows, errors: c.errors, fingerprints: c.fingerprints, standardiser, descriptors: z };
+}
+
+export interface KernelPredictInput {
+  readonly model: TrainedKernelModel;
+  readonly smiles: readonly string[];
+  /** Regression intervals at this confidence (e.g. 0.8). */
+  readonly confidenceLevel: number;
+  /** Neighbours reported per prediction. */
+  readonly neighbours: number;
+}
+
+export interface KernelQueryPrediction {
+  /** Why the query could not be predicted (its structure), or null. */
+  readonly error: string | null;
+  readonly value: number;
+  readonly decision: number;
+  readonly pValues: readonly number[] | null;
+  readonly interval: readonly [number, number] | null;
+  /** The most similar training rows, most similar first, with their kernel similarity. */
+  readonly neighbours: readonly { readonly row: number; readonly similarity: number }[];
+}
+
+export async function kernelPredictJob(input: KernelPredictInput): Promise<{ readonly predictions: readonly KernelQueryPrediction[] }> {
+  const t = input.model;
+  const c = collect(await features(input.smiles));
+  const m = c.rows.length;
+  const z = standardise(t.standardiser, c.descriptors, m);
+  const nt = t.rows.length;
+  const k = kernelMatrix(c.fingerprints, z, m, t.fingerprints, t.descriptors, nt, t.standardiser.used.length);
+  const all = Int32Array.from({ length: nt }, (_, i) => i);
+  const byInput = new Map<number, number>();
+  c.rows.forEach((inputIndex, r) => byInput.set(inputIndex, r));
+  const predictions = input.smiles.map((_, i): KernelQueryPrediction => {
+    const r = byInput.get(i);
+    if (r === undefined) return { error: c.errors[i] ?? "no features", value: NaN, decision: NaN, pValues: null, interval: null, neighbours: [] };
+    const row = k.subarray(r * nt, (r + 1) * nt);
+    const p = predictKernelModel(t.model, (j) => row[j]!, all, input.confidenceLevel);
+    const order = Array.from(all).sort((a, b) => row[b]! - row[a]! || a - b).slice(0, input.neighbours);
+    return {
+      error: null,
+      value: p.value,
+      decision: p.decision,
+      pValues: p.pValues ? Array.from(p.pValues) : null,
+      interval: p.interval ?? null,
+      neighbours: order.map((j) => ({ row: j, similarity: row[j]! })),
+    };
+  });
+  return { predictions };
+}

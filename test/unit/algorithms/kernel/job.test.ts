@@ -1,0 +1,73 @@
+/**
+ * The default global model's worker jobs (src/algorithms/kernel/job.ts) on lazar's hamster
+ * carcinogenicity set (85 compounds, classification) and EPAFHM.medi (91, regression): a model
+ * trained and sent through a worker predicts; a training compound is its own nearest neighbour
+ * (kernel similarity 1: every kernel of a compound with itself is 1); unreadable structures are
+ * reported, never predicted; the conformal outputs are well-formed.
+ */
+import { after, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { kernelPredictJob, kernelTrainJob } from "../../../../src/algorithms/kernel/job.ts";
+import { servicePool } from "../../../../src/algorithms/jobs.ts";
+import { BadRequest } from "../../../../src/errors.ts";
+import { EPAFHM, HAMSTER, readSmilesCsv } from "../../../helpers/data.ts";
+
+const hamster = readSmilesCsv(HAMSTER);
+const epafhm = readSmilesCsv(EPAFHM).filter((r) => r.value !== "");
+
+describe("kernel.train / kernel.predict", () => {
+  const pool = servicePool(1);
+  after(() => pool.close());
+
+  it("classification (hamster): trained in a worker, predicts in a worker; a training compound is its own nearest neighbour; p-values in (0, 1]", async () => {
+    const smiles = [...hamster.map((r) => r.smiles), "this is not a SMILES"];
+    const y = [...hamster.map((r) => (r.value === "true" ? 1 : 0)), 0];
+    const model = await pool.run("kernel.train", { smiles, y, kind: "classification", cost: 2, epsilon: 0.1, seed: 1 });
+    assert.equal(model.rows.length, 85, "the unreadable compound is left out");
+    assert.match(model.errors[85] ?? "", /./, "…and says why");
+    const queries = [hamster[0]!.smiles, hamster[40]!.smiles, "C1CC1(", "c1ccccc1N"];
+    const { predictions } = await pool.run("kernel.predict", { model, smiles: queries, confidenceLevel: 0.8, neighbours: 3 });
+    assert.equal(predictions.length, 4);
+    for (const i of [0, 1]) {
+      const p = predictions[i]!;
+      assert.equal(p.error, null);
+      assert.equal(p.neighbours[0]!.row, model.rows.indexOf(i === 0 ? 0 : 40), "its own training row first");
+      assert.ok(Math.abs(p.neighbours[0]!.similarity - 1) < 1e-6, `similarity to itself ${p.neighbours[0]!.similarity}`);
+      assert.ok(p.neighbours[1]!.similarity <= p.neighbours[0]!.similarity, "most similar first");
+    }
+    assert.match(predictions[2]!.error ?? "", /./, "an unreadable query gets its reason");
+    assert.equal(predictions[2]!.pValues, null);
+    const aniline = predictions[3]!;
+    assert.equal(aniline.pValues!.length, 2);
+    for (const p of aniline.pValues!) assert.ok(p > 0 && p <= 1, `p-value ${p}`);
+    assert.ok(aniline.value === 0 || aniline.value === 1);
+    assert.equal(aniline.value, aniline.decision > 0 ? model.model.svm.labels[0] : model.model.svm.labels[1], "the class is the side of the decision value");
+    // the same request again: the same answer (the model and its calibration are deterministic)
+    const again = await kernelPredictJob({ model, smiles: [queries[3]!], confidenceLevel: 0.8, neighbours: 3 });
+    assert.deepEqual(again.predictions[0], aniline);
+  });
+
+  it("regression (EPAFHM.medi): the interval at 0.8 holds the prediction and is narrower than at 0.95", async () => {
+    const smiles = epafhm.map((r) => r.smiles);
+    const y = epafhm.map((r) => Number(r.value));
+    const model = await kernelTrainJob({ smiles, y, kind: "regression", cost: 10, epsilon: 0.1, seed: 1 });
+    const q = ["CCCCCCCCO", smiles[5]!];
+    const at80 = (await kernelPredictJob({ model, smiles: q, confidenceLevel: 0.8, neighbours: 2 })).predictions;
+    const at95 = (await kernelPredictJob({ model, smiles: q, confidenceLevel: 0.95, neighbours: 2 })).predictions;
+    for (let i = 0; i < 2; i++) {
+      const [lo, hi] = at80[i]!.interval!;
+      assert.ok(lo < at80[i]!.value && at80[i]!.value < hi, `${lo} < ${at80[i]!.value} < ${hi}`);
+      const [lo95, hi95] = at95[i]!.interval!;
+      assert.ok(hi95 - lo95 > hi - lo, "more confidence, a wider interval");
+    }
+    // a training compound is predicted near its measured value (within the 0.8 interval)
+    const [lo, hi] = at80[1]!.interval!;
+    assert.ok(lo <= y[5]! && y[5]! <= hi, `${y[5]} in [${lo}, ${hi}]`);
+  });
+
+  it("refuses a classifier with one class and too few readable compounds, naming the parameter", async () => {
+    const smiles = hamster.slice(0, 20).map((r) => r.smiles);
+    await assert.rejects(kernelTrainJob({ smiles, y: smiles.map(() => 1), kind: "classification", cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && e.details.field === "prediction_feature");
+    await assert.rejects(kernelTrainJob({ smiles: smiles.slice(0, 5), y: [0, 1, 0, 1, 0], kind: "classification", cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && /at least 10/.test(e.message));
+  });
+});
