@@ -24,7 +24,8 @@ import { bool, dateTime, dbl, dc, iri, NS, ot, owl, rdf, str, type Vocab } from 
 
 const { quad } = DataFactory;
 
-export type FeatureKind = "substructure" | "descriptor";
+/** Substructures or descriptors of a feature dataset (lazar), or fingerprints computed inside the model (the kernel model: no feature dataset). */
+export type FeatureKind = "substructure" | "descriptor" | "fingerprints";
 
 export interface ModelRecord {
   readonly uri: string;
@@ -86,12 +87,11 @@ export function modelNTriples(m: ModelRecord, v: Vocab): string {
   const s = iri(m.uri);
   const q: Quad[] = [
     quad(s, rdf.type, ot.Model),
-    quad(s, rdf.type, iri(`${OTA}${m.classes.length > 0 ? "ClassificationLazySingleTarget" : "RegressionLazySingleTarget"}`)),
+    quad(s, rdf.type, iri(`${OTA}${m.classes.length > 0 ? "Classification" : "Regression"}${m.featureKind === "fingerprints" ? "Eager" : "Lazy"}SingleTarget`)),
     quad(s, dc.title, str(m.title)),
     quad(s, dc.date, dateTime(m.created)),
     quad(s, iri(`${NS.ot}algorithm`), iri(m.algorithm)),
     quad(s, iri(`${NS.ot}trainingDataset`), iri(m.trainingDataset)),
-    quad(s, iri(`${NS.ot}featureDataset`), iri(m.featureDataset)),
     quad(s, iri(`${NS.ot}dependentVariables`), iri(m.endpoint)),
     quad(s, iri(`${NS.ot}predictedVariables`), iri(predictedValueUri(m.uri))),
     quad(s, iri(`${NS.ot}predictedVariables`), iri(predictedConfidenceUri(m.uri))),
@@ -105,6 +105,7 @@ export function modelNTriples(m: ModelRecord, v: Vocab): string {
     quad(s, v.qg.numberOfCompounds, DataFactory.literal(String(m.trainingCompounds), iri(`${NS.xsd}integer`))),
     quad(s, v.qg.numberOfFeatures, DataFactory.literal(String(m.features), iri(`${NS.xsd}integer`))),
   ];
+  if (m.featureDataset !== "") q.push(quad(s, iri(`${NS.ot}featureDataset`), iri(m.featureDataset)));
   m.classes.forEach((c, i) => q.push(quad(s, v.qg.classValue, str(`${i + 1}\t${c}`))));
   for (const [name, value] of m.parameters) {
     const p = iri(`${m.uri}#param-${encodeURIComponent(name)}`);
@@ -149,7 +150,7 @@ export function readModel(store: ox.Store, uri: string, v: Vocab): ModelRecord |
     predictionAlgorithm: one(v.qg.predictionAlgorithm.value),
     minSim: Number(one(v.qg.minSim.value)),
     minTrainPerformance: Number(one(v.qg.minTrainPerformance.value)),
-    featureKind: one(v.qg.featureKind.value) === "descriptor" ? "descriptor" : "substructure",
+    featureKind: (["descriptor", "fingerprints"] as const).find((k) => k === one(v.qg.featureKind.value)) ?? "substructure",
     nrHits: one(v.qg.nrHits.value) === "true",
     version: one(v.qg.version.value),
     parameters,

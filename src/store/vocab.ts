@@ -68,6 +68,7 @@ export const QG_NAMES = [
   // models and predictions
   "predictionAlgorithm", "minSim", "minTrainPerformance", "featureKind", "nrHits", "endpointTitle", "classValue",
   "neighbour", "similarity", "measuredActivity", "measured", "reason", "matchedFeature", "model", "Neighbour", "numberOfNeighbours",
+  "pValue", "forClass", "intervalLower", "intervalUpper", "confidenceLevel",
   // validation
   "CrossValidation", "algorithmParams", "numFolds", "randomSeed", "stratified", "runtimeMs", "prediction", "fold",
   "predictedValue", "confidence", "Report", "validation",

@@ -89,6 +89,9 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
   if (pf !== undefined) raw.set("prediction_feature", [pf]);
   const modelParams = parseParams(LAZAR, raw);
   const m = await modelRequest(modelParams, raw, store, uris, v);
+  if (m.generator.kind === "kernel") {
+    throw new BadRequest("prediction_algorithm=kernel_svm cannot be cross-validated by this service yet (its 10-fold figures on public data sets are in the README); cross-validate a lazar algorithm, or build the model and predict a held-out dataset", { field: "algorithm_params" });
+  }
   if (m.generator.kind === "descriptors") {
     throw new BadRequest(
       `descriptors computed on the fly are not cross-validated: they do not depend on the endpoint, so compute them once (POST ${datasetUri}/pc) and give the result as feature_dataset_uri in algorithm_params`,

@@ -19,6 +19,16 @@ import { BadRequest } from "../../errors.ts";
 import { addRbf, addTanimoto, fitStandardiser, packBits, standardise, type BitRows, type Standardiser } from "../../learn/kernels.ts";
 import { predictKernelModel, trainKernelModel, type KernelModel } from "../../learn/kernel-model.ts";
 import { loadLibsvm } from "../../learn/svm.ts";
+import { DataFactory } from "n3";
+import type { Quad } from "@rdfjs/types";
+import { predictedConfidenceUri, predictedValueUri } from "../../resources/model.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";
+import type { JobContext } from "../../tasks/job.ts";
+import type { PredictInput, PredictOutput, PredictSummary } from "../lazar/job.ts";
+import type { KernelModelData } from "./model.ts";
+
+const { quad, literal } = DataFactory;
 
 /** Compounds per features step (the features job's own limit). */
 const FEATURE_STEP = 1000;
@@ -131,6 +141,7 @@ export interface KernelQueryPrediction {
 }
 
 export async function kernelPredictJob(input: KernelPredictInput): Promise<{ readonly predictions: readonly KernelQueryPrediction[] }> {
+  if (input.smiles.length === 0) return { predictions: [] };
   const t = input.model;
   const c = collect(await features(input.smiles));
   const m = c.rows.length;
@@ -156,4 +167,78 @@ export async function kernelPredictJob(input: KernelPredictInput): Promise<{ rea
     };
   });
   return { predictions };
+}
+
+/**
+ * `model.predict` for a kernel model (lazar/job.ts hands it over): the prediction dataset's
+ * entries, in the shape of lazar's (docs/lazar-method.md "Model and prediction resources") and
+ * with the conformal output:
+ *
+ *   <e> qg:pValue <e/p{c}> ; <e/p{c}> qg:forClass "<class>" ; qg:confidence p .   (two classes)
+ *   <e> qg:intervalLower a ; qg:intervalUpper b ; qg:confidenceLevel 0.8 .         (numbers)
+ *
+ * The confidence value of a class prediction is the conformal confidence, 1 − the p-value of the
+ * other class (how surely the other class is ruled out); of a numeric one, the interval's level.
+ * A training compound is answered with its measured values, as lazar does.
+ */
+export async function kernelEntries(input: Omit<PredictInput, "model"> & { readonly model: KernelModelData }, ctx: JobContext): Promise<PredictOutput> {
+  const d = input.model;
+  const v = new Vocab(input.base);
+  const ds = iri(input.datasetUri);
+  const valueF = iri(predictedValueUri(d.uri));
+  const confF = iri(predictedConfidenceUri(d.uri));
+  const label = (x: number): Quad["object"] => (d.classes.length > 0 ? str(d.classes[x] ?? String(x)) : literal(String(x), xsd.double));
+  const text = (x: number): string => (d.classes.length > 0 ? (d.classes[x] ?? String(x)) : String(x));
+  const measured = new Map<string, number[]>();
+  d.keys.forEach((k, r) => measured.set(k, [...(measured.get(k) ?? []), d.activities[r]!]));
+  const toPredict = input.queries.filter((q) => q.smiles !== null && !measured.has(q.compound));
+  const { predictions } = await kernelPredictJob({ model: d.trained, smiles: toPredict.map((q) => q.smiles!), confidenceLevel: d.confidenceLevel, neighbours: input.verbose ? 5 : 0 });
+  const predicted = new Map(toPredict.map((q, i) => [q.line, predictions[i]!]));
+  const q: Quad[] = [];
+  const summary: PredictSummary[] = [];
+  input.queries.forEach((query, i) => {
+    const e = iri(`${input.datasetUri}#e${query.line}`);
+    q.push(quad(ds, ot.dataEntry, e), quad(e, ot.compound, iri(query.compound)), quad(e, v.qg.line, int(query.line)));
+    let k = 0;
+    const value = (f: Quad["object"] & { termType: "NamedNode" }, o: Quad["object"]): void => {
+      const vn = iri(`${input.datasetUri}#e${query.line}v${k++}`);
+      q.push(quad(e, ot.values, vn), quad(vn, ot.feature, f), quad(vn, ot.value, o));
+    };
+    const known = measured.get(query.compound);
+    const p = predicted.get(query.line);
+    if (known) {
+      q.push(quad(e, v.qg.measured, bool(true)));
+      for (const a of known) value(iri(d.endpoint), label(a));
+      summary.push({ compound: query.compound, status: "measured", value: known.map(text).join(", "), neighbours: 0 });
+    } else if (!p || p.error !== null) {
+      const reason = "the query's structure could not be read";
+      q.push(quad(e, v.qg.reason, str(reason)));
+      value(confF, dbl(0));
+      summary.push({ compound: query.compound, status: "unreadable", neighbours: 0, reason });
+    } else {
+      let confidence: number;
+      if (p.pValues) {
+        confidence = 1 - p.pValues[1 - p.value]!;
+        p.pValues.forEach((pv, c) => {
+          const node = iri(`${input.datasetUri}#e${query.line}p${c}`);
+          q.push(quad(e, v.qg.pValue, node), quad(node, v.qg.forClass, str(d.classes[c] ?? String(c))), quad(node, v.qg.confidence, dbl(pv)));
+        });
+      } else {
+        confidence = d.confidenceLevel;
+        const [lo, hi] = p.interval!;
+        if (Number.isFinite(lo) && Number.isFinite(hi)) q.push(quad(e, v.qg.intervalLower, dbl(lo)), quad(e, v.qg.intervalUpper, dbl(hi)));
+        q.push(quad(e, v.qg.confidenceLevel, dbl(d.confidenceLevel)));
+      }
+      value(valueF, label(p.value));
+      value(confF, dbl(confidence));
+      q.push(quad(e, v.qg.numberOfNeighbours, int(d.keys.length)));
+      p.neighbours.forEach((nb, n) => {
+        const node = iri(`${input.datasetUri}#e${query.line}n${n}`);
+        q.push(quad(e, v.qg.neighbour, node), quad(node, ot.compound, iri(d.keys[nb.row]!)), quad(node, v.qg.similarity, dbl(nb.similarity)), quad(node, v.qg.measuredActivity, label(d.activities[nb.row]!)));
+      });
+      summary.push({ compound: query.compound, status: "predicted", value: text(p.value), confidence, neighbours: d.keys.length });
+    }
+    if (i % 10 === 0) ctx.progress(i / input.queries.length);
+  });
+  return { entries: new TextEncoder().encode(toNTriples(q)), summary };
 }

@@ -65,7 +65,7 @@ export async function predictOne(m: ModelRecord, compoundUri: string, services: 
       smiles = r.value.smiles;
     }
     const result = uris.dataset(newId());
-    await predictCompound(store, (input) => run("model.predict", input), m, uri, smiles, result, vocab);
+    await predictCompound(store, (input) => run("model.predict", input), (input) => run("kernel.train", input), m, uri, smiles, result, vocab);
     return result;
   })();
   running.set(key, work);

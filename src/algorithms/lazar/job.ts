@@ -26,11 +26,14 @@ import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";
 import type { ModelData } from "./model-data.ts";
 import type { JobContext } from "../../tasks/job.ts";
 import { fingerprintOf, queryHits } from "./featurise.ts";
+import { kernelEntries } from "../kernel/job.ts";
+import type { KernelModelData } from "../kernel/model.ts";
 
 const { quad, literal } = DataFactory;
 
 export interface PredictInput {
-  readonly model: ModelData;
+  /** A lazar model's data, or a kernel model's (algorithms/kernel/model.ts). */
+  readonly model: ModelData | KernelModelData;
   readonly queries: readonly { readonly line: number; readonly compound: string; readonly smiles: string | null }[];
   readonly datasetUri: string;
   readonly base: string;
@@ -100,6 +103,7 @@ function valueLiteral(d: ModelData, x: number): Quad["object"] {
 }
 
 export async function predictJob(input: PredictInput, ctx: JobContext): Promise<PredictOutput> {
+  if (input.model.kind === "kernel") return kernelEntries({ ...input, model: input.model }, ctx);
   const d = input.model;
   const { model, queries } = await build(d);
   const v = new Vocab(input.base);

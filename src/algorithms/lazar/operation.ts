@@ -12,6 +12,7 @@ import { describe } from "../descriptors/operation.ts";
 import type { Operation } from "../jobs.ts";
 import type { ModelRequest } from "./spec.ts";
 import { loadModelData } from "./model-data.ts";
+import { keepKernelModel, kernelModelData, kernelTrainingInput, type KernelModelData } from "../kernel/model.ts";
 
 /** The model-building task: features (generated, or the stored feature dataset), then the record. */
 export function buildModelOperation(store: GraphStore, request: ModelRequest, modelUri: string, newDataset: () => string, base: string, version: string, v: Vocab): Operation {
@@ -20,8 +21,20 @@ export function buildModelOperation(store: GraphStore, request: ModelRequest, mo
     let featureDataset: string;
     let features: number;
     let preloaded: Stage[] = [];
+    let trainingCompounds = request.trainingCompounds;
+    let kernel: ((uri: string, rec: ModelRecord) => KernelModelData) | undefined;
     const g = request.generator;
-    if (g.kind === "stored") {
+    if (g.kind === "kernel") {
+      // no feature dataset: the model computes its fingerprints and descriptors itself
+      featureDataset = "";
+      ctx.progress(0.05);
+      const { input, keys } = await kernelTrainingInput(store, request.record, v);
+      const trained = await ctx.run("kernel.train", input);
+      ctx.progress(0.95);
+      trainingCompounds = new Set(Array.from(trained.rows, (i) => keys[i])).size;
+      features = trained.fingerprints.reduce((a, f) => a + f.words * 32, 0) + trained.standardiser.used.length;
+      kernel = (uri, rec) => kernelModelData({ ...rec, uri }, keys, input.y, trained);
+    } else if (g.kind === "stored") {
       featureDataset = g.uri;
       features = (await read(store, v, "datasetSummary", g.uri)).features.length;
     } else if (g.kind === "miner") {
@@ -46,10 +59,14 @@ export function buildModelOperation(store: GraphStore, request: ModelRequest, mo
       await Promise.all(preloaded.map((s) => s.discard()));
       throw new UnprocessableEntity("the feature generator found no features: a model needs at least one (for a miner, try a lower min_frequency)", { field: "feature_generation_uri" });
     }
-    const record: ModelRecord = { ...request.record, uri: modelUri, created: new Date(), featureDataset, features, trainingCompounds: request.trainingCompounds, version };
+    const record: ModelRecord = { ...request.record, uri: modelUri, created: new Date(), featureDataset, features, trainingCompounds, version };
     ops.push({ graph: modelUri, ntriples: modelNTriples(record, v) });
     // The model's data is read into its cache before the task completes: the first prediction
     // does not wait for it (a Kazius BBRC model: ≈ 2.5 s of reading).
+    if (kernel) {
+      const data = kernel(modelUri, record);
+      return { ops, resultUri: modelUri, preloaded, warm: async () => keepKernelModel(data) };
+    }
     return { ops, resultUri: modelUri, preloaded, warm: async () => void (await loadModelData(store, record, v)) };
   };
 }

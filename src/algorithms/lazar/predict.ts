@@ -11,6 +11,8 @@ import type { Quad } from "@rdfjs/types";
 import { toNTriples } from "../../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, str, type Vocab } from "../../store/vocab.ts";
 import { loadModelData } from "./model-data.ts";
+import { loadKernelModel, type TrainKernel } from "../kernel/model.ts";
+import { KERNEL_SVM } from "../kernel/spec.ts";
 import type { PredictInput, PredictOutput, PredictSummary } from "./job.ts";
 import type { Operation, OperationContext } from "../jobs.ts";
 import type { JobInput, JobOutput } from "../jobs.ts";
@@ -61,8 +63,8 @@ function predictionHeader(m: ModelRecord, datasetUri: string, q: Queries, counts
 type RunPredict = (input: PredictInput, onProgress: (f: number) => void) => Promise<PredictOutput>;
 
 /** Predict the queries in chunks on the pool; the prediction dataset's body and per-query summaries. */
-export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
-  const model = await loadModelData(store, m, v);
+export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, train: TrainKernel, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
+  const model = m.predictionAlgorithm === KERNEL_SVM ? await loadKernelModel(store, m, v, train) : await loadModelData(store, m, v);
   const { outputs, loads } = await runChunks(chunked(q.rows, PREDICT_CHUNK), (queries) => queries.length, (queries, onProgress) => run({ model, queries, datasetUri, base: v.base, verbose }, onProgress), progress, stage);
   const header = predictionHeader(m, datasetUri, q, { entries: q.rows.length }, v);
   return { body: await chunkedBody(header, outputs, loads, stage), summary: outputs.flatMap((o) => o.summary) };
@@ -72,7 +74,7 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
   return async (ctx: OperationContext) => {
     const stage = store.stage(datasetUri);
     try {
-      const { body } = await predict(store, m, q, datasetUri, v, false, (input, onProgress) => ctx.run("model.predict", input, onProgress), (f) => ctx.progress(f), stage);
+      const { body } = await predict(store, m, q, datasetUri, v, false, (input, onProgress) => ctx.run("model.predict", input, onProgress), (f) => ctx.progress(f), (input) => ctx.run("kernel.train", input), stage);
       return { ops: [{ graph: datasetUri, ntriples: body }], resultUri: datasetUri, preloaded: [stage] };
     } catch (err) {
       await stage.discard();
@@ -98,6 +100,7 @@ export async function storedPrediction(store: GraphStore, m: ModelRecord, compou
 export async function predictCompound(
   store: GraphStore,
   run: (input: JobInput<"model.predict">) => Promise<JobOutput<"model.predict">>,
+  train: TrainKernel,
   m: ModelRecord,
   compound: string,
   smiles: string | null,
@@ -105,7 +108,7 @@ export async function predictCompound(
   v: Vocab,
 ): Promise<PredictSummary> {
   const q: Queries = { rows: [{ line: 1, compound, smiles }], parameter: ["compound_uri", compound] };
-  const { body, summary } = await predict(store, m, q, datasetUri, v, true, (input) => run(input), () => undefined);
+  const { body, summary } = await predict(store, m, q, datasetUri, v, true, (input) => run(input), () => undefined, train);
   await store.commit(await withCreator([{ graph: datasetUri, ntriples: body }], actingCreator(), v, (g) => !store.has(g)));
   return summary[0]!;
 }

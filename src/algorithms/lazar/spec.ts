@@ -17,6 +17,7 @@ import { ot, type Vocab } from "../../store/vocab.ts";
 import { ALL_DESCRIPTORS, datasetDescriptorRequest, type DescriptorRequest } from "../descriptors/spec.ts";
 import { BBRC, LAST, endpoint, miningRequest, type MiningRequest } from "../mining/spec.ts";
 import { requireDataset } from "../checks.ts";
+import { DEFAULT_CONFIDENCE_LEVEL, KERNEL_SVM, kernelSettings, type KernelSettings } from "../kernel/spec.ts";
 
 /** Parameters meant for the feature generator, passed on to it unchanged (as lazar did). */
 const GENERATOR_PARAMS: readonly ParamSpec[] = [
@@ -43,10 +44,12 @@ export const LAZAR: AlgorithmSpec = {
     },
     {
       name: "prediction_algorithm",
-      description: "weighted_majority_vote (default for nominal endpoints), local_svm_classification, local_svm_regression (default for numeric ones) or weighted_average",
+      description:
+        "weighted_majority_vote (default for nominal endpoints), local_svm_classification, local_svm_regression (default for numeric ones) or weighted_average; or kernel_svm: a global SVM on fingerprints and descriptors computed by the model, with conformal p-values (two classes) or intervals (numbers)",
       required: false,
-      kind: { type: "enum", values: PREDICTION_ALGORITHMS },
+      kind: { type: "enum", values: [...PREDICTION_ALGORITHMS, KERNEL_SVM] },
     },
+    { name: "confidence_level", description: "kernel_svm: the confidence level of the prediction intervals of a numeric endpoint (1 − significance)", required: false, default: String(DEFAULT_CONFIDENCE_LEVEL), kind: { type: "number", min: 0.5, max: 0.99 } },
     {
       name: "min_sim",
       description: "neighbours have a similarity above this: default 0.3 for substructures (weighted Tanimoto), 0.7 for descriptors (on the scale (cosine + 1)/2, i.e. a cosine above 0.4)",
@@ -59,7 +62,11 @@ export const LAZAR: AlgorithmSpec = {
   ],
 };
 
-type Generator = { readonly kind: "stored"; readonly uri: string; readonly featureKind: FeatureKind } | { readonly kind: "miner"; readonly request: MiningRequest } | { readonly kind: "descriptors"; readonly request: DescriptorRequest };
+type Generator =
+  | { readonly kind: "stored"; readonly uri: string; readonly featureKind: FeatureKind }
+  | { readonly kind: "miner"; readonly request: MiningRequest }
+  | { readonly kind: "descriptors"; readonly request: DescriptorRequest }
+  | { readonly kind: "kernel"; readonly settings: KernelSettings };
 
 /** `POST /model/{id}`: predict one compound (answered directly) or a dataset (a task) with the model. */
 export const PREDICT: AlgorithmSpec = {
@@ -109,6 +116,8 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   const nominal = feature.types.includes("NominalFeature");
   const classes = nominal ? feature.acceptValues : [];
   if (!nominal && !feature.types.includes("NumericFeature")) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
+  if (params.string("prediction_algorithm") === KERNEL_SVM) return kernelRequest(params, raw, datasetUri, feature, classes, store, uris, v);
+  if (raw.has("confidence_level")) throw new BadRequest("parameter 'confidence_level' applies to prediction_algorithm=kernel_svm only", { field: "confidence_level" });
   const algorithm = lazarError(() => checkAlgorithm(params.string("prediction_algorithm") ?? defaultAlgorithm(classes.length), classes.length));
   const hits = usesHits(algorithm, classes.length) || (params.boolean("nr_hits") ?? false);
   const given = (names: readonly string[]): string[] => names.filter((n) => raw.has(n));
@@ -165,7 +174,8 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
       generator = { kind: "descriptors", request };
     }
   }
-  const featureKind: FeatureKind = generator.kind === "stored" ? generator.featureKind : generator.kind === "miner" ? "substructure" : "descriptor";
+  const featureKind = generator.kind === "stored" ? generator.featureKind : generator.kind === "miner" ? "substructure" : "descriptor";
+  if (featureKind === "fingerprints") throw new Error("a stored feature dataset is never of kind fingerprints");
   const minSim = params.number("min_sim") ?? DEFAULT_MIN_SIM[featureKind];
   const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
   return {
@@ -192,6 +202,46 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
         ["nr_hits", String(featureKind === "substructure" && hits)],
         ...(fdUri === undefined ? [["feature_generation_uri", genUri ?? `${uris.algorithms()}/miner/bbrc`] as const] : []),
         ...defaulted,
+      ],
+    },
+  };
+}
+
+/** `prediction_algorithm=kernel_svm`: the global kernel model (algorithms/kernel/spec.ts). */
+async function kernelRequest(
+  params: Params,
+  raw: ReadonlyMap<string, readonly string[]>,
+  datasetUri: string,
+  feature: { readonly uri: string; readonly title: string },
+  classes: readonly string[],
+  store: GraphStore,
+  uris: Uris,
+  v: Vocab,
+): Promise<ModelRequest> {
+  const settings = kernelSettings(params, raw, classes);
+  const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
+  const title = `kernel SVM model for ${feature.title}`;
+  return {
+    title,
+    trainingCompounds: training.size,
+    generator: { kind: "kernel", settings },
+    record: {
+      title,
+      algorithm: `${uris.algorithms()}/lazar`,
+      trainingDataset: datasetUri,
+      endpoint: feature.uri,
+      endpointTitle: feature.title,
+      classes,
+      predictionAlgorithm: KERNEL_SVM,
+      minSim: 0,
+      minTrainPerformance: 0,
+      featureKind: "fingerprints",
+      nrHits: false,
+      parameters: [
+        ...params.written.filter(([n]) => !["prediction_feature", "prediction_algorithm", "confidence_level"].includes(n)),
+        ["prediction_feature", feature.uri],
+        ["prediction_algorithm", KERNEL_SVM],
+        ["confidence_level", String(settings.confidenceLevel)],
       ],
     },
   };

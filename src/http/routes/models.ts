@@ -15,6 +15,7 @@ import { isId } from "../../resources/uris.ts";
 import { predictDataset, predictOne } from "../../algorithms/lazar/index.ts";
 import { PREDICT } from "../../algorithms/lazar/spec.ts";
 import { forgetModel } from "../../algorithms/lazar/model-data.ts";
+import { forgetKernelModel } from "../../algorithms/kernel/model.ts";
 import { ot } from "../../store/vocab.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
@@ -70,6 +71,7 @@ export function registerModels(router: Router, deps: Deps): void {
     requireOwner(ctx, await read(store, vocab, "creator", m.uri), m.uri, "delete");
     await store.commit([{ graph: m.uri, delete: true }]);
     forgetModel(m.uri);
+    forgetKernelModel(m.uri);
     await respond(ctx, [["text/plain", () => `deleted ${m.uri}\n`], ["text/uri-list", () => uriList([m.uri])]]);
   });
 

@@ -5,7 +5,7 @@
  * (kernel similarity 1: every kernel of a compound with itself is 1); unreadable structures are
  * reported, never predicted; the conformal outputs are well-formed.
  */
-import { after, describe, it } from "node:test";
+import { after, describe, it, test } from "node:test";
 import assert from "node:assert/strict";
 import { kernelPredictJob, kernelTrainJob } from "../../../../src/algorithms/kernel/job.ts";
 import { servicePool } from "../../../../src/algorithms/jobs.ts";
@@ -70,4 +70,10 @@ describe("kernel.train / kernel.predict", () => {
     await assert.rejects(kernelTrainJob({ smiles, y: smiles.map(() => 1), kind: "classification", cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && e.details.field === "prediction_feature");
     await assert.rejects(kernelTrainJob({ smiles: smiles.slice(0, 5), y: [0, 1, 0, 1, 0], kind: "classification", cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && /at least 10/.test(e.message));
   });
+});
+
+test("kernel.predict with no queries answers with none", async () => {
+  const smiles = hamster.slice(0, 30).map((r) => r.smiles);
+  const model = await kernelTrainJob({ smiles, y: hamster.slice(0, 30).map((r) => (r.value === "true" ? 1 : 0)), kind: "classification", cost: 2, epsilon: 0.1, seed: 1 });
+  assert.deepEqual((await kernelPredictJob({ model, smiles: [], confidenceLevel: 0.8, neighbours: 3 })).predictions, []);
 });

@@ -1,0 +1,140 @@
+/**
+ * The global kernel model over HTTP (`POST /algorithm/qsar` with prediction_algorithm=kernel_svm;
+ * algorithms/kernel/, learn/kernel-model.ts, docs/conformal.md): a classification model on
+ * lazar's hamster set and a regression model on EPAFHM.medi, predictions of single compounds
+ * (p-values of both classes, or an interval at the model's confidence level; the nearest training
+ * compounds), a training compound answered with its measured value, a dataset predicted as a
+ * task, the model's record, parameters that do not apply (400 naming them), and the model after a
+ * restart (trained again from its record: the same predictions).
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { EPAFHM, get, HAMSTER, postCompound, postForm as post, runTask as runTaskFor, sparqlSelect } from "../helpers/server.ts";
+import { useServer } from "../helpers/use-server.ts";
+
+const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
+
+async function compound(base: string, smiles: string): Promise<string> {
+  const r = await postCompound(base, smiles);
+  assert.ok(r.status === 200 || r.status === 201, await r.clone().text());
+  return (await r.text()).trim();
+}
+
+interface Entry {
+  value?: string;
+  confidence?: number;
+  pValues: Map<string, number>;
+  lower?: number;
+  upper?: number;
+  level?: number;
+  neighbours: number[];
+  measured: boolean;
+}
+
+async function entry(base: string, pd: string, model: string, c: string): Promise<Entry> {
+  const qg = `${base}/ontology#`;
+  const rows = await sparqlSelect(
+    base,
+    `PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX qg: <${qg}>
+     SELECT ?c ?f ?x ?cls ?p ?lo ?hi ?lvl ?sim ?m WHERE { GRAPH <${pd}> { ?e ot:compound ?c .
+       OPTIONAL { ?e ot:values ?v . ?v ot:feature ?f ; ot:value ?x }
+       OPTIONAL { ?e qg:pValue ?pn . ?pn qg:forClass ?cls ; qg:confidence ?p }
+       OPTIONAL { ?e qg:intervalLower ?lo ; qg:intervalUpper ?hi } OPTIONAL { ?e qg:confidenceLevel ?lvl }
+       OPTIONAL { ?e qg:neighbour ?n . ?n qg:similarity ?sim } OPTIONAL { ?e qg:measured ?m } } }`,
+  );
+  const e: Entry = { pValues: new Map(), neighbours: [], measured: false };
+  const sims = new Set<string>();
+  for (const r of rows) {
+    if (r.c!.value !== c) continue;
+    if (r.f?.value === `${model}/predicted/value`) e.value = r.x!.value;
+    if (r.f?.value === `${model}/predicted/confidence`) e.confidence = Number(r.x!.value);
+    if (r.cls) e.pValues.set(r.cls.value, Number(r.p!.value));
+    if (r.lo) [e.lower, e.upper] = [Number(r.lo.value), Number(r.hi!.value)];
+    if (r.lvl) e.level = Number(r.lvl.value);
+    if (r.sim) sims.add(r.sim.value);
+    if (r.m) e.measured = true;
+  }
+  e.neighbours = [...sims].map(Number).sort((a, b) => b - a);
+  return e;
+}
+
+describe("kernel_svm models over HTTP", () => {
+  const srv = useServer({ upload: { hamster: HAMSTER, epafhm: EPAFHM } });
+  let classifier = "";
+  let regressor = "";
+
+  test("classification (hamster): the model's record; a new compound gets both classes' p-values, the conformal confidence and its nearest training compounds", async () => {
+    classifier = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.hamster, prediction_algorithm: "kernel_svm" });
+    const nt = await (await get(classifier, "application/n-triples")).text();
+    assert.match(nt, /ClassificationEagerSingleTarget/);
+    assert.match(nt, /#predictionAlgorithm> "kernel_svm"/);
+    assert.doesNotMatch(nt, /#featureDataset>/, "no feature dataset: the model computes its features");
+    const html = await (await get(classifier, "text/html")).text();
+    assert.match(html, /Morgan \(radius 2\), atom-pair, RDKit path and MACCS fingerprints/);
+
+    const query = await compound(srv.base, "c1ccccc1NN");
+    const r = await post(classifier, { compound_uri: query });
+    assert.equal(r.status, 201, await r.clone().text());
+    const pd = (await r.text()).trim();
+    const e = await entry(srv.base, pd, classifier, query);
+    assert.deepEqual([...e.pValues.keys()].sort(), ["false", "true"]);
+    for (const p of e.pValues.values()) assert.ok(p > 0 && p <= 1, `p-value ${p}`);
+    assert.ok(e.value === "false" || e.value === "true");
+    const other = e.value === "true" ? "false" : "true";
+    assert.ok(Math.abs(e.confidence! - (1 - e.pValues.get(other)!)) < 1e-9, "confidence = 1 − the other class's p-value");
+    assert.equal(e.neighbours.length, 5, "the five most similar training compounds");
+    assert.ok(e.neighbours.every((s) => s > 0 && s <= 1));
+
+    // a training compound: its measured class, as lazar answers
+    const training = await compound(srv.base, "CC=O");
+    const t = await entry(srv.base, (await (await post(classifier, { compound_uri: training })).text()).trim(), classifier, training);
+    assert.equal(t.measured, true);
+  });
+
+  test("regression (EPAFHM.medi): an interval at the default confidence level 0.8 around the prediction; a dataset predicted as a task", async () => {
+    regressor = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.epafhm, prediction_algorithm: "kernel_svm" });
+    const query = await compound(srv.base, "CCCCCCCCCCO");
+    const pd = (await (await post(regressor, { compound_uri: query })).text()).trim();
+    const e = await entry(srv.base, pd, regressor, query);
+    assert.equal(e.level, 0.8);
+    const v = Number(e.value);
+    assert.ok(e.lower! < v && v < e.upper!, `${e.lower} < ${v} < ${e.upper}`);
+    // the dataset itself: every compound is a training compound (measured)
+    const ds = await runTask(regressor, { dataset_uri: srv.datasets.epafhm });
+    const counted = await sparqlSelect(srv.base, `PREFIX qg: <${srv.base}/ontology#> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { ?e qg:measured true } }`);
+    assert.ok(Number(counted[0]!.n!.value) >= 80, `${counted[0]!.n!.value} entries answered as measured`);
+  });
+
+  test("parameters that configure lazar are refused with 400 naming them; confidence_level applies to kernel_svm only; three classes are refused", async () => {
+    const bad = async (params: Record<string, string>, field: RegExp): Promise<void> => {
+      const r = await post(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.hamster, ...params }, "application/problem+json");
+      assert.equal(r.status, 400, await r.clone().text());
+      assert.match(await r.text(), field);
+    };
+    await bad({ prediction_algorithm: "kernel_svm", min_sim: "0.5" }, /min_sim/);
+    await bad({ prediction_algorithm: "kernel_svm", feature_generation_uri: `${srv.base}/algorithm/miner/bbrc` }, /feature_generation_uri/);
+    await bad({ confidence_level: "0.9" }, /'confidence_level' applies to prediction_algorithm=kernel_svm only/);
+    await bad({ prediction_algorithm: "kernel_svm", confidence_level: "1.5" }, /confidence_level/);
+    const cv = await post(`${srv.base}/validation/crossvalidation`, { dataset_uri: srv.datasets.hamster, algorithm_uri: `${srv.base}/algorithm/qsar`, algorithm_params: "prediction_algorithm=kernel_svm" }, "application/problem+json");
+    assert.equal(cv.status, 400);
+    assert.match(await cv.text(), /kernel_svm cannot be cross-validated/);
+    // the next normal request works
+    assert.equal((await get(classifier, "text/uri-list")).status, 200);
+  });
+
+  test("after a restart the model is trained again from its record: the same prediction", async () => {
+    const query = await compound(srv.base, "CCN(CC)N=O");
+    const before = await entry(srv.base, (await (await post(classifier, { compound_uri: query })).text()).trim(), classifier, query);
+    await srv.restart();
+    const other = await compound(srv.base, "CCN(CC)N=O");
+    assert.equal(other, query);
+    // a different request (a new dataset): the DELETE of the stored one makes the service predict again
+    const stored = (await (await post(classifier, { compound_uri: query })).text()).trim();
+    assert.equal((await fetch(stored, { method: "DELETE" })).status, 200);
+    const r = await post(classifier, { compound_uri: query });
+    assert.equal(r.status, 201, await r.clone().text());
+    const after = await entry(srv.base, (await r.text()).trim(), classifier, query);
+    assert.equal(after.value, before.value);
+    assert.deepEqual(after.pValues, before.pValues);
+  });
+});
