@@ -20,6 +20,7 @@ import { addRbf, addTanimoto, fitStandardiser, packBits, standardise, type BitRo
 import { predictKernelModel, trainKernelModel, type KernelModel } from "../../learn/kernel-model.ts";
 import { loadLibsvm } from "../../learn/svm.ts";
 import { DataFactory } from "n3";
+import { startEntry } from "../entries.ts";
 import type { Quad } from "@rdfjs/types";
 import { predictedConfidenceUri, predictedValueUri } from "../../resources/model.ts";
 import { toNTriples } from "../../store/ntriples.ts";
@@ -184,7 +185,6 @@ export async function kernelPredictJob(input: KernelPredictInput): Promise<{ rea
 export async function kernelEntries(input: Omit<PredictInput, "model"> & { readonly model: KernelModelData }, ctx: JobContext): Promise<PredictOutput> {
   const d = input.model;
   const v = new Vocab(input.base);
-  const ds = iri(input.datasetUri);
   const valueF = iri(predictedValueUri(d.uri));
   const confF = iri(predictedConfidenceUri(d.uri));
   const label = (x: number): Quad["object"] => (d.classes.length > 0 ? str(d.classes[x] ?? String(x)) : literal(String(x), xsd.double));
@@ -197,13 +197,7 @@ export async function kernelEntries(input: Omit<PredictInput, "model"> & { reado
   const q: Quad[] = [];
   const summary: PredictSummary[] = [];
   input.queries.forEach((query, i) => {
-    const e = iri(`${input.datasetUri}#e${query.line}`);
-    q.push(quad(ds, ot.dataEntry, e), quad(e, ot.compound, iri(query.compound)), quad(e, v.qg.line, int(query.line)));
-    let k = 0;
-    const value = (f: Quad["object"] & { termType: "NamedNode" }, o: Quad["object"]): void => {
-      const vn = iri(`${input.datasetUri}#e${query.line}v${k++}`);
-      q.push(quad(e, ot.values, vn), quad(vn, ot.feature, f), quad(vn, ot.value, o));
-    };
+    const { entry: e, value } = startEntry(q, input.datasetUri, query, v);
     const known = measured.get(query.compound);
     const p = predicted.get(query.line);
     if (known) {

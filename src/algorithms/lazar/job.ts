@@ -15,6 +15,7 @@
  * The built model (similarity index, compiled SMARTS, libsvm) is kept per model URI in the worker.
  */
 import { DataFactory } from "n3";
+import { startEntry } from "../entries.ts";
 import type { Quad } from "@rdfjs/types";
 import { computeDescriptors } from "../../chem/descriptors/index.ts";
 import { readSmilesGuarded } from "../../chem/structure.ts";
@@ -107,20 +108,13 @@ export async function predictJob(input: PredictInput, ctx: JobContext): Promise<
   const d = input.model;
   const { model, queries } = await build(d);
   const v = new Vocab(input.base);
-  const ds = iri(input.datasetUri);
   const valueF = iri(predictedValueUri(d.uri));
   const confF = iri(predictedConfidenceUri(d.uri));
   const q: Quad[] = [];
   const summary: PredictSummary[] = [];
   for (let i = 0; i < input.queries.length; i++) {
     const query = input.queries[i]!;
-    const e = iri(`${input.datasetUri}#e${query.line}`);
-    q.push(quad(ds, ot.dataEntry, e), quad(e, ot.compound, iri(query.compound)), quad(e, v.qg.line, int(query.line)));
-    let k = 0;
-    const value = (f: Quad["object"] & { termType: "NamedNode" }, o: Quad["object"]): void => {
-      const vn = iri(`${input.datasetUri}#e${query.line}v${k++}`);
-      q.push(quad(e, ot.values, vn), quad(vn, ot.feature, f), quad(vn, ot.value, o));
-    };
+    const { entry: e, value } = startEntry(q, input.datasetUri, query, v);
     // The query's features.
     let fingerprint: { idx: Int32Array; val: Float64Array } | undefined;
     let descriptors: Float64Array | undefined;
