@@ -53,7 +53,7 @@ export type JobKind = job.JobKind<Jobs>;
 export type JobInput<K extends JobKind> = job.JobInput<Jobs, K>;
 export type JobOutput<K extends JobKind> = job.JobOutput<Jobs, K>;
 /** The jobs a request may wait for (a structure read, a depiction, one compound's descriptors or prediction). */
-export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk" | "model.predict" | "kernel.train">;
+export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk" | "model.predict">;
 /** Runs one of them for a waiting request (the HTTP layer's request-time pool, with its budgets). */
 export type RunRequestJob = <K extends RequestJobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void) => Promise<JobOutput<K>>;
 /** A task's operation that runs these jobs. */

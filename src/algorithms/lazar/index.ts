@@ -16,6 +16,7 @@ import { datasetQueries, predictCompound, predictDatasetOperation, storedPredict
 import { actingCreator } from "../../resources/creator.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import { LAZAR, modelRequest } from "./spec.ts";
+import type { TrainKernel } from "../kernel/model.ts";
 
 export const lazar: Algorithm = {
   spec: LAZAR,
@@ -35,12 +36,13 @@ export async function predictDataset(m: ModelRecord, dataset: string, { store, u
 
 /**
  * Predict compound `compoundUri` (parameter compound_uri: a compound URI of this service, known
- * or not) with model `m`, run by `run` (request-time jobs): the prediction dataset's URI, and
+ * or not) with model `m`, run by `run` (request-time jobs; a kernel model not in memory is trained
+ * again by `train`, a task-pool job without the request-time budget): the prediction dataset's URI, and
  * whether it was stored by this request (false: the same request was answered before, and its
  * stored prediction is the answer, `storedPrediction`). Identical requests that arrive while one
  * is being predicted wait for it and get its answer.
  */
-export async function predictOne(m: ModelRecord, compoundUri: string, services: Services, run: RunRequestJob): Promise<{ uri: string; created: boolean }> {
+export async function predictOne(m: ModelRecord, compoundUri: string, services: Services, run: RunRequestJob, train: TrainKernel): Promise<{ uri: string; created: boolean }> {
   const { store, uris, vocab } = services;
   const prefix = `${uris.compounds()}/`;
   if (!compoundUri.startsWith(prefix)) throw new BadRequest(`parameter 'compound_uri': ${compoundUri} is not a compound of this service (${prefix}<InChI>)`, { field: "compound_uri" });
@@ -65,7 +67,7 @@ export async function predictOne(m: ModelRecord, compoundUri: string, services: 
       smiles = r.value.smiles;
     }
     const result = uris.dataset(newId());
-    await predictCompound(store, (input) => run("model.predict", input), (input) => run("kernel.train", input), m, uri, smiles, result, vocab);
+    await predictCompound(store, (input) => run("model.predict", input), train, m, uri, smiles, result, vocab);
     return result;
   })();
   running.set(key, work);

@@ -82,7 +82,8 @@ export function registerModels(router: Router, deps: Deps): void {
     const dataset = params.string("dataset_uri");
     if ((compound === undefined) === (dataset === undefined)) throw new BadRequest("give exactly one of compound_uri and dataset_uri", { field: compound === undefined ? "compound_uri" : "dataset_uri" });
     if (dataset !== undefined) return respondTask(ctx, await predictDataset(m, dataset, deps), deps);
-    const { uri: result, created } = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress));
+    // a kernel model not in memory (after a restart) is trained again as long as its build took: on the task pool, not within a request-time job's budget
+    const { uri: result, created } = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress), (input) => deps.pool.run("kernel.train", input));
     if (created) ctx.set("Location", result);
     await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], created ? 201 : 200);
   });
