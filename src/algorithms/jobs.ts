@@ -13,7 +13,7 @@ import { depictJob, featuresJob, fingerprintsJob, identifyStructure, molfileJob 
 import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
-import { kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
+import { kernelFoldJob, kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
 import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
 import { rfeResampleJob } from "./rfe/job.ts";
@@ -44,6 +44,7 @@ export const jobs = {
   "model.predict": predictJob,
   "cv.fold": crossValidationFold,
   "cv.fold.stored": crossValidationFoldStored,
+  "cv.fold.kernel": kernelFoldJob,
   "rfe.resample": rfeResampleJob,
   "rdf.render": renderJob,
 } as const;

@@ -59,7 +59,8 @@ export interface CrossValidationRequest extends CrossValidationParameters {
   /** Features: mined per training fold (settings; per-mil minimum frequency recomputed per fold), or stored. */
   readonly features:
     | { readonly kind: "mined"; readonly fold: Omit<FoldInput, "train" | "test">; readonly frequency: { readonly absolute: number } | { readonly perMil: number } }
-    | { readonly kind: "stored"; readonly data: ModelData };
+    | { readonly kind: "stored"; readonly data: ModelData }
+    | { readonly kind: "kernel"; readonly confidenceLevel: number };
 }
 
 /** `name=value;name=value` → raw parameters (a name may not repeat). */
@@ -89,9 +90,6 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
   if (pf !== undefined) raw.set("prediction_feature", [pf]);
   const modelParams = parseParams(LAZAR, raw);
   const m = await modelRequest(modelParams, raw, store, uris, v);
-  if (m.generator.kind === "kernel") {
-    throw new BadRequest("prediction_algorithm=kernel_svm cannot be cross-validated by this service yet (its 10-fold figures on public data sets are in the README); cross-validate a lazar algorithm, or build the model and predict a held-out dataset", { field: "algorithm_params" });
-  }
   if (m.generator.kind === "descriptors") {
     throw new BadRequest(
       `descriptors computed on the fly are not cross-validated: they do not depend on the endpoint, so compute them once (POST ${datasetUri}/pc) and give the result as feature_dataset_uri in algorithm_params`,
@@ -126,6 +124,7 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
     classes,
     instances,
   };
+  if (m.generator.kind === "kernel") return { ...common, features: { kind: "kernel", confidenceLevel: m.generator.settings.confidenceLevel } };
   if (m.generator.kind === "stored") {
     const data = await buildModelData(store, { ...m.record, uri: `${datasetUri}#crossvalidation`, featureDataset: m.generator.uri }, v);
     return { ...common, features: { kind: "stored", data } };

@@ -28,6 +28,8 @@ import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";
 import type { JobContext } from "../../tasks/job.ts";
 import type { PredictInput, PredictOutput, PredictSummary } from "../lazar/job.ts";
 import type { KernelModelData } from "./model.ts";
+import type { FoldOutput } from "../crossvalidation/job.ts";
+import { KERNEL_COST, KERNEL_EPSILON, KERNEL_SEED } from "./spec.ts";
 
 const { quad, literal } = DataFactory;
 
@@ -235,4 +237,42 @@ export async function kernelEntries(input: Omit<PredictInput, "model"> & { reado
     if (i % 10 === 0) ctx.progress(i / input.queries.length);
   });
   return { entries: new TextEncoder().encode(toNTriples(q)), summary };
+}
+
+export interface KernelFoldInput {
+  /** Training instances: class index 1…k (as cross-validation numbers classes) or value. */
+  readonly train: readonly { readonly smiles: string; readonly activity: number }[];
+  readonly test: readonly { readonly key: string; readonly smiles: string | null }[];
+  readonly classes: readonly string[];
+  readonly confidenceLevel: number;
+}
+
+/**
+ * `cv.fold.kernel`: one fold of a cross-validation of the kernel model (docs/cross-validation.md):
+ * trained on the training fold only (its features, kernels, SVM and calibration), the test
+ * compounds predicted, in the shape of the other fold jobs (class index 1…k, or the value; the
+ * confidence as the model's predictions carry it).
+ */
+export async function kernelFoldJob(input: KernelFoldInput): Promise<FoldOutput> {
+  const kind = input.classes.length > 0 ? "classification" : "regression";
+  const model = await kernelTrainJob({
+    smiles: input.train.map((t) => t.smiles),
+    y: input.train.map((t) => (kind === "classification" ? t.activity - 1 : t.activity)),
+    kind,
+    cost: KERNEL_COST[kind],
+    epsilon: KERNEL_EPSILON,
+    seed: KERNEL_SEED,
+  });
+  const readable = input.test.filter((t) => t.smiles !== null);
+  const { predictions } = await kernelPredictJob({ model, smiles: readable.map((t) => t.smiles!), confidenceLevel: input.confidenceLevel, neighbours: 0 });
+  const byKey = new Map(readable.map((t, i) => [t.key, predictions[i]!]));
+  return {
+    features: model.fingerprints.reduce((a, f) => a + f.words * 32, 0) + model.standardiser.used.length,
+    predictions: input.test.map((t) => {
+      const p = byKey.get(t.key);
+      if (!p || p.error !== null) return { key: t.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" };
+      const confidence = p.pValues ? 1 - p.pValues[1 - p.value]! : input.confidenceLevel;
+      return { key: t.key, value: kind === "classification" ? p.value + 1 : p.value, confidence, neighbours: model.rows.length };
+    }),
+  };
 }
