@@ -1,7 +1,7 @@
 /**
- * Quality of the default global model, built from the service's own modules: features by the
- * `chem.features` job function (chem/jobs.ts: Morgan r2/2048, atom pairs, RDKit paths, MACCS,
- * RDKit's 2D descriptors), kernels (learn/kernels.ts: the mean of the four Tanimoto kernels and
+ * Quality of the default global model, built from the service's own modules: features as the
+ * kernel model's jobs compute them (algorithms/kernel/job.ts `defaultModelFeatures`: Morgan
+ * r2/2048, atom pairs, RDKit paths, MACCS, RDKit's 2D descriptors), kernels (learn/kernels.ts: the mean of the four Tanimoto kernels and
  * an RBF on the descriptors standardised on each training fold), the SVM with its conformal
  * calibration (learn/kernel-model.ts), on the service's folds (validate/folds.ts, 10, seed 1,
  * unit = standard InChI). Every compound is predicted once, by the model of the fold it is not in.
@@ -17,9 +17,8 @@
  */
 import { loadRDKit } from "../src/chem/rdkit.ts";
 import { encodeSmiles } from "../src/chem/labelled-graph.ts";
-import { featuresJob } from "../src/chem/jobs.ts";
-import { DEFAULT_MODEL_FEATURES } from "../src/chem/fingerprints.ts";
-import { fitStandardiser, meanKernel, packBits, rbfCross, standardise, tanimotoGram, type BitRows } from "../src/learn/kernels.ts";
+import { defaultModelFeatures } from "../src/algorithms/kernel/job.ts";
+import { fitStandardiser, meanKernel, rbfCross, standardise, tanimotoGram, type BitRows } from "../src/learn/kernels.ts";
 import { predictKernelModel, trainKernelModel } from "../src/learn/kernel-model.ts";
 import { predictionSet } from "../src/learn/conformal.ts";
 import { loadLibsvm } from "../src/learn/svm.ts";
@@ -44,34 +43,13 @@ for (const name of which) {
   const kind = classification ? "classification" : "regression";
   const { smiles, y } = readDataset(spec);
   const t0 = performance.now();
-  // features, in job-sized chunks
-  const chunks: Awaited<ReturnType<typeof featuresJob>>[] = [];
-  for (let i = 0; i < smiles.length; i += 1000) chunks.push(await featuresJob({ smiles: smiles.slice(i, i + 1000), fingerprints: [...DEFAULT_MODEL_FEATURES.fingerprints], descriptors: true }));
-  const errors = chunks.flatMap((c) => c.errors);
-  const keep = Int32Array.from(errors.flatMap((e, i) => (e === null ? [i] : [])));
+  // features as the model's jobs compute them (in job-sized steps)
+  const c = await defaultModelFeatures(smiles);
+  const keep = c.rows;
   const n = keep.length;
-  const fps: BitRows[] = DEFAULT_MODEL_FEATURES.fingerprints.map((_, f) => {
-    const offsets = [0];
-    const idx: number[] = [];
-    for (const c of chunks) {
-      const fp = c.fingerprints[f]!;
-      for (let i = 0; i + 1 < fp.offsets.length; i++) {
-        if (c.errors[i] !== null) continue;
-        for (let k = fp.offsets[i]!; k < fp.offsets[i + 1]!; k++) idx.push(fp.idx[k]!);
-        offsets.push(idx.length);
-      }
-    }
-    return packBits(Int32Array.from(offsets), Int32Array.from(idx), chunks[0]!.fingerprints[f]!.space);
-  });
-  const p = chunks[0]!.descriptors!.names.length;
-  const desc = new Float64Array(n * p);
-  {
-    let r = 0;
-    for (const c of chunks) {
-      const v = c.descriptors!.values;
-      for (let i = 0; i < c.errors.length; i++) if (c.errors[i] === null) desc.set(v.subarray(i * p, (i + 1) * p), p * r++);
-    }
-  }
+  const fps: BitRows[] = c.fingerprints;
+  const p = c.columns;
+  const desc = c.descriptors;
   const tFeatures = (performance.now() - t0) / 1000;
   const yk = Float64Array.from(keep, (i) => y[i]!);
   const inchis = Array.from(keep, (i) => encodeSmiles(rdkit, smiles[i]!)?.inchi ?? `unreadable-${i}`);

@@ -68,6 +68,11 @@ async function features(smiles: readonly string[]): Promise<FeaturesOutput[]> {
   return out;
 }
 
+/** The default model's features of `smiles` (computed in steps): the compounds that have them (input indices), packed fingerprints, descriptor rows. */
+export async function defaultModelFeatures(smiles: readonly string[]): Promise<ReturnType<typeof collect>> {
+  return collect(await features(smiles));
+}
+
 /** The compounds of `steps` that have their features (input indices), their fingerprints packed and their descriptor rows. */
 function collect(steps: readonly FeaturesOutput[]): { rows: Int32Array; errors: (string | null)[]; fingerprints: BitRows[]; descriptors: Float64Array; columns: number } {
   const errors = steps.flatMap((s) => s.errors);
@@ -109,7 +114,7 @@ function kernelMatrix(a: readonly BitRows[], za: Float64Array, na: number, train
 export async function kernelTrainJob(input: KernelTrainInput): Promise<TrainedKernelModel> {
   if (input.smiles.length !== input.y.length) throw new BadRequest("kernel.train: one value per compound", { field: "y" });
   const lib = await loadLibsvm();
-  const c = collect(await features(input.smiles));
+  const c = await defaultModelFeatures(input.smiles);
   const n = c.rows.length;
   if (n < 10) throw new BadRequest(`only ${n} training compounds have readable structures; the model needs at least 10`, { field: "dataset_uri" });
   const y = Float64Array.from(c.rows, (i) => input.y[i]!);
@@ -146,7 +151,7 @@ export interface KernelQueryPrediction {
 export async function kernelPredictJob(input: KernelPredictInput): Promise<{ readonly predictions: readonly KernelQueryPrediction[] }> {
   if (input.smiles.length === 0) return { predictions: [] };
   const t = input.model;
-  const c = collect(await features(input.smiles));
+  const c = await defaultModelFeatures(input.smiles);
   const m = c.rows.length;
   const z = standardise(t.standardiser, c.descriptors, m);
   const nt = t.rows.length;
