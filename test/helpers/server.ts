@@ -209,6 +209,13 @@ export async function postCompound(base: string, body: string, o: { type?: strin
   return fetch(`${base}/compound`, { method: "POST", body, headers: { "Content-Type": o.type ?? "chemical/x-daylight-smiles", Accept: o.accept ?? "text/uri-list", ...o.headers } });
 }
 
+/** POST a SMILES to /compound and return the compound's URI (200 known, 201 new; anything else fails the test). */
+export async function compoundUri(base: string, smiles: string): Promise<string> {
+  const r = await postCompound(base, smiles);
+  assert.ok(r.status === 200 || r.status === 201, await r.clone().text());
+  return (await r.text()).trim();
+}
+
 /** What a failed request must not change: the dataset list and the quads outside task graphs. */
 export interface StoreSnapshot {
   readonly datasets: string;

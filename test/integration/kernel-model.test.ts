@@ -10,16 +10,11 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { EPAFHM, get, HAMSTER, postCompound, postForm as post, runTask as runTaskFor, sparqlSelect } from "../helpers/server.ts";
+import { EPAFHM, get, HAMSTER, compoundUri, postForm as post, runTask as runTaskFor, sparqlSelect } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
 
-async function compound(base: string, smiles: string): Promise<string> {
-  const r = await postCompound(base, smiles);
-  assert.ok(r.status === 200 || r.status === 201, await r.clone().text());
-  return (await r.text()).trim();
-}
 
 interface Entry {
   value?: string;
@@ -73,7 +68,7 @@ describe("kernel_svm models over HTTP", () => {
     const html = await (await get(classifier, "text/html")).text();
     assert.match(html, /Morgan \(radius 2\), atom-pair, RDKit path and MACCS fingerprints/);
 
-    const query = await compound(srv.base, "c1ccccc1NN");
+    const query = await compoundUri(srv.base, "c1ccccc1NN");
     const r = await post(classifier, { compound_uri: query });
     assert.equal(r.status, 201, await r.clone().text());
     const pd = (await r.text()).trim();
@@ -87,14 +82,14 @@ describe("kernel_svm models over HTTP", () => {
     assert.ok(e.neighbours.every((s) => s > 0 && s <= 1));
 
     // a training compound: its measured class, as lazar answers
-    const training = await compound(srv.base, "CC=O");
+    const training = await compoundUri(srv.base, "CC=O");
     const t = await entry(srv.base, (await (await post(classifier, { compound_uri: training })).text()).trim(), classifier, training);
     assert.equal(t.measured, true);
   });
 
   test("regression (EPAFHM.medi): an interval at the default confidence level 0.8 around the prediction; a dataset predicted as a task", async () => {
     regressor = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.epafhm, prediction_algorithm: "kernel_svm" });
-    const query = await compound(srv.base, "CCCCCCCCCCO");
+    const query = await compoundUri(srv.base, "CCCCCCCCCCO");
     const pd = (await (await post(regressor, { compound_uri: query })).text()).trim();
     const e = await entry(srv.base, pd, regressor, query);
     assert.equal(e.level, 0.8);
@@ -142,10 +137,10 @@ describe("kernel_svm models over HTTP", () => {
   });
 
   test("after a restart the model is trained again from its record: the same prediction", async () => {
-    const query = await compound(srv.base, "CCN(CC)N=O");
+    const query = await compoundUri(srv.base, "CCN(CC)N=O");
     const before = await entry(srv.base, (await (await post(classifier, { compound_uri: query })).text()).trim(), classifier, query);
     await srv.restart();
-    const other = await compound(srv.base, "CCN(CC)N=O");
+    const other = await compoundUri(srv.base, "CCN(CC)N=O");
     assert.equal(other, query);
     // a different request (a new dataset): the DELETE of the stored one makes the service predict again
     const stored = (await (await post(classifier, { compound_uri: query })).text()).trim();

@@ -15,18 +15,13 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { DATA, EPAFHM, get, HAMSTER, postCompound, sparqlSelect, uploadDataset, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
+import { DATA, EPAFHM, get, HAMSTER, compoundUri, sparqlSelect, uploadDataset, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 
 
 
-async function compound(base: string, smiles: string): Promise<string> {
-  const r = await postCompound(base, smiles);
-  assert.ok(r.status === 200 || r.status === 201, await r.clone().text());
-  return (await r.text()).trim();
-}
 
 interface Prediction {
   value?: string;
@@ -74,7 +69,7 @@ describe("models over HTTP", () => {
     const features = (await (await get(`${fd}/features`, "text/uri-list")).text()).split(/\r?\n/).filter(Boolean);
     assert.ok(features.length >= 25, `${features.length} features (reference: 25)`);
 
-    const query = await compound(srv.base, "c1ccccc1NN");
+    const query = await compoundUri(srv.base, "c1ccccc1NN");
     const r = await post(model, { compound_uri: query });
     assert.equal(r.status, 201, await r.clone().text());
     const pd = (await r.text()).trim();
@@ -91,7 +86,7 @@ describe("models over HTTP", () => {
   });
 
   test("asking again for the same compound answers 200 with the stored prediction (as lazar's cache did); after its DELETE, 201 with a new one; another compound another dataset", async () => {
-    const query = await compound(srv.base, "c1ccccc1NN");
+    const query = await compoundUri(srv.base, "c1ccccc1NN");
     const first = await post(model, { compound_uri: query });
     assert.ok(first.status === 200 || first.status === 201);
     const pd = (await first.text()).trim();
@@ -99,7 +94,7 @@ describe("models over HTTP", () => {
     assert.equal(again.status, 200);
     assert.equal((await again.text()).trim(), pd);
     assert.equal((await concurrent.text()).trim(), pd);
-    const other = (await (await post(model, { compound_uri: await compound(srv.base, "c1ccccc1N") })).text()).trim();
+    const other = (await (await post(model, { compound_uri: await compoundUri(srv.base, "c1ccccc1N") })).text()).trim();
     assert.notEqual(other, pd);
     assert.equal((await fetch(pd, { method: "DELETE" })).status, 200);
     const fresh = await post(model, { compound_uri: query });
@@ -110,7 +105,7 @@ describe("models over HTTP", () => {
   });
 
   test("a training compound (CNN) gets its measured value, marked as measured, and no prediction", async () => {
-    const query = await compound(srv.base, "CNN");
+    const query = await compoundUri(srv.base, "CNN");
     const pd = (await (await post(model, { compound_uri: query })).text()).trim();
     const p = (await predictions(srv.base, pd, model)).get(query)!;
     assert.equal(p.value, undefined);
@@ -133,7 +128,7 @@ describe("models over HTTP", () => {
 
   test("local_svm_classification on hamster predicts a class", async () => {
     const svm = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.hamster, min_frequency: "8", prediction_algorithm: "local_svm_classification" });
-    const query = await compound(srv.base, "c1ccccc1NN");
+    const query = await compoundUri(srv.base, "c1ccccc1NN");
     const pd = (await (await post(svm, { compound_uri: query })).text()).trim();
     const p = (await predictions(srv.base, pd, svm)).get(query)!;
     assert.ok(p.value === "true" || p.value === "false" || p.reason !== undefined, JSON.stringify(p));
@@ -156,7 +151,7 @@ describe("models over HTTP", () => {
     // training compound and is answered with its measured value.)
     let predicted = 0;
     for (const smiles of ["Oc1ccccc1", "Cc1ccccc1", "Clc1ccccc1", "Nc1ccccc1", "CCCCCCCCO"]) {
-      const query = await compound(srv.base, smiles);
+      const query = await compoundUri(srv.base, smiles);
       const pd = (await (await post(m, { compound_uri: query })).text()).trim();
       const p = (await predictions(srv.base, pd, m)).get(query)!;
       if (p.measured.length > 0) continue; // in the training set after all: measured, not predicted
@@ -202,7 +197,7 @@ describe("models over HTTP", () => {
   });
 
   test("after a restart the model still predicts, identically (the stored prediction deleted, so it is computed anew)", async () => {
-    const query = await compound(srv.base, "c1ccccc1NN");
+    const query = await compoundUri(srv.base, "c1ccccc1NN");
     const pd = (await (await post(model, { compound_uri: query })).text()).trim();
     const before = (await predictions(srv.base, pd, model)).get(query)!;
     await srv.restart();

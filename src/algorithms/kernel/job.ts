@@ -148,6 +148,16 @@ export interface KernelQueryPrediction {
   readonly neighbours: readonly { readonly row: number; readonly similarity: number }[];
 }
 
+/** The model's features: the fingerprints' bits and the descriptor columns it uses. */
+export function featureCount(t: TrainedKernelModel): number {
+  return t.fingerprints.reduce((a, f) => a + f.words * 32, 0) + t.standardiser.used.length;
+}
+
+/** A prediction's confidence: two classes, 1 − the other class's p-value (the conformal confidence); a number, its interval's level. */
+function conformalConfidence(p: KernelQueryPrediction, level: number): number {
+  return p.pValues ? 1 - p.pValues[1 - p.value]! : level;
+}
+
 export async function kernelPredictJob(input: KernelPredictInput): Promise<{ readonly predictions: readonly KernelQueryPrediction[] }> {
   if (input.smiles.length === 0) return { predictions: [] };
   const t = input.model;
@@ -217,15 +227,13 @@ export async function kernelEntries(input: Omit<PredictInput, "model"> & { reado
       value(confF, dbl(0));
       summary.push({ compound: query.compound, status: "unreadable", neighbours: 0, reason });
     } else {
-      let confidence: number;
+      const confidence = conformalConfidence(p, d.confidenceLevel);
       if (p.pValues) {
-        confidence = 1 - p.pValues[1 - p.value]!;
         p.pValues.forEach((pv, c) => {
           const node = iri(`${input.datasetUri}#e${query.line}p${c}`);
           q.push(quad(e, v.qg.pValue, node), quad(node, v.qg.forClass, str(d.classes[c] ?? String(c))), quad(node, v.qg.confidence, dbl(pv)));
         });
       } else {
-        confidence = d.confidenceLevel;
         const [lo, hi] = p.interval!;
         if (Number.isFinite(lo) && Number.isFinite(hi)) q.push(quad(e, v.qg.intervalLower, dbl(lo)), quad(e, v.qg.intervalUpper, dbl(hi)));
         q.push(quad(e, v.qg.confidenceLevel, dbl(d.confidenceLevel)));
@@ -272,11 +280,11 @@ export async function kernelFoldJob(input: KernelFoldInput): Promise<FoldOutput>
   const { predictions } = await kernelPredictJob({ model, smiles: readable.map((t) => t.smiles!), confidenceLevel: input.confidenceLevel, neighbours: 0 });
   const byKey = new Map(readable.map((t, i) => [t.key, predictions[i]!]));
   return {
-    features: model.fingerprints.reduce((a, f) => a + f.words * 32, 0) + model.standardiser.used.length,
+    features: featureCount(model),
     predictions: input.test.map((t) => {
       const p = byKey.get(t.key);
       if (!p || p.error !== null) return { key: t.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" };
-      const confidence = p.pValues ? 1 - p.pValues[1 - p.value]! : input.confidenceLevel;
+      const confidence = conformalConfidence(p, input.confidenceLevel);
       return { key: t.key, value: kind === "classification" ? p.value + 1 : p.value, confidence, neighbours: model.rows.length };
     }),
   };

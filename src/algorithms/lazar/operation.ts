@@ -12,6 +12,7 @@ import { describe } from "../descriptors/operation.ts";
 import type { Operation } from "../jobs.ts";
 import type { ModelRequest } from "./spec.ts";
 import { loadModelData } from "./model-data.ts";
+import { featureCount } from "../kernel/job.ts";
 import { keepKernelModel, kernelModelData, kernelTrainingInput, type KernelModelData } from "../kernel/model.ts";
 
 /** The model-building task: features (generated, or the stored feature dataset), then the record. */
@@ -32,7 +33,7 @@ export function buildModelOperation(store: GraphStore, request: ModelRequest, mo
       const trained = await ctx.run("kernel.train", input);
       ctx.progress(0.95);
       trainingCompounds = new Set(Array.from(trained.rows, (i) => keys[i])).size;
-      features = trained.fingerprints.reduce((a, f) => a + f.words * 32, 0) + trained.standardiser.used.length;
+      features = featureCount(trained);
       kernel = (uri, rec) => kernelModelData({ ...rec, uri }, keys, input.y, trained);
     } else if (g.kind === "stored") {
       featureDataset = g.uri;

@@ -319,22 +319,24 @@ test("Mondrian validity: error rate within the binomial bound of ε overall and 
   }
 });
 
+/** m examples of 8 uniform features, class 1 when x0 + x1 + 0.4·N(0, 1) > 1 (the forest tests' problem). */
+function forestProblem(rand: () => number, m: number): { data: ForestData; labels: Int32Array } {
+  const rows: number[][] = [];
+  const labels = new Int32Array(m);
+  for (let i = 0; i < m; i++) {
+    const x = Array.from({ length: 8 }, () => rand());
+    rows.push(x);
+    labels[i] = x[0]! + x[1]! + 0.4 * normal(rand) > 1 ? 1 : 0;
+  }
+  return { data: ForestData.fromRows(rows), labels };
+}
+
 test("with the repository's random forest (held-out calibration): smoothed Mondrian p-values are valid", () => {
   // 8 features, class 1 when x0 + x1 + noise > 1; forest trained on 400 rows, calibrated on
   // 3000 others (inductive conformal; the out-of-bag variant is the next test),
   // tested on 6000 more. Vote shares of 100 trees, many ties.
   const rand = mulberry32Unit(9);
-  const p = 8;
-  const make = (m: number) => {
-    const rows: number[][] = [];
-    const labels = new Int32Array(m);
-    for (let i = 0; i < m; i++) {
-      const x = Array.from({ length: p }, () => rand());
-      rows.push(x);
-      labels[i] = x[0]! + x[1]! + 0.4 * normal(rand) > 1 ? 1 : 0;
-    }
-    return { data: ForestData.fromRows(rows), labels };
-  };
+  const make = (m: number) => forestProblem(rand, m);
   const train = make(400);
   const forest = trainForest(train.data, { kind: "classification", classes: train.labels, nClasses: 2 }, { ntree: 100, seed: 3 });
   const cal = make(3000);
@@ -354,16 +356,7 @@ test("with the repository's random forest, calibrated on its own out-of-bag vote
   // The same problem; the forest trained on 2000 rows, each row's calibration score from the
   // trees it was out of bag for (forest.ts oobVotes; Johansson et al. 2014), tested on 6000 others.
   const rand = mulberry32Unit(11);
-  const make = (m: number) => {
-    const rows: number[][] = [];
-    const labels = new Int32Array(m);
-    for (let i = 0; i < m; i++) {
-      const x = Array.from({ length: 8 }, () => rand());
-      rows.push(x);
-      labels[i] = x[0]! + x[1]! + 0.4 * normal(rand) > 1 ? 1 : 0;
-    }
-    return { data: ForestData.fromRows(rows), labels };
-  };
+  const make = (m: number) => forestProblem(rand, m);
   const train = make(2000);
   const forest = trainForest(train.data, { kind: "classification", classes: train.labels, nClasses: 2 }, { ntree: 100, seed: 5 });
   const tst = make(6000);
