@@ -69,6 +69,7 @@ export const QG_NAMES = [
   "predictionAlgorithm", "minSim", "minTrainPerformance", "featureKind", "nrHits", "endpointTitle", "classValue",
   "neighbour", "similarity", "measuredActivity", "measured", "reason", "matchedFeature", "model", "Neighbour", "numberOfNeighbours",
   "pValue", "forClass", "intervalLower", "intervalUpper", "confidenceLevel",
+  "nearestSimilarity", "insideDomain", "domainThreshold", "domainNote",
   // validation
   "CrossValidation", "algorithmParams", "numFolds", "randomSeed", "stratified", "runtimeMs", "prediction", "fold",
   "predictedValue", "confidence", "Report", "validation",

@@ -31,7 +31,7 @@ describe("cross-validation over HTTP", () => {
   let first = "";
 
   test("10-fold CV of BBRC + weighted majority vote on hamster: accuracy ≥ 0.80; every compound predicted or counted unpredicted", async () => {
-    first = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster });
+    first = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: "prediction_algorithm=weighted_majority_vote" });
     const { stats, folds } = await read(srv.base, first);
     assert.ok(stats.get("accuracy")! >= 0.8, `accuracy ${stats.get("accuracy")}`);
     assert.equal(stats.get("numInstances"), 85);
@@ -40,12 +40,12 @@ describe("cross-validation over HTTP", () => {
   });
 
   test("the same seed gives the same folds and statistics; another seed other folds", async () => {
-    const again = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "1" });
+    const again = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "1", algorithm_params: "prediction_algorithm=weighted_majority_vote" });
     const a = await read(srv.base, first);
     const b = await read(srv.base, again);
     assert.deepEqual(b.folds, a.folds);
     assert.deepEqual(b.stats, a.stats);
-    const other = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "2", num_folds: "5" });
+    const other = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "2", num_folds: "5", algorithm_params: "prediction_algorithm=weighted_majority_vote" });
     assert.notDeepEqual((await read(srv.base, other)).folds, a.folds);
   });
 

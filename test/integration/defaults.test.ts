@@ -66,8 +66,19 @@ describe("defaults that finish on a 1,000-compound regression set", () => {
     endpoint = `${srv.datasets.loael}/feature/LOAEL`;
   });
 
-  test("the default model (dataset and endpoint only) finishes, its progress moving; BBRC mined paths, recorded", async () => {
+  test("the default model (dataset and endpoint only) is the kernel model: it finishes, its progress moving, and stores no feature dataset", async () => {
     const run = await follow(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.loael, prediction_feature: endpoint });
+    assert.equal(run.status, 200, run.body);
+    assertMoved(run, 3, "model");
+    const model = run.body;
+    assert.equal(await parameter(srv.base, model, "prediction_algorithm"), "kernel_svm");
+    assert.equal(await parameter(srv.base, model, "confidence_level"), "0.8");
+    const fd = await sparqlSelect(srv.base, `PREFIX ot: <${OT}> SELECT ?fd WHERE { GRAPH <${model}> { <${model}> ot:featureDataset ?fd } }`);
+    assert.equal(fd.length, 0, "no feature dataset");
+  });
+
+  test("lazar's local SVM regression with BBRC (asked for by name) finishes, its progress moving; BBRC mined paths, recorded", async () => {
+    const run = await follow(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.loael, prediction_feature: endpoint, prediction_algorithm: "local_svm_regression" });
     assert.equal(run.status, 200, run.body);
     assertMoved(run, 2, "model");
     const model = run.body;

@@ -10,7 +10,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { EPAFHM, get, HAMSTER, compoundUri, postForm as post, runTask as runTaskFor, sparqlSelect } from "../helpers/server.ts";
+import { DATA, EPAFHM, get, HAMSTER, compoundUri, postForm as post, runTask as runTaskFor, sparqlSelect, uploadCsv, uploadDataset } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
@@ -25,6 +25,10 @@ interface Entry {
   level?: number;
   neighbours: number[];
   measured: boolean;
+  nearest?: number;
+  inside?: boolean;
+  threshold?: number;
+  note?: string;
 }
 
 async function entry(base: string, pd: string, model: string, c: string): Promise<Entry> {
@@ -32,7 +36,8 @@ async function entry(base: string, pd: string, model: string, c: string): Promis
   const rows = await sparqlSelect(
     base,
     `PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX qg: <${qg}>
-     SELECT ?c ?f ?x ?cls ?p ?lo ?hi ?lvl ?sim ?m WHERE { GRAPH <${pd}> { ?e ot:compound ?c .
+     SELECT ?c ?f ?x ?cls ?p ?lo ?hi ?lvl ?sim ?m ?near ?in ?thr ?note WHERE { GRAPH <${pd}> { ?e ot:compound ?c .
+       OPTIONAL { ?e qg:nearestSimilarity ?near ; qg:insideDomain ?in ; qg:domainThreshold ?thr } OPTIONAL { ?e qg:domainNote ?note }
        OPTIONAL { ?e ot:values ?v . ?v ot:feature ?f ; ot:value ?x }
        OPTIONAL { ?e qg:pValue ?pn . ?pn qg:forClass ?cls ; qg:confidence ?p }
        OPTIONAL { ?e qg:intervalLower ?lo ; qg:intervalUpper ?hi } OPTIONAL { ?e qg:confidenceLevel ?lvl }
@@ -49,6 +54,8 @@ async function entry(base: string, pd: string, model: string, c: string): Promis
     if (r.lvl) e.level = Number(r.lvl.value);
     if (r.sim) sims.add(r.sim.value);
     if (r.m) e.measured = true;
+    if (r.near) [e.nearest, e.inside, e.threshold] = [Number(r.near.value), r.in!.value === "true", Number(r.thr!.value)];
+    if (r.note) e.note = r.note.value;
   }
   e.neighbours = [...sims].map(Number).sort((a, b) => b - a);
   return e;
@@ -80,6 +87,17 @@ describe("kernel_svm models over HTTP", () => {
     assert.ok(Math.abs(e.confidence! - (1 - e.pValues.get(other)!)) < 1e-9, "confidence = 1 − the other class's p-value");
     assert.equal(e.neighbours.length, 5, "the five most similar training compounds");
     assert.ok(e.neighbours.every((s) => s > 0 && s <= 1));
+    // the applicability domain: the nearest training compound's similarity against the model's threshold
+    assert.ok(Math.abs(e.nearest! - e.neighbours[0]!) < 1e-6, `nearest ${e.nearest}, first neighbour ${e.neighbours[0]}`);
+    assert.ok(e.threshold! > 0 && e.threshold! < 1, `threshold ${e.threshold}`);
+    assert.equal(e.inside, e.nearest! >= e.threshold!);
+    assert.equal(e.note !== undefined, !e.inside, "a note exactly when outside");
+    // a compound unlike any hamster compound (a perfluorinated silane): outside, and the note says why
+    const far = await compoundUri(srv.base, "FC(F)(F)C(F)(F)C(F)(F)C(F)(F)[Si](C(F)(F)F)(C(F)(F)F)C(F)(F)C(F)(F)C(F)(F)C(F)(F)F");
+    const fe = await entry(srv.base, (await (await post(classifier, { compound_uri: far })).text()).trim(), classifier, far);
+    assert.ok(fe.value === "false" || fe.value === "true", "still predicted");
+    assert.equal(fe.inside, false, `nearest ${fe.nearest}, threshold ${fe.threshold}`);
+    assert.match(fe.note ?? "", /outside the applicability domain/);
 
     // a training compound: its measured class, as lazar answers
     const training = await compoundUri(srv.base, "CC=O");
@@ -101,7 +119,7 @@ describe("kernel_svm models over HTTP", () => {
     assert.ok(Number(counted[0]!.n!.value) >= 80, `${counted[0]!.n!.value} entries answered as measured`);
   });
 
-  test("parameters that configure lazar are refused with 400 naming them; confidence_level applies to kernel_svm only; three classes are refused", async () => {
+  test("parameters that configure lazar are refused with 400 naming them; confidence_level applies to kernel_svm only", async () => {
     const bad = async (params: Record<string, string>, field: RegExp): Promise<void> => {
       const r = await post(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.hamster, ...params }, "application/problem+json");
       assert.equal(r.status, 400, await r.clone().text());
@@ -109,13 +127,50 @@ describe("kernel_svm models over HTTP", () => {
     };
     await bad({ prediction_algorithm: "kernel_svm", min_sim: "0.5" }, /min_sim/);
     await bad({ prediction_algorithm: "kernel_svm", feature_generation_uri: `${srv.base}/algorithm/miner/bbrc` }, /feature_generation_uri/);
-    await bad({ confidence_level: "0.9" }, /'confidence_level' applies to prediction_algorithm=kernel_svm only/);
+    await bad({ prediction_algorithm: "weighted_majority_vote", confidence_level: "0.9" }, /'confidence_level' applies to prediction_algorithm=kernel_svm only/);
     await bad({ prediction_algorithm: "kernel_svm", confidence_level: "1.5" }, /confidence_level/);
     const cv = await post(`${srv.base}/validation/crossvalidation`, { dataset_uri: srv.datasets.hamster, algorithm_uri: `${srv.base}/algorithm/qsar`, algorithm_params: "prediction_algorithm=kernel_svm;min_sim=0.3" }, "application/problem+json");
     assert.equal(cv.status, 400, "the same check inside algorithm_params");
     assert.match(await cv.text(), /min_sim/);
     // the next normal request works
     assert.equal((await get(classifier, "text/uri-list")).status, 200);
+  });
+
+  test("the default of /algorithm/qsar: kernel_svm, unless lazar's parameters are given; fewer than 10 training compounds are a 400", async () => {
+    const algorithmOf = async (params: Record<string, string>): Promise<string> => {
+      const m = await runTask(`${srv.base}/algorithm/qsar`, params);
+      const rows = await sparqlSelect(srv.base, `PREFIX qg: <${srv.base}/ontology#> SELECT ?a WHERE { GRAPH <${m}> { <${m}> qg:predictionAlgorithm ?a } }`);
+      return rows[0]!.a!.value;
+    };
+    assert.equal(await algorithmOf({ dataset_uri: srv.datasets.hamster }), "kernel_svm");
+    assert.equal(await algorithmOf({ dataset_uri: srv.datasets.hamster, confidence_level: "0.9" }), "kernel_svm");
+    assert.equal(await algorithmOf({ dataset_uri: srv.datasets.hamster, min_sim: "0.4" }), "weighted_majority_vote", "min_sim configures lazar");
+    const mini = await uploadDataset(srv.base, `${DATA}lazar/test/data/hamster_carcinogenicity.mini.csv`);
+    assert.equal(await algorithmOf({ dataset_uri: mini }), "kernel_svm", "10 compounds are enough");
+    // fewer than 10: a 400 naming the dataset, at once (not a failed task); the next request works
+    const five = await uploadCsv(srv.base, ["SMILES,active", "CCO,true", "CCCO,false", "CCCCO,true", "c1ccccc1,false", "CC(=O)O,true"].join("\n"), "five.csv");
+    const r = await post(`${srv.base}/algorithm/qsar`, { dataset_uri: five }, "application/problem+json");
+    assert.equal(r.status, 400);
+    const problem = (await r.json()) as { detail?: string; field?: string };
+    assert.match(JSON.stringify(problem), /5 compounds.*at least 10/);
+    assert.match(JSON.stringify(problem), /dataset_uri/);
+    assert.equal(await algorithmOf({ dataset_uri: srv.datasets.hamster }), "kernel_svm");
+  });
+
+  test("three classes (ISSCAN, 58 compounds): one SVM per class; a prediction carries three p-values; its cross-validation beats the majority class", async () => {
+    const isscan = await uploadDataset(srv.base, `${DATA}lazar/test/data/ISSCAN-multi.csv`);
+    const model = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: isscan });
+    const query = await compoundUri(srv.base, "ClCC(Cl)CCl");
+    const e = await entry(srv.base, (await (await post(model, { compound_uri: query })).text()).trim(), model, query);
+    assert.deepEqual([...e.pValues.keys()].sort(), ["0", "1", "2"]);
+    assert.ok(["0", "1", "2"].includes(e.value!));
+    const others = [...e.pValues].filter(([c]) => c !== e.value).map(([, p]) => p);
+    assert.ok(Math.abs(e.confidence! - (1 - Math.max(...others))) < 1e-9, "confidence = 1 − the largest p-value of the other classes");
+    const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: isscan });
+    const nt = await (await get(cv, "application/n-triples")).text();
+    const acc = Number(/ontology#accuracy> "([^"]+)"/.exec(nt)?.[1]);
+    // the file's classes: 23 / 10 / 25 (fixtures/data/SOURCES.md): always answering "2" scores 25/58 = 0.431
+    assert.ok(acc > 25 / 58, `accuracy ${acc}`);
   });
 
   test("10-fold cross-validation of kernel_svm (hamster, EPAFHM.medi): every compound predicted, statistics stored", async () => {

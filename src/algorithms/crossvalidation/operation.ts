@@ -31,7 +31,7 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
           out = await ctx.run("cv.fold.stored", { data: features.data, test: [...testKeys.keys()] }, onProgress);
         } else if (features.kind === "kernel") {
           const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ smiles: x.smiles, activity: x.activity }] : []));
-          out = await ctx.run("cv.fold.kernel", { train, test: [...testKeys].map(([key, smiles]) => ({ key, smiles })), classes: request.classes, confidenceLevel: features.confidenceLevel });
+          out = await ctx.run("cv.fold.kernel", { train, test: [...testKeys].map(([key, smiles]) => ({ key, smiles })), classes: request.classes, confidenceLevel: features.confidenceLevel }, onProgress);
         } else {
           out = await ctx.run("cv.fold", foldInput(request, features, (i) => foldOf(i) !== k, testKeys), onProgress);
         }

@@ -48,7 +48,7 @@ export async function kernelTrainingInput(store: GraphStore, m: Pick<ModelRecord
     keys.push(r.compound);
   }
   const kind = m.classes.length > 0 ? "classification" : "regression";
-  return { input: { smiles, y, kind, cost: KERNEL_COST[kind], epsilon: KERNEL_EPSILON, seed: KERNEL_SEED }, keys };
+  return { input: { smiles, y, kind, nClasses: m.classes.length, cost: KERNEL_COST[kind], epsilon: KERNEL_EPSILON, seed: KERNEL_SEED }, keys };
 }
 
 /** The model's data from a trained model and its training input. */

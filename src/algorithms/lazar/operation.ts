@@ -30,7 +30,7 @@ export function buildModelOperation(store: GraphStore, request: ModelRequest, mo
       featureDataset = "";
       ctx.progress(0.05);
       const { input, keys } = await kernelTrainingInput(store, request.record, v);
-      const trained = await ctx.run("kernel.train", input);
+      const trained = await ctx.run("kernel.train", input, (f) => ctx.progress(0.05 + 0.9 * f));
       ctx.progress(0.95);
       trainingCompounds = new Set(Array.from(trained.rows, (i) => keys[i])).size;
       features = featureCount(trained);

@@ -17,7 +17,7 @@ import { ot, type Vocab } from "../../store/vocab.ts";
 import { ALL_DESCRIPTORS, datasetDescriptorRequest, type DescriptorRequest } from "../descriptors/spec.ts";
 import { BBRC, LAST, endpoint, miningRequest, type MiningRequest } from "../mining/spec.ts";
 import { requireDataset } from "../checks.ts";
-import { DEFAULT_CONFIDENCE_LEVEL, KERNEL_SVM, kernelSettings, type KernelSettings } from "../kernel/spec.ts";
+import { DEFAULT_CONFIDENCE_LEVEL, KERNEL_SVM, kernelIsDefault, kernelSettings, type KernelSettings } from "../kernel/spec.ts";
 
 /** Parameters meant for the feature generator, passed on to it unchanged (as lazar did). */
 const GENERATOR_PARAMS: readonly ParamSpec[] = [
@@ -30,7 +30,7 @@ export const LAZAR: AlgorithmSpec = {
   aliases: ["lazar"],
   title: "lazar",
   description:
-    "Lazy structure–activity relationships: a compound is predicted from its most similar training compounds (neighbours above min_sim), by a weighted majority vote, a similarity-weighted average or a local support vector machine. Features come from a feature dataset, or are generated on the fly (BBRC by default, LAST-PM or descriptors).",
+    "QSAR models. By default a global kernel SVM on fingerprints and descriptors it computes itself, with conformal p-values or intervals and the nearest training compounds (prediction_algorithm=kernel_svm). Or lazar's read-across (lazy structure–activity relationships: a compound is predicted from its most similar training compounds above min_sim, by a weighted majority vote, a similarity-weighted average or a local support vector machine), chosen by giving prediction_algorithm or any of lazar's parameters; its features come from a feature dataset, or are generated on the fly (BBRC by default, LAST-PM or descriptors).",
   types: [`http://www.opentox.org/algorithmTypes.owl#LazyLearning`],
   parameters: [
     { name: "dataset_uri", description: "the training dataset (a dataset of this service)", required: true, kind: { type: "dataset" } },
@@ -38,14 +38,14 @@ export const LAZAR: AlgorithmSpec = {
     { name: "feature_dataset_uri", description: "precomputed features of the training compounds: a miner's substructures or descriptors computed by this service", required: false, kind: { type: "dataset" } },
     {
       name: "feature_generation_uri",
-      description: "when no feature dataset is given: the BBRC or LAST miner (/algorithm/miner/bbrc, /algorithm/miner/last, or their /algorithm/fminer paths), or /algorithm/pc/AllDescriptors or <dataset>/pc for descriptors; default BBRC",
+      description: "when no feature dataset is given: the BBRC or LAST miner (/algorithm/miner/bbrc, /algorithm/miner/last, or their /algorithm/fminer paths), or /algorithm/pc/AllDescriptors or <dataset>/pc for descriptors; default BBRC (lazar only)",
       required: false,
       kind: { type: "feature" },
     },
     {
       name: "prediction_algorithm",
       description:
-        "weighted_majority_vote (default for nominal endpoints), local_svm_classification, local_svm_regression (default for numeric ones) or weighted_average; or kernel_svm: a global SVM on fingerprints and descriptors computed by the model, with conformal p-values (two classes) or intervals (numbers)",
+        "kernel_svm (the default unless a lazar parameter is given): a global SVM on fingerprints and descriptors computed by the model, with conformal p-values (classes) or intervals (numbers); or lazar's read-across: weighted_majority_vote (lazar's default for nominal endpoints), local_svm_classification, local_svm_regression (lazar's default for numeric ones) or weighted_average",
       required: false,
       kind: { type: "enum", values: [...PREDICTION_ALGORITHMS, KERNEL_SVM] },
     },
@@ -116,7 +116,9 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   const nominal = feature.types.includes("NominalFeature");
   const classes = nominal ? feature.acceptValues : [];
   if (!nominal && !feature.types.includes("NumericFeature")) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
-  if (params.string("prediction_algorithm") === KERNEL_SVM) return kernelRequest(params, raw, datasetUri, feature, classes, store, uris, v);
+  const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
+  const asked = params.string("prediction_algorithm");
+  if (asked === KERNEL_SVM || (asked === undefined && kernelIsDefault(raw))) return kernelRequest(params, raw, datasetUri, feature, classes, training.size, uris);
   if (raw.has("confidence_level")) throw new BadRequest("parameter 'confidence_level' applies to prediction_algorithm=kernel_svm only", { field: "confidence_level" });
   const algorithm = lazarError(() => checkAlgorithm(params.string("prediction_algorithm") ?? defaultAlgorithm(classes.length), classes.length));
   const hits = usesHits(algorithm, classes.length) || (params.boolean("nr_hits") ?? false);
@@ -177,7 +179,6 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   const featureKind = generator.kind === "stored" ? generator.featureKind : generator.kind === "miner" ? "substructure" : "descriptor";
   if (featureKind === "fingerprints") throw new Error("a stored feature dataset is never of kind fingerprints");
   const minSim = params.number("min_sim") ?? DEFAULT_MIN_SIM[featureKind];
-  const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
   return {
     title: `lazar model for ${feature.title}`,
     trainingCompounds: training.size,
@@ -207,23 +208,21 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   };
 }
 
-/** `prediction_algorithm=kernel_svm`: the global kernel model (algorithms/kernel/spec.ts). */
-async function kernelRequest(
+/** `prediction_algorithm=kernel_svm` (the default: kernel/spec.ts `kernelIsDefault`): the global kernel model (algorithms/kernel/spec.ts). */
+function kernelRequest(
   params: Params,
   raw: ReadonlyMap<string, readonly string[]>,
   datasetUri: string,
   feature: { readonly uri: string; readonly title: string },
   classes: readonly string[],
-  store: GraphStore,
+  trainingCompounds: number,
   uris: Uris,
-  v: Vocab,
-): Promise<ModelRequest> {
-  const settings = kernelSettings(params, raw, classes);
-  const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
+): ModelRequest {
+  const settings = kernelSettings(params, raw, classes, trainingCompounds);
   const title = `kernel SVM model for ${feature.title}`;
   return {
     title,
-    trainingCompounds: training.size,
+    trainingCompounds,
     generator: { kind: "kernel", settings },
     record: {
       title,

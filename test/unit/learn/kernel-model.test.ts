@@ -68,6 +68,68 @@ test("classification: Mondrian p-values from out-of-fold decision values cover a
   }
 });
 
+test("three classes, one SVM per class against the rest: the p-values cover as promised, the class is the largest decision, accuracy near the Bayes rule's", async () => {
+  const lib = await loadLibsvm();
+  const rand = mulberry32Unit(5);
+  // three Gaussian classes in 2-D, sd 1, centres on a circle of radius 1.2 (120° apart)
+  const centre = [0, 1, 2].map((c) => [1.2 * Math.cos((2 * Math.PI * c) / 3), 1.2 * Math.sin((2 * Math.PI * c) / 3)] as const);
+  const make = (m: number) => {
+    const x = new Float64Array(2 * m);
+    const y = new Int32Array(m);
+    for (let i = 0; i < m; i++) {
+      y[i] = Math.floor(3 * rand());
+      x[2 * i] = centre[y[i]!]![0] + normal(rand);
+      x[2 * i + 1] = centre[y[i]!]![1] + normal(rand);
+    }
+    return { x, y, m };
+  };
+  const train = make(600);
+  const tst = make(3000);
+  const gram = rbfCross(train.x, train.m, train.x, train.m, 2, 0.5);
+  const rows = Int32Array.from({ length: train.m }, (_, i) => i);
+  const model = trainKernelModel(lib, gram, train.m, rows, train.y, { kind: "classification", nClasses: 3, cost: 1, seed: 2 });
+  assert.equal(model.oneVsRest?.length, 3, "one SVM per class");
+  assert.equal(model.classCalibration!.nClasses, 3);
+  const cross = rbfCross(tst.x, tst.m, train.x, train.m, 2, 0.5);
+  const nc = Math.min(...model.classCalibration!.counts);
+  // the Bayes rule for equal priors and equal spherical covariances: the nearest centre (computed here, independently of the model)
+  let bayes = 0;
+  for (let t = 0; t < tst.m; t++) {
+    const d = centre.map(([a, b]) => (tst.x[2 * t]! - a) ** 2 + (tst.x[2 * t + 1]! - b) ** 2);
+    if (d.indexOf(Math.min(...d)) === tst.y[t]) bayes++;
+  }
+  let correct = 0;
+  const errors = { 0.1: 0, 0.2: 0 };
+  for (let t = 0; t < tst.m; t++) {
+    const p = predictKernelModel(model, (j) => cross[t * train.m + j]!, rows, 0.8);
+    assert.equal(p.pValues!.length, 3);
+    if (p.value === tst.y[t]) correct++;
+    for (const eps of [0.1, 0.2] as const) if (!predictionSet(p.pValues!, eps).includes(tst.y[t]!)) errors[eps]++;
+  }
+  assert.ok(correct / tst.m > bayes / tst.m - 0.05, `accuracy ${correct / tst.m}, Bayes rule ${bayes / tst.m}`);
+  for (const eps of [0.1, 0.2] as const) {
+    const rate = errors[eps] / tst.m;
+    assert.ok(rate <= upperBound(eps, tst.m, nc) && rate >= eps - 0.06, `ε ${eps}: error rate ${rate}`);
+  }
+});
+
+test("three classes: a class with no training row has no SVM, p-value 0 and is never predicted", async () => {
+  const lib = await loadLibsvm();
+  const x = Float64Array.from({ length: 40 }, (_, i) => (i < 20 ? -1 : 1) + (i % 5) * 0.1);
+  const y = Int32Array.from({ length: 40 }, (_, i) => (i < 20 ? 0 : 2));
+  const gram = rbfCross(x, 40, x, 40, 1, 0.5);
+  const rows = Int32Array.from({ length: 40 }, (_, i) => i);
+  const model = trainKernelModel(lib, gram, 40, rows, y, { kind: "classification", nClasses: 3, cost: 1, seed: 1 });
+  assert.equal(model.oneVsRest![1], null);
+  for (const q of [-1, 0, 1]) {
+    const k = rbfCross(Float64Array.of(q), 1, x, 40, 1, 0.5);
+    const p = predictKernelModel(model, (j) => k[j]!, rows, 0.8);
+    assert.equal(p.pValues![1], 0);
+    assert.notEqual(p.value, 1);
+    if (q !== 0) assert.equal(p.value, q < 0 ? 0 : 2, `x = ${q}`);
+  }
+});
+
 test("regression: normalised intervals cover as promised, and are wider far from the training data", async () => {
   const lib = await loadLibsvm();
   const rand = mulberry32Unit(8);

@@ -7,7 +7,7 @@
  */
 import { after, describe, it, test } from "node:test";
 import assert from "node:assert/strict";
-import { kernelPredictJob, kernelTrainJob } from "../../../../src/algorithms/kernel/job.ts";
+import { applicabilityDomain, domainNote, kernelPredictJob, kernelTrainJob } from "../../../../src/algorithms/kernel/job.ts";
 import { servicePool } from "../../../../src/algorithms/jobs.ts";
 import { BadRequest } from "../../../../src/errors.ts";
 import { EPAFHM, HAMSTER, readSmilesCsv } from "../../../helpers/data.ts";
@@ -22,7 +22,7 @@ describe("kernel.train / kernel.predict", () => {
   it("classification (hamster): trained in a worker, predicts in a worker; a training compound is its own nearest neighbour; p-values in (0, 1]", async () => {
     const smiles = [...hamster.map((r) => r.smiles), "this is not a SMILES"];
     const y = [...hamster.map((r) => (r.value === "true" ? 1 : 0)), 0];
-    const model = await pool.run("kernel.train", { smiles, y, kind: "classification", cost: 2, epsilon: 0.1, seed: 1 });
+    const model = await pool.run("kernel.train", { smiles, y, kind: "classification", nClasses: 2, cost: 2, epsilon: 0.1, seed: 1 });
     assert.equal(model.rows.length, 85, "the unreadable compound is left out");
     assert.match(model.errors[85] ?? "", /./, "…and says why");
     const queries = [hamster[0]!.smiles, hamster[40]!.smiles, "C1CC1(", "c1ccccc1N"];
@@ -35,6 +35,8 @@ describe("kernel.train / kernel.predict", () => {
       assert.ok(Math.abs(p.neighbours[0]!.similarity - 1) < 1e-6, `similarity to itself ${p.neighbours[0]!.similarity}`);
       assert.ok(p.neighbours[1]!.similarity <= p.neighbours[0]!.similarity, "most similar first");
     }
+    assert.ok(predictions[0]!.inside && predictions[0]!.nearest > 0.999, "a training compound is inside the domain");
+    assert.ok(model.domain.threshold > 0 && model.domain.threshold < 1, `domain threshold ${model.domain.threshold}`);
     assert.match(predictions[2]!.error ?? "", /./, "an unreadable query gets its reason");
     assert.equal(predictions[2]!.pValues, null);
     const aniline = predictions[3]!;
@@ -50,7 +52,7 @@ describe("kernel.train / kernel.predict", () => {
   it("regression (EPAFHM.medi): the interval at 0.8 holds the prediction and is narrower than at 0.95", async () => {
     const smiles = epafhm.map((r) => r.smiles);
     const y = epafhm.map((r) => Number(r.value));
-    const model = await kernelTrainJob({ smiles, y, kind: "regression", cost: 10, epsilon: 0.1, seed: 1 });
+    const model = await kernelTrainJob({ smiles, y, kind: "regression", nClasses: 0, cost: 10, epsilon: 0.1, seed: 1 });
     const q = ["CCCCCCCCO", smiles[5]!];
     const at80 = (await kernelPredictJob({ model, smiles: q, confidenceLevel: 0.8, neighbours: 2 })).predictions;
     const at95 = (await kernelPredictJob({ model, smiles: q, confidenceLevel: 0.95, neighbours: 2 })).predictions;
@@ -67,13 +69,28 @@ describe("kernel.train / kernel.predict", () => {
 
   it("refuses a classifier with one class and too few readable compounds, naming the parameter", async () => {
     const smiles = hamster.slice(0, 20).map((r) => r.smiles);
-    await assert.rejects(kernelTrainJob({ smiles, y: smiles.map(() => 1), kind: "classification", cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && e.details.field === "prediction_feature");
-    await assert.rejects(kernelTrainJob({ smiles: smiles.slice(0, 5), y: [0, 1, 0, 1, 0], kind: "classification", cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && /at least 10/.test(e.message));
+    await assert.rejects(kernelTrainJob({ smiles, y: smiles.map(() => 1), kind: "classification", nClasses: 2, cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && e.details.field === "prediction_feature");
+    await assert.rejects(kernelTrainJob({ smiles: smiles.slice(0, 5), y: [0, 1, 0, 1, 0], kind: "classification", nClasses: 2, cost: 2, epsilon: 0.1, seed: 1 }), (e: unknown) => e instanceof BadRequest && /at least 10/.test(e.message));
   });
 });
 
 test("kernel.predict with no queries answers with none", async () => {
   const smiles = hamster.slice(0, 30).map((r) => r.smiles);
-  const model = await kernelTrainJob({ smiles, y: hamster.slice(0, 30).map((r) => (r.value === "true" ? 1 : 0)), kind: "classification", cost: 2, epsilon: 0.1, seed: 1 });
+  const model = await kernelTrainJob({ smiles, y: hamster.slice(0, 30).map((r) => (r.value === "true" ? 1 : 0)), kind: "classification", nClasses: 2, cost: 2, epsilon: 0.1, seed: 1 });
   assert.deepEqual((await kernelPredictJob({ model, smiles: [], confidenceLevel: 0.8, neighbours: 3 })).predictions, []);
+});
+
+test("applicabilityDomain: the 5 % quantile of each row's largest similarity with another row (hand-checked)", () => {
+  // 4 rows; off-diagonal maxima per row: 0.9, 0.9, 0.5, 0.3 → sorted 0.3, 0.5, 0.9, 0.9;
+  // quantile 0.05 → index floor(0.05 × 3) = 0 → 0.3; quantile 0.5 → index 1 → 0.5
+  const g = [
+    1, 0.9, 0.2, 0.1,
+    0.9, 1, 0.5, 0.3,
+    0.2, 0.5, 1, 0.1,
+    0.1, 0.3, 0.1, 1,
+  ];
+  assert.deepEqual(applicabilityDomain(g, 4), { threshold: 0.3, quantile: 0.05 });
+  assert.equal(applicabilityDomain(g, 4, 0.5).threshold, 0.5);
+  const note = domainNote(0.21, { threshold: 0.3, quantile: 0.05 });
+  assert.match(note, /0\.21.*0\.30.*95 %/);
 });
