@@ -2,8 +2,8 @@
  * The kernel model over HTTP (prediction_algorithm=kernel_svm): building a model on kazius.csv
  * (4069 compounds) and EPAFHM_log10.csv (580) as tasks, the first prediction after the build,
  * single-compound predictions (EPAFHM's compounds as queries: new compounds for the Kazius
- * model), a dataset prediction as a task, and the 10-fold cross-validation of each through
- * `POST /validation/crossvalidation` (seed 1). One run per figure; medians of single predictions.
+ * model) and a dataset prediction as a task. One run per figure; medians of single predictions.
+ * Its cross-validations: bench/quality.ts.
  *
  *   nice -n 5 npx tsx bench/kernel-model.ts
  */
@@ -32,12 +32,6 @@ try {
     await runTask(model, { dataset_uri: name === "kazius" ? epa : kazius });
     const n = name === "kazius" ? 580 : 4069;
     console.log(`  dataset of ${n} compounds predicted in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
-    const t2 = performance.now();
-    const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: ds, algorithm_params: "prediction_algorithm=kernel_svm" }, 1_800_000);
-    const nt = await (await fetch(cv, { headers: { Accept: "application/n-triples" } })).text();
-    const stat = (k: string): string => new RegExp(`^<${cv}> <${srv.base}/ontology#${k}> "([^"]+)"`, "m").exec(nt)?.[1] ?? "?";
-    const figures = name === "kazius" ? `accuracy ${stat("accuracy")}, AUC ${stat("averageAreaUnderRoc")}` : `RMSE ${stat("rootMeanSquaredError")}, R² ${stat("rSquare")}`;
-    console.log(`  10-fold cross-validation (seed 1) over HTTP in ${((performance.now() - t2) / 1000).toFixed(1)} s: ${figures}, unpredicted ${stat("numUnpredicted")}`);
   }
 } finally {
   await srv.stop();

@@ -42,23 +42,23 @@ function csvFields(line: string): string[] {
   return out;
 }
 
-export function readDataset(spec: DatasetSpec): { smiles: string[]; y: Float64Array } {
+/** The rows of a data set with a value (for regression: a number), as the file writes them. */
+export function readDatasetRows(spec: DatasetSpec): { smiles: string; value: string }[] {
   const lines = readFileSync(DATA + spec.path, "utf8").split(/\r?\n/).filter((l) => l.trim());
   const header = csvFields(lines[0]!);
   const si = header.indexOf(spec.smiles);
   const vi = header.indexOf(spec.value);
   if (si < 0 || vi < 0) throw new Error(`${spec.path}: no column ${spec.smiles} or ${spec.value} in ${header.join(",")}`);
-  const smiles: string[] = [];
-  const y: number[] = [];
-  for (const l of lines.slice(1)) {
+  return lines.slice(1).flatMap((l) => {
     const f = csvFields(l);
-    const v = f[vi]!.trim();
-    if (v === "") continue;
-    const value = spec.positive !== undefined ? (v === spec.positive ? 1 : 0) : Number(v);
-    if (!Number.isFinite(value)) continue;
-    smiles.push(f[si]!.trim());
-    y.push(value);
-  }
-  return { smiles, y: Float64Array.from(y) };
+    const value = f[vi]!.trim();
+    if (value === "" || (spec.positive === undefined && !Number.isFinite(Number(value)))) return [];
+    return [{ smiles: f[si]!.trim(), value }];
+  });
 }
 
+/** The rows with a value: SMILES, and 1/0 (the positive class or not) or the number. */
+export function readDataset(spec: DatasetSpec): { smiles: string[]; y: Float64Array } {
+  const rows = readDatasetRows(spec);
+  return { smiles: rows.map((r) => r.smiles), y: Float64Array.from(rows, (r) => (spec.positive !== undefined ? (r.value === spec.positive ? 1 : 0) : Number(r.value))) };
+}

@@ -1,120 +1,120 @@
 /**
- * Quality of the default global model, built from the service's own modules: features as the
- * kernel model's jobs compute them (algorithms/kernel/job.ts `defaultModelFeatures`: Morgan
- * r2/2048, atom pairs, RDKit paths, MACCS, RDKit's 2D descriptors), kernels (learn/kernels.ts: the mean of the four Tanimoto kernels and
- * an RBF on the descriptors standardised on each training fold), the SVM with its conformal
- * calibration (learn/kernel-model.ts), on the service's folds (validate/folds.ts, 10, seed 1,
- * unit = standard InChI). Every compound is predicted once, by the model of the fold it is not in.
+ * Quality of every algorithm through the service itself: for each data set (bench/quality-data.ts)
+ * the bench starts the real server with a fresh data directory, uploads the set (its structure and
+ * endpoint columns), builds each algorithm's model over HTTP (timed: `POST /algorithm/qsar`) and
+ * runs its 10-fold cross-validation with `POST /validation/crossvalidation` (seed 1), polling the
+ * task as a client does (the progress values seen while it ran are counted). The figures printed
+ * are the cross-validation resource's own statistics (validate/statistics.ts computes them when the
+ * CV is stored) and, from its stored predictions, the accuracy or RMSE of the most confident
+ * predictions (validate/curves.ts, the same curve the report draws).
  *
- * Printed: classification accuracy (the SVM's decision) and AUC (on the decision value), and the
- * conformal validity — the observed error rate of the prediction sets at significance 0.1 and
- * 0.2 (goal: within ±0.03 of it), the mean set size and the share of single-class sets;
- * regression RMSE and R², and the share of measured values outside the intervals at confidence
- * 0.9 and 0.8 (goal: within ±0.03 of 0.1 and 0.2) with their mean width; and the wall time of
- * features, kernels and the ten folds (one thread).
+ * Algorithms (`--algorithms=a,b`; default: all that apply):
+ *   default  — `/algorithm/qsar` without parameters: the kernel model (kernel_svm)
+ *   wmv      — lazar's classic: BBRC features mined per training fold + weighted majority vote
+ *              (classes); printed besides its accuracy on the predictions with confidence above
+ *              0.2 and their share (the form the lazar papers reported)
+ *   lsvm     — lazar's local SVM regression on BBRC paths (numbers)
  *
- *   nice -n 19 npx tsx bench/quality.ts [kazius|epafhm|hansen|loael|daphnia …] [--seed=N]
+ *   nice -n 5 npx tsx bench/quality.ts [kazius epafhm hansen loael …] [--algorithms=default,wmv] [--seed=N] [--no-build]
  */
-import { loadRDKit } from "../src/chem/rdkit.ts";
-import { encodeSmiles } from "../src/chem/labelled-graph.ts";
-import { defaultModelFeatures } from "../src/algorithms/kernel/job.ts";
-import { fitStandardiser, meanKernel, rbfCross, standardise, tanimotoGram, type BitRows } from "../src/learn/kernels.ts";
-import { predictKernelModel, trainKernelModel } from "../src/learn/kernel-model.ts";
-import { predictionSet } from "../src/learn/conformal.ts";
-import { loadLibsvm } from "../src/learn/svm.ts";
-import { assignFolds } from "../src/validate/folds.ts";
-import { wilcoxonAuc } from "../src/validate/statistics.ts";
-import { DATASETS, readDataset } from "./quality-data.ts";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { postForm, removeDir, sparqlSelect, startServer, taskState, uploadDataset } from "../test/helpers/server.ts";
+import { accuracyByConfidence, rmseByConfidence } from "../src/validate/curves.ts";
+import { DATASETS, readDatasetRows } from "./quality-data.ts";
 
 const SEED = Number(process.argv.find((a) => a.startsWith("--seed="))?.slice(7) ?? 1);
+const ALGORITHMS = process.argv.find((a) => a.startsWith("--algorithms="))?.slice(13).split(",");
+const BUILD = !process.argv.includes("--no-build");
 const names = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const which = names.length > 0 ? names : ["kazius", "epafhm"];
-const rdkit = await loadRDKit();
-const lib = await loadLibsvm();
 
-/** The default model's settings (docs/benchmarks.md "Quality"). */
-const COST = { classification: 2, regression: 10 } as const;
-const EPSILON = 0.1;
+/** The algorithms: their model parameters (as algorithm_params) and which endpoint kind they fit. */
+const CHOICES: Record<string, { readonly params: Record<string, string>; readonly kinds: readonly ("classification" | "regression")[]; readonly title: string }> = {
+  default: { params: {}, kinds: ["classification", "regression"], title: "default (kernel_svm)" },
+  wmv: { params: { prediction_algorithm: "weighted_majority_vote" }, kinds: ["classification"], title: "lazar BBRC + weighted majority vote" },
+  lsvm: { params: { prediction_algorithm: "local_svm_regression" }, kinds: ["regression"], title: "lazar BBRC paths + local SVM regression" },
+};
 
-for (const name of which) {
-  const spec = DATASETS[name];
-  if (!spec) throw new Error(`unknown data set ${name}; known: ${Object.keys(DATASETS).join(", ")}`);
-  const classification = spec.positive !== undefined;
-  const kind = classification ? "classification" : "regression";
-  const { smiles, y } = readDataset(spec);
+/** POST, then poll the task every 500 ms until it ends: its result, wall time and the distinct progress values seen while it ran. */
+async function follow(url: string, params: Record<string, string>): Promise<{ uri: string; seconds: number; progress: number }> {
   const t0 = performance.now();
-  // features as the model's jobs compute them (in job-sized steps)
-  const c = await defaultModelFeatures(smiles);
-  const keep = c.rows;
-  const n = keep.length;
-  const fps: BitRows[] = c.fingerprints;
-  const p = c.columns;
-  const desc = c.descriptors;
-  const tFeatures = (performance.now() - t0) / 1000;
-  const yk = Float64Array.from(keep, (i) => y[i]!);
-  const inchis = Array.from(keep, (i) => encodeSmiles(rdkit, smiles[i]!)?.inchi ?? `unreadable-${i}`);
-  const fold = assignFolds(inchis, { numFolds: 10, seed: SEED }).instanceFold;
-  const t1 = performance.now();
-  const tanimoto = meanKernel(fps.map(tanimotoGram));
-  const tKernels = (performance.now() - t1) / 1000;
-  const t2 = performance.now();
-  const decision = new Float64Array(n);
-  const cover = { s10: 0, s20: 0, size10: 0, size20: 0, single20: 0, width10: 0, width20: 0 };
-  for (let f = 0; f < 10; f++) {
-    const train = Int32Array.from({ length: n }, (_, i) => i).filter((i) => fold[i] !== f);
-    const test = Int32Array.from({ length: n }, (_, i) => i).filter((i) => fold[i] === f);
-    // the descriptor RBF standardised on this fold's training rows only, then the mean with the four Tanimoto kernels (weight 4:1 of five kernels)
-    const st = fitStandardiser(Float64Array.from(Array.from(train).flatMap((i) => Array.from(desc.subarray(i * p, (i + 1) * p)))), train.length, p);
-    const z = standardise(st, desc, n);
-    const q = st.used.length;
-    const rbf = rbfCross(z, n, z, n, q);
-    const gram = new Float32Array(n * n);
-    for (let i = 0; i < gram.length; i++) gram[i] = (4 * tanimoto[i]! + rbf[i]!) / 5;
-    const model = trainKernelModel(lib, gram, n, train, Float64Array.from(train, (i) => yk[i]!), { kind, cost: COST[kind], epsilon: EPSILON, seed: SEED });
-    for (const t of test) {
-      const k = (j: number): number => gram[t * n + j]!;
-      const pr = predictKernelModel(model, k, train, 0.9);
-      const pr8 = classification ? pr : predictKernelModel(model, k, train, 0.8);
-      if (classification) {
-        decision[t] = model.svm.labels[0] === 1 ? pr.decision : -pr.decision;
-        const truth = yk[t]!;
-        const s10 = predictionSet(pr.pValues!, 0.1);
-        const s20 = predictionSet(pr.pValues!, 0.2);
-        if (!s10.includes(truth)) cover.s10++;
-        if (!s20.includes(truth)) cover.s20++;
-        cover.size10 += s10.length;
-        cover.size20 += s20.length;
-        if (s20.length === 1) cover.single20++;
-      } else {
-        decision[t] = pr.value;
-        const [a, b] = pr.interval!;
-        const [c, d] = pr8.interval!;
-        if (yk[t]! < a || yk[t]! > b) cover.s10++;
-        if (yk[t]! < c || yk[t]! > d) cover.s20++;
-        cover.width10 += b - a;
-        cover.width20 += d - c;
+  const r = await postForm(url, params);
+  const task = (await r.text()).trim();
+  if (r.status !== 202) throw new Error(`${url} answered ${r.status}: ${task}`);
+  const seen = new Set<number>();
+  for (;;) {
+    const s = await taskState(task);
+    if (s.status === "Running" && s.percentageCompleted > 0 && s.percentageCompleted < 100) seen.add(s.percentageCompleted);
+    if (s.status !== "Running" && s.status !== "Queued") break;
+    await new Promise((res) => setTimeout(res, 500));
+  }
+  const end = await fetch(task, { headers: { Accept: "text/uri-list" } });
+  const body = (await end.text()).trim();
+  if (end.status !== 200) throw new Error(`task ${task} ended ${end.status}: ${body}`);
+  return { uri: body, seconds: (performance.now() - t0) / 1000, progress: seen.size };
+}
+
+const fmt = (x: number | undefined, d = 3): string => (x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
+
+const srv = await startServer();
+const dir = mkdtempSync(join(tmpdir(), "qg-quality-"));
+try {
+  for (const name of which) {
+    const spec = DATASETS[name];
+    if (!spec) throw new Error(`unknown data set ${name}; known: ${Object.keys(DATASETS).join(", ")}`);
+    const kind = spec.positive !== undefined ? "classification" : "regression";
+    // the structure and endpoint columns only, as read by the benches (rows without a value left out)
+    const rows = readDatasetRows(spec);
+    const file = join(dir, `${name}.csv`);
+    const quote = (x: string): string => (/[",\n]/.test(x) ? `"${x.replaceAll('"', '""')}"` : x);
+    writeFileSync(file, [`SMILES,${quote(spec.value)}`, ...rows.map((r) => `${quote(r.smiles)},${quote(r.value)}`)].join("\n") + "\n");
+    const dataset = await uploadDataset(srv.base, file);
+    console.log(`${name}: ${rows.length} rows (${spec.path}), ${kind}; 10 folds, seed ${SEED}`);
+    for (const [algorithm, choice] of Object.entries(CHOICES)) {
+      if (ALGORITHMS ? !ALGORITHMS.includes(algorithm) : !choice.kinds.includes(kind)) continue;
+      if (!choice.kinds.includes(kind)) continue;
+      if (BUILD) {
+        const m = await follow(`${srv.base}/algorithm/qsar`, { dataset_uri: dataset, ...choice.params });
+        console.log(`  ${choice.title}: model built in ${fmt(m.seconds, 1)} s (${m.progress} progress values while it ran)`);
+        await fetch(m.uri, { method: "DELETE" });
       }
+      const algorithmParams = Object.entries(choice.params).map(([k, v]) => `${k}=${v}`).join(";");
+      const cv = await follow(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: dataset, algorithm_params: algorithmParams, random_seed: String(SEED) });
+      const nt = await (await fetch(cv.uri, { headers: { Accept: "application/n-triples" } })).text();
+      const stat = (k: string): number => Number(new RegExp(`^<${cv.uri}> <${srv.base}/ontology#${k}> "([^"]+)"`, "m").exec(nt)?.[1] ?? NaN);
+      const n = stat("numInstances");
+      const unpredicted = stat("numUnpredicted");
+      const head = `  ${choice.title}: CV ${fmt(cv.seconds, 1)} s (runtime ${fmt(stat("runtimeMs") / 1000, 1)} s, ${cv.progress} progress values), ${n - unpredicted} of ${n} predicted`;
+      const qg = `${srv.base}/ontology#`;
+      const predictions = (
+        await sparqlSelect(srv.base, `PREFIX qg: <${qg}> SELECT ?m ?p ?c WHERE { GRAPH <${cv.uri}> { ?x qg:measuredActivity ?m . OPTIONAL { ?x qg:predictedValue ?p } OPTIONAL { ?x qg:confidence ?c } } }`)
+      ).map((r) => ({ measured: r.m!.value, predicted: r.p?.value ?? null, confidence: r.c ? Number(r.c.value) : null }));
+      if (kind === "classification") {
+        console.log(`${head}: accuracy ${fmt(stat("accuracy"))}, AUC ${fmt(stat("averageAreaUnderRoc"))}`);
+        const curve = accuracyByConfidence(predictions.map((p, i) => ({ compound: String(i), fold: 0, ...p })));
+        const above = (t: number): { accuracy: number; coverage: number } | undefined => {
+          const pt = [...curve].reverse().find((c) => c.confidence > t);
+          return pt && { accuracy: pt.value, coverage: pt.n / n };
+        };
+        if (algorithm === "wmv") {
+          const a = above(0.2);
+          console.log(`    predictions with confidence > 0.2: accuracy ${fmt(a?.accuracy)} on ${fmt(a && 100 * a.coverage, 0)} % of the instances`);
+        }
+        const half = curve.find((c) => c.n >= n / 2);
+        console.log(`    the most confident half: accuracy ${fmt(half?.value)} (confidence ≥ ${fmt(half?.confidence)}, ${fmt(half && (100 * half.n) / n, 0)} %)`);
+      } else {
+        console.log(`${head}: RMSE ${fmt(stat("rootMeanSquaredError"))}, R² ${fmt(stat("rSquare"))}`);
+        const curve = rmseByConfidence(predictions.map((p, i) => ({ compound: String(i), fold: 0, measured: Number(p.measured), predicted: p.predicted === null ? null : Number(p.predicted), confidence: p.confidence })));
+        const half = curve.find((c) => c.n >= n / 2);
+        if (half && half.n < n) console.log(`    the most confident half: RMSE ${fmt(half.value)} (${fmt((100 * half.n) / n, 0)} %)`);
+      }
+      await fetch(cv.uri, { method: "DELETE" });
     }
   }
-  const tFolds = (performance.now() - t2) / 1000;
-  const fmt = (x: number, d = 3): string => x.toFixed(d);
-  console.log(`${name}: ${n} compounds (${smiles.length - n} unreadable), folds seed ${SEED}; features ${fmt(tFeatures, 1)} s, kernels ${fmt(tKernels, 1)} s, 10 folds ${fmt(tFolds, 1)} s, total ${fmt(tFeatures + tKernels + tFolds, 1)} s`);
-  if (classification) {
-    let correct = 0;
-    for (let i = 0; i < n; i++) if ((decision[i]! > 0 ? 1 : 0) === yk[i]) correct++;
-    const auc = wilcoxonAuc(Array.from(decision), Array.from(yk, (v) => v === 1));
-    console.log(`  accuracy ${fmt(correct / n)}  AUC ${fmt(auc)}`);
-    console.log(`  conformal: error rate at significance 0.1 ${fmt(cover.s10 / n)} (mean set size ${fmt(cover.size10 / n, 2)}), at 0.2 ${fmt(cover.s20 / n)} (mean set size ${fmt(cover.size20 / n, 2)}, single-class sets ${fmt(cover.single20 / n)})`);
-  } else {
-    let sse = 0;
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += yk[i]! / n;
-    let sst = 0;
-    for (let i = 0; i < n; i++) {
-      sse += (decision[i]! - yk[i]!) ** 2;
-      sst += (yk[i]! - mean) ** 2;
-    }
-    console.log(`  RMSE ${fmt(Math.sqrt(sse / n))}  R² ${fmt(1 - sse / sst)}`);
-    console.log(`  conformal: outside the interval at confidence 0.9 ${fmt(cover.s10 / n)} (mean width ${fmt(cover.width10 / n, 2)}), at 0.8 ${fmt(cover.s20 / n)} (mean width ${fmt(cover.width20 / n, 2)})`);
-  }
+} finally {
+  await srv.stop();
+  removeDir(srv.dataDir);
+  removeDir(dir);
 }

@@ -113,6 +113,8 @@ describe("kernel_svm models over HTTP", () => {
     assert.equal(e.level, 0.8);
     const v = Number(e.value);
     assert.ok(e.lower! < v && v < e.upper!, `${e.lower} < ${v} < ${e.upper}`);
+    // the confidence of a number: the mean similarity of the 10 most similar training compounds, so at most the nearest one's
+    assert.ok(e.confidence! > 0 && e.confidence! <= e.nearest! + 1e-9, `confidence ${e.confidence}, nearest ${e.nearest}`);
     // the dataset itself: every compound is a training compound (measured)
     const ds = await runTask(regressor, { dataset_uri: srv.datasets.epafhm });
     const counted = await sparqlSelect(srv.base, `PREFIX qg: <${srv.base}/ontology#> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { ?e qg:measured true } }`);

@@ -190,6 +190,8 @@ export interface KernelQueryPrediction {
   readonly decision: number;
   readonly pValues: readonly number[] | null;
   readonly interval: readonly [number, number] | null;
+  /** Numbers: the difficulty σ the interval is scaled by (learn/kernel-model.ts); NaN for classes. */
+  readonly difficulty: number;
   /** The most similar training rows, most similar first, with their kernel similarity. */
   readonly neighbours: readonly { readonly row: number; readonly similarity: number }[];
   /** The similarity of the most similar training compound (NaN when unreadable). */
@@ -203,9 +205,14 @@ export function featureCount(t: TrainedKernelModel): number {
   return t.fingerprints.reduce((a, f) => a + f.words * 32, 0) + t.standardiser.used.length;
 }
 
-/** A prediction's confidence: classes, 1 − the largest p-value of the other classes (the conformal confidence); a number, its interval's level. */
-function conformalConfidence(p: KernelQueryPrediction, level: number): number {
-  return p.pValues ? 1 - Math.max(0, ...p.pValues.filter((_, c) => c !== p.value)) : level;
+/**
+ * A prediction's confidence: classes, 1 − the largest p-value of the other classes (the conformal
+ * confidence); a number, 1 − its difficulty σ, the mean similarity of its most similar training
+ * compounds (learn/kernel-model.ts): the interval's width grows with σ, so this ranks numeric
+ * predictions as their intervals do.
+ */
+function conformalConfidence(p: KernelQueryPrediction): number {
+  return p.pValues ? 1 - Math.max(0, ...p.pValues.filter((_, c) => c !== p.value)) : 1 - p.difficulty;
 }
 
 export async function kernelPredictJob(input: KernelPredictInput): Promise<{ readonly predictions: readonly KernelQueryPrediction[] }> {
@@ -221,7 +228,7 @@ export async function kernelPredictJob(input: KernelPredictInput): Promise<{ rea
   c.rows.forEach((inputIndex, r) => byInput.set(inputIndex, r));
   const predictions = input.smiles.map((_, i): KernelQueryPrediction => {
     const r = byInput.get(i);
-    if (r === undefined) return { error: c.errors[i] ?? "no features", value: NaN, decision: NaN, pValues: null, interval: null, neighbours: [], nearest: NaN, inside: false };
+    if (r === undefined) return { error: c.errors[i] ?? "no features", value: NaN, decision: NaN, pValues: null, interval: null, difficulty: NaN, neighbours: [], nearest: NaN, inside: false };
     const row = k.subarray(r * nt, (r + 1) * nt);
     let nearest = -Infinity;
     for (let j = 0; j < nt; j++) if (row[j]! > nearest) nearest = row[j]!;
@@ -233,6 +240,7 @@ export async function kernelPredictJob(input: KernelPredictInput): Promise<{ rea
       decision: p.decision,
       pValues: p.pValues ? Array.from(p.pValues) : null,
       interval: p.interval ?? null,
+      difficulty: p.difficulty ?? NaN,
       neighbours: order.map((j) => ({ row: j, similarity: row[j]! })),
       nearest,
       inside: nearest >= t.domain.threshold,
@@ -250,7 +258,7 @@ export async function kernelPredictJob(input: KernelPredictInput): Promise<{ rea
  *   <e> qg:intervalLower a ; qg:intervalUpper b ; qg:confidenceLevel 0.8 .         (numbers)
  *
  * The confidence value of a class prediction is the conformal confidence, 1 − the largest p-value
- * of the other classes (how surely the other classes are ruled out); of a numeric one, the interval's level.
+ * of the other classes (how surely the other classes are ruled out); of a numeric one, 1 − its difficulty σ (`conformalConfidence`).
  * A training compound is answered with its measured values, as lazar does.
  */
 export async function kernelEntries(input: Omit<PredictInput, "model"> & { readonly model: KernelModelData }, ctx: JobContext): Promise<PredictOutput> {
@@ -281,7 +289,7 @@ export async function kernelEntries(input: Omit<PredictInput, "model"> & { reado
       value(confF, dbl(0));
       summary.push({ compound: query.compound, status: "unreadable", neighbours: 0, reason });
     } else {
-      const confidence = conformalConfidence(p, d.confidenceLevel);
+      const confidence = conformalConfidence(p);
       if (p.pValues) {
         p.pValues.forEach((pv, c) => {
           const node = iri(`${input.datasetUri}#e${query.line}p${c}`);
@@ -348,7 +356,7 @@ export async function kernelFoldJob(input: KernelFoldInput, ctx?: Pick<JobContex
     predictions: input.test.map((t) => {
       const p = byKey.get(t.key);
       if (!p || p.error !== null) return { key: t.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" };
-      const confidence = conformalConfidence(p, input.confidenceLevel);
+      const confidence = conformalConfidence(p);
       return { key: t.key, value: kind === "classification" ? p.value + 1 : p.value, confidence, neighbours: model.rows.length };
     }),
   };
