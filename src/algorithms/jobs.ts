@@ -13,7 +13,7 @@ import { depictJob, featuresJob, fingerprintsJob, identifyStructure, molfileJob 
 import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
-import { kernelFoldJob, kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
+import { kernelFeaturesJob, kernelFoldJob, kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
 import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
 import { rfeResampleJob } from "./rfe/job.ts";
@@ -33,6 +33,7 @@ export const jobs = {
   "chem.fingerprints": fingerprintsJob,
   "kernel.train": kernelTrainJob,
   "kernel.predict": kernelPredictJob,
+  "kernel.features": kernelFeaturesJob,
   "chem.features": featuresJob,
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,

@@ -7,6 +7,7 @@ import { absoluteFrequency } from "../../resources/params.ts";
 import { type Vocab } from "../../store/vocab.ts";
 import { assignFolds } from "../../validate/index.ts";
 import type { FoldInput, FoldOutput } from "./job.ts";
+import type { ModelFeatures } from "../kernel/job.ts";
 import type { Operation } from "../jobs.ts";
 import { crossValidationNTriples, crossValidationResultOf } from "../../resources/validation.ts";
 import type { CrossValidationRequest } from "./spec.ts";
@@ -16,6 +17,16 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
     const t0 = Date.now();
     const folds = assignFolds(request.instances.map((i) => i.compound), { numFolds: request.numFolds, seed: request.seed, stratified: request.stratified }, request.instances.map((i) => i.label));
     const foldOf = (i: number): number => folds.instanceFold[i]!;
+    // the kernel model's features: once for every compound of the cross-validation (the first
+    // share of the progress), each fold picking its rows (algorithms/kernel/job.ts pickFeatures)
+    const FEATURE_SHARE = request.features.kind === "kernel" ? 0.1 : 0;
+    let kernelFeatures: { all: ModelFeatures; index: Map<string, number> } | undefined;
+    if (request.features.kind === "kernel") {
+      const index = new Map<string, number>();
+      const smiles: string[] = [];
+      for (const x of request.instances) if (x.smiles !== null && !index.has(x.smiles)) index.set(x.smiles, smiles.push(x.smiles) - 1);
+      kernelFeatures = { all: await ctx.run("kernel.features", { smiles }, (f) => ctx.progress(0.95 * FEATURE_SHARE * f)), index };
+    }
     const done = new Array<number>(request.numFolds).fill(0);
     const outputs = await Promise.all(
       Array.from({ length: request.numFolds }, async (_, k) => {
@@ -23,7 +34,7 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
         request.instances.forEach((x, i) => foldOf(i) === k && !testKeys.has(x.compound) && testKeys.set(x.compound, x.smiles));
         const onProgress = (f: number): void => {
           done[k] = f;
-          ctx.progress((0.95 * done.reduce((a, b) => a + b, 0)) / request.numFolds);
+          ctx.progress(0.95 * (FEATURE_SHARE + ((1 - FEATURE_SHARE) * done.reduce((a, b) => a + b, 0)) / request.numFolds));
         };
         const features = request.features;
         let out: FoldOutput;
@@ -31,7 +42,11 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
           out = await ctx.run("cv.fold.stored", { data: features.data, test: [...testKeys.keys()] }, onProgress);
         } else if (features.kind === "kernel") {
           const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ smiles: x.smiles, activity: x.activity }] : []));
-          out = await ctx.run("cv.fold.kernel", { train, test: [...testKeys].map(([key, smiles]) => ({ key, smiles })), classes: request.classes, confidenceLevel: features.confidenceLevel }, onProgress);
+          const test = [...testKeys].map(([key, smiles]) => ({ key, smiles }));
+          const { all, index } = kernelFeatures!;
+          const at = (smiles: string | null): number => (smiles === null ? -1 : index.get(smiles)!);
+          const picked = { all, train: train.map((t) => at(t.smiles)), test: test.map((t) => at(t.smiles)) };
+          out = await ctx.run("cv.fold.kernel", { train, test, classes: request.classes, confidenceLevel: features.confidenceLevel, features: picked }, onProgress);
         } else {
           out = await ctx.run("cv.fold", foldInput(request, features, (i) => foldOf(i) !== k, testKeys), onProgress);
         }

@@ -38,6 +38,8 @@ const FEATURE_STEP = 1000;
 
 export interface KernelTrainInput {
   readonly smiles: readonly string[];
+  /** The compounds' features when computed before (a cross-validation's fold): then not computed again. */
+  readonly features?: ModelFeatures;
   /** Per compound: the class index (0 or 1) or the value. */
   readonly y: readonly number[];
   readonly kind: "classification" | "regression";
@@ -104,9 +106,39 @@ async function features(smiles: readonly string[], progress: Progress): Promise<
   return out;
 }
 
-/** The default model's features of `smiles` (computed in steps): the compounds that have them (input indices), packed fingerprints, descriptor rows. */
-export async function defaultModelFeatures(smiles: readonly string[], progress: Progress = NO_PROGRESS): Promise<ReturnType<typeof collect>> {
+/** The default model's features of a list of compounds: those that have them (input indices), packed fingerprints, descriptor rows. Plain data. */
+export type ModelFeatures = ReturnType<typeof collect>;
+
+/** The default model's features of `smiles` (computed in steps). */
+export async function defaultModelFeatures(smiles: readonly string[], progress: Progress = NO_PROGRESS): Promise<ModelFeatures> {
   return collect(await features(smiles, progress));
+}
+
+/** `kernel.features`: the default model's features of `smiles`, once for a whole cross-validation (its folds pick their rows: `pickFeatures`). */
+export async function kernelFeaturesJob(input: { readonly smiles: readonly string[] }, ctx?: Pick<JobContext, "progress">): Promise<ModelFeatures> {
+  return defaultModelFeatures(input.smiles, ctx ? (f) => ctx.progress(f) : NO_PROGRESS);
+}
+
+/** The features of the input compounds `pick` (indices into the input `f` was computed for), as if computed for those alone, in that order. */
+export function pickFeatures(f: ModelFeatures, pick: readonly number[]): ModelFeatures {
+  const rowOf = new Map<number, number>();
+  f.rows.forEach((input, r) => rowOf.set(input, r));
+  const rows: number[] = [];
+  const sel: number[] = [];
+  pick.forEach((i, k) => {
+    const r = rowOf.get(i);
+    if (r === undefined) return;
+    rows.push(k);
+    sel.push(r);
+  });
+  const fingerprints = f.fingerprints.map((b): BitRows => {
+    const data = new Uint32Array(sel.length * b.words);
+    sel.forEach((r, k) => data.set(b.data.subarray(r * b.words, (r + 1) * b.words), k * b.words));
+    return { n: sel.length, words: b.words, data, ones: Int32Array.from(sel, (r) => b.ones[r]!) };
+  });
+  const descriptors = new Float64Array(sel.length * f.columns);
+  sel.forEach((r, k) => descriptors.set(f.descriptors.subarray(r * f.columns, (r + 1) * f.columns), k * f.columns));
+  return { rows: Int32Array.from(rows), errors: pick.map((i) => f.errors[i] ?? "no features"), fingerprints, descriptors, columns: f.columns };
 }
 
 /**
@@ -157,7 +189,7 @@ export async function kernelTrainJob(input: KernelTrainInput, ctx?: Pick<JobCont
   if (input.smiles.length !== input.y.length) throw new BadRequest("kernel.train: one value per compound", { field: "y" });
   const progress = ctx ? (f: number) => ctx.progress(f) : NO_PROGRESS;
   const lib = await loadLibsvm();
-  const c = await defaultModelFeatures(input.smiles, (f) => progress(TRAIN_SHARES.features * f));
+  const c = input.features ?? (await defaultModelFeatures(input.smiles, (f) => progress(TRAIN_SHARES.features * f)));
   const n = c.rows.length;
   if (n < 10) throw new BadRequest(`only ${n} training compounds have readable structures; the model needs at least 10`, { field: "dataset_uri" });
   const y = Float64Array.from(c.rows, (i) => input.y[i]!);
@@ -177,6 +209,8 @@ export async function kernelTrainJob(input: KernelTrainInput, ctx?: Pick<JobCont
 export interface KernelPredictInput {
   readonly model: TrainedKernelModel;
   readonly smiles: readonly string[];
+  /** The queries' features when computed before: then not computed again. */
+  readonly features?: ModelFeatures;
   /** Regression intervals at this confidence (e.g. 0.8). */
   readonly confidenceLevel: number;
   /** Neighbours reported per prediction. */
@@ -218,7 +252,7 @@ function conformalConfidence(p: KernelQueryPrediction): number {
 export async function kernelPredictJob(input: KernelPredictInput): Promise<{ readonly predictions: readonly KernelQueryPrediction[] }> {
   if (input.smiles.length === 0) return { predictions: [] };
   const t = input.model;
-  const c = await defaultModelFeatures(input.smiles);
+  const c = input.features ?? (await defaultModelFeatures(input.smiles));
   const m = c.rows.length;
   const z = standardise(t.standardiser, c.descriptors, m);
   const nt = t.rows.length;
@@ -328,6 +362,11 @@ export interface KernelFoldInput {
   readonly test: readonly { readonly key: string; readonly smiles: string | null }[];
   readonly classes: readonly string[];
   readonly confidenceLevel: number;
+  /**
+   * The features of the cross-validation's compounds, computed once (`kernel.features`), and
+   * which of them each training instance and each test compound is (indices into `all`'s input).
+   */
+  readonly features?: { readonly all: ModelFeatures; readonly train: readonly number[]; readonly test: readonly number[] };
 }
 
 /**
@@ -347,9 +386,12 @@ export async function kernelFoldJob(input: KernelFoldInput, ctx?: Pick<JobContex
     cost: KERNEL_COST[kind],
     epsilon: KERNEL_EPSILON,
     seed: KERNEL_SEED,
+    ...(input.features ? { features: pickFeatures(input.features.all, input.features.train) } : {}),
   }, ctx && { progress: (f) => ctx.progress(0.9 * f) });
-  const readable = input.test.filter((t) => t.smiles !== null);
-  const { predictions } = await kernelPredictJob({ model, smiles: readable.map((t) => t.smiles!), confidenceLevel: input.confidenceLevel, neighbours: 0 });
+  const readableAt = input.test.flatMap((t, j) => (t.smiles !== null ? [j] : []));
+  const readable = readableAt.map((j) => input.test[j]!);
+  const testFeatures = input.features ? { features: pickFeatures(input.features.all, readableAt.map((j) => input.features!.test[j]!)) } : {};
+  const { predictions } = await kernelPredictJob({ model, smiles: readable.map((t) => t.smiles!), confidenceLevel: input.confidenceLevel, neighbours: 0, ...testFeatures });
   const byKey = new Map(readable.map((t, i) => [t.key, predictions[i]!]));
   return {
     features: featureCount(model),
