@@ -3,7 +3,8 @@
  * (4069 compounds) and EPAFHM_log10.csv (580) as tasks, the first prediction after the build,
  * single-compound predictions (EPAFHM's compounds as queries: new compounds for the Kazius
  * model), a dataset prediction as a task, and the 10-fold cross-validation of each through
- * `POST /validation/crossvalidation` (seed 1). One run per figure; medians of single predictions.
+ * `POST /validation/crossvalidation` (seed 1) with its conformal error rates at ε = 0.1 and 0.2.
+ * One run per figure; medians of single predictions.
  *
  *   nice -n 5 npx tsx bench/kernel-model.ts
  */
@@ -36,7 +37,12 @@ try {
     const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: ds, algorithm_params: "prediction_algorithm=kernel_svm" }, 1_800_000);
     const nt = await (await fetch(cv, { headers: { Accept: "application/n-triples" } })).text();
     const stat = (k: string): string => new RegExp(`^<${cv}> <${srv.base}/ontology#${k}> "([^"]+)"`, "m").exec(nt)?.[1] ?? "?";
-    const figures = name === "kazius" ? `accuracy ${stat("accuracy")}, AUC ${stat("averageAreaUnderRoc")}` : `RMSE ${stat("rootMeanSquaredError")}, R² ${stat("rSquare")}`;
+    // the conformal calibration the cross-validation stores: the observed error rate at ε = 0.1 and 0.2
+    const errorAt = (eps: string): string => {
+      const node = new RegExp(`^<([^>]+)> <${srv.base}/ontology#significance> "${eps}"`, "m").exec(nt)?.[1];
+      return new RegExp(`^<${node}> <${srv.base}/ontology#errorRate> "([^"]+)"`, "m").exec(nt)?.[1]?.slice(0, 5) ?? "?";
+    };
+    const figures = `${name === "kazius" ? `accuracy ${stat("accuracy")}, AUC ${stat("averageAreaUnderRoc")}` : `RMSE ${stat("rootMeanSquaredError")}, R² ${stat("rSquare")}`}, conformal error at ε 0.1 / 0.2: ${errorAt("0.1")} / ${errorAt("0.2")}`;
     console.log(`  10-fold cross-validation (seed 1) over HTTP in ${((performance.now() - t2) / 1000).toFixed(1)} s: ${figures}, unpredicted ${stat("numUnpredicted")}`);
   }
 } finally {
