@@ -5,7 +5,8 @@
  * runs its 10-fold cross-validation with `POST /validation/crossvalidation` (seed 1), polling the
  * task as a client does (the progress values seen while it ran are counted). The figures printed
  * are the cross-validation resource's own statistics (validate/statistics.ts computes them when the
- * CV is stored) and, from its stored predictions, the accuracy or RMSE of the most confident
+ * CV is stored; for a conformal model its observed error rate at significance 0.1 and 0.2,
+ * validate/conformal.ts) and, from its stored predictions, the accuracy or RMSE of the most confident
  * predictions (validate/curves.ts, the same curve the report draws).
  *
  * Algorithms (`--algorithms=a,b`; default: all that apply):
@@ -84,6 +85,12 @@ try {
       const cv = await follow(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: dataset, algorithm_params: algorithmParams, random_seed: String(SEED) });
       const nt = await (await fetch(cv.uri, { headers: { Accept: "application/n-triples" } })).text();
       const stat = (k: string): number => Number(new RegExp(`^<${cv.uri}> <${srv.base}/ontology#${k}> "([^"]+)"`, "m").exec(nt)?.[1] ?? NaN);
+      // the conformal calibration the cross-validation stores (conformal models): the observed error rate at ε
+      const errorAt = (eps: string): string => {
+        const node = new RegExp(`^<([^>]+)> <${srv.base}/ontology#significance> "${eps}"`, "m").exec(nt)?.[1];
+        return node === undefined ? "–" : fmt(Number(new RegExp(`^<${node.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}> <${srv.base}/ontology#errorRate> "([^"]+)"`, "m").exec(nt)?.[1]));
+      };
+      const conformal = errorAt("0.1") === "–" ? "" : `; conformal error rate at ε 0.1 / 0.2: ${errorAt("0.1")} / ${errorAt("0.2")}`;
       const n = stat("numInstances");
       const unpredicted = stat("numUnpredicted");
       const head = `  ${choice.title}: CV ${fmt(cv.seconds, 1)} s (runtime ${fmt(stat("runtimeMs") / 1000, 1)} s, ${cv.progress} progress values), ${n - unpredicted} of ${n} predicted`;
@@ -92,7 +99,7 @@ try {
         await sparqlSelect(srv.base, `PREFIX qg: <${qg}> SELECT ?m ?p ?c WHERE { GRAPH <${cv.uri}> { ?x qg:measuredActivity ?m . OPTIONAL { ?x qg:predictedValue ?p } OPTIONAL { ?x qg:confidence ?c } } }`)
       ).map((r) => ({ measured: r.m!.value, predicted: r.p?.value ?? null, confidence: r.c ? Number(r.c.value) : null }));
       if (kind === "classification") {
-        console.log(`${head}: accuracy ${fmt(stat("accuracy"))}, AUC ${fmt(stat("averageAreaUnderRoc"))}`);
+        console.log(`${head}: accuracy ${fmt(stat("accuracy"))}, AUC ${fmt(stat("averageAreaUnderRoc"))}${conformal}`);
         const curve = accuracyByConfidence(predictions.map((p, i) => ({ compound: String(i), fold: 0, ...p })));
         const above = (t: number): { accuracy: number; coverage: number } | undefined => {
           const pt = [...curve].reverse().find((c) => c.confidence > t);
@@ -105,7 +112,7 @@ try {
         const half = curve.find((c) => c.n >= n / 2);
         console.log(`    the most confident half: accuracy ${fmt(half?.value)} (confidence ≥ ${fmt(half?.confidence)}, ${fmt(half && (100 * half.n) / n, 0)} %)`);
       } else {
-        console.log(`${head}: RMSE ${fmt(stat("rootMeanSquaredError"))}, R² ${fmt(stat("rSquare"))}`);
+        console.log(`${head}: RMSE ${fmt(stat("rootMeanSquaredError"))}, R² ${fmt(stat("rSquare"))}${conformal}`);
         const curve = rmseByConfidence(predictions.map((p, i) => ({ compound: String(i), fold: 0, measured: Number(p.measured), predicted: p.predicted === null ? null : Number(p.predicted), confidence: p.confidence })));
         const half = curve.find((c) => c.n >= n / 2);
         if (half && half.n < n) console.log(`    the most confident half: RMSE ${fmt(half.value)} (${fmt((100 * half.n) / n, 0)} %)`);

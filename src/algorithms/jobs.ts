@@ -14,7 +14,7 @@ import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
 import { kernelFeaturesJob, kernelFoldJob, kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
-import { crossValidationFold, crossValidationFoldStored } from "./crossvalidation/job.ts";
+import { crossValidationFold, crossValidationFoldStored, crossValidationGraphJob } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
 import { rfeResampleJob } from "./rfe/job.ts";
 
@@ -46,6 +46,7 @@ export const jobs = {
   "cv.fold": crossValidationFold,
   "cv.fold.stored": crossValidationFoldStored,
   "cv.fold.kernel": kernelFoldJob,
+  "cv.graph": crossValidationGraphJob,
   "rfe.resample": rfeResampleJob,
   "rdf.render": renderJob,
 } as const;

@@ -459,6 +459,21 @@ export function predictionIntervals(
   return { ...qt, significance, lower, upper };
 }
 
+/**
+ * The conformal p-value of a value y for a test example (its prediction ŷ and difficulty σ):
+ * α = |y − ŷ| / (σ + β) against the calibration scores, p = (#{α_i ≥ α} + 1) / (n + 1) (ties
+ * count against y, as for classes). y lies outside the interval at significance ε exactly when
+ * p ≤ ε (docs/conformal.md "Regression intervals"), so with the p-value of the measured value a
+ * validation knows the error at every ε, not only at the interval's level.
+ */
+export function regressionPValue(calib: RegressionCalibration, y: number, yhat: number, sigma: number): number {
+  if (!Number.isFinite(y) || !Number.isFinite(yhat)) throw new RangeError(`regressionPValue: value ${y} or prediction ${yhat} is not finite`);
+  if (!(sigma >= 0 && sigma < Infinity)) throw new RangeError(`regressionPValue: sigma ${sigma} is not a finite value ≥ 0`);
+  const alpha = Math.abs(y - yhat) / (sigma + calib.beta);
+  const n = calib.alphas.length;
+  return (n - lowerBound(calib.alphas, alpha) + 1) / (n + 1);
+}
+
 export interface RegressionValidity {
   readonly significance: number;
   readonly n: number;

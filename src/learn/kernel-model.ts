@@ -19,7 +19,7 @@
  *   `neighbours` (default 10) most similar training rows (other than the row itself): a compound
  *   far from the training data gets a wider interval.
  */
-import { calibrateMondrian, calibrateRegression, pValues, predictionIntervals, type MondrianCalibration, type RegressionCalibration } from "./conformal.ts";
+import { calibrateMondrian, calibrateRegression, pValues, predictionIntervals, regressionPValue, type MondrianCalibration, type RegressionCalibration } from "./conformal.ts";
 import { decisionValue, trainSvm, type KernelSvmOptions, type Libsvm, type SvmModel } from "./svm.ts";
 import { mulberry32Unit } from "../numeric/random.ts";
 
@@ -219,4 +219,14 @@ export function predictKernelModel(model: KernelModel, k: KernelRow, rows: Array
   const sigma = difficulty(k, rows, model.neighbours);
   const iv = predictionIntervals(model.regressionCalibration!, [f], [sigma], 1 - confidenceLevel);
   return { value: f, decision: f, interval: [iv.lower[0]!, iv.upper[0]!], difficulty: sigma };
+}
+
+/**
+ * Regression: the conformal p-value of value `y` for a prediction `yhat` with difficulty `sigma`
+ * (KernelPrediction.difficulty) against the model's calibration (conformal.ts regressionPValue).
+ * y is outside the interval at confidence level 1 − ε exactly when this is ≤ ε.
+ */
+export function kernelValuePValue(model: KernelModel, yhat: number, sigma: number, y: number): number {
+  if (model.kind !== "regression") throw new RangeError("kernelValuePValue: not a regression model");
+  return regressionPValue(model.regressionCalibration!, y, yhat, sigma);
 }

@@ -73,6 +73,9 @@ export const QG_NAMES = [
   // validation
   "CrossValidation", "algorithmParams", "numFolds", "randomSeed", "stratified", "runtimeMs", "prediction", "fold",
   "predictedValue", "confidence", "Report", "validation",
+  "truthPValue", "coverageOrder", "coveragePoint", "coverage", "actualCoverage", "confidenceThreshold", "intervalWidthThreshold",
+  "calibrationPoint", "significance", "numErrors", "errorRate", "meanSetSize", "singleClassRate", "emptySetRate",
+  "conformalInstances", "meanIntervalWidth", "intervalErrorRate",
 ] as const;
 export type QgName = (typeof QG_NAMES)[number];
 

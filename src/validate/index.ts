@@ -24,6 +24,19 @@ export {
   type ValidationStatistics,
   type FoldStatistics,
 } from "./statistics.ts";
+export {
+  classificationCoverage,
+  regressionCoverage,
+  classificationCalibration,
+  regressionCalibration,
+  calibrationAt,
+  COVERAGE_LEVELS,
+  CALIBRATION_SIGNIFICANCES,
+  type Coverage,
+  type CoveragePoint,
+  type CalibrationPoint,
+  type ConformalCalibration,
+} from "./conformal.ts";
 export { rocCurve, trapezoidArea, accuracyByConfidence, rmseByConfidence, type RocPoint, type ConfidencePoint } from "./curves.ts";
 export {
   rocPlot,
@@ -33,9 +46,13 @@ export {
   accuracyConfidencePlot,
   errorConfidencePlot,
   scatterPlot,
+  coveragePlot,
+  calibrationPlot,
   TRUE_CLASS,
   type RocSeries,
+  type PlotLine,
 } from "./plots.ts";
+export { algorithmName, comparisonLabel, comparabilityProblems, crossValidationComparisonBody, crossValidationComparisonPage } from "./compare.ts";
 export { xmlEscape, renderChart, niceTicks, type Chart, type Series } from "./svg.ts";
 export {
   crossValidationResult,

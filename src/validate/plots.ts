@@ -2,23 +2,29 @@
  * The cross-validation report's plots as server-side SVG (docs/cross-validation.md "The report";
  * the reference drew them with gnuplot): ROC curves, accuracy versus confidence (cumulative),
  * predicted versus measured with the identity line (coloured by fold), and error (RMSE, cumulative)
- * versus confidence. Each function returns a standalone `<svg>` string; see svg.ts for the frame.
+ * versus confidence; accuracy or RMSE versus coverage and the conformal calibration (observed
+ * error rate versus significance, with the diagonal a valid predictor follows), each with one
+ * line per cross-validation, so that a comparison report overlays several. Each function returns
+ * a standalone `<svg>` string; see svg.ts for the frame.
  */
 import { accuracyByConfidence, rmseByConfidence, rocCurve, type ConfidencePoint, type RocPoint } from "./curves.ts";
+import type { ConformalCalibration, Coverage } from "./conformal.ts";
 import type { ClassificationInstance, RegressionInstance } from "./statistics.ts";
 import { paddedDomain, PALETTE, renderChart, type Series } from "./svg.ts";
 
 export interface RocSeries {
   readonly label: string;
   readonly points: readonly RocPoint[];
+  /** Its colour (default: the palette's, by position). */
+  readonly color?: string;
 }
 
 /** ROC curves (one line per class) and the chance diagonal. */
-export function rocPlot(curves: readonly RocSeries[], title = "ROC curve"): string {
+export function rocPlot(curves: readonly RocSeries[], title = "ROC curve", o: { readonly legend?: boolean } = {}): string {
   const series: Series[] = curves.map((c, k) => ({
     label: c.label,
     kind: "line",
-    color: PALETTE[k % PALETTE.length]!,
+    color: c.color ?? PALETTE[k % PALETTE.length]!,
     points: c.points.map((p) => [p.fpr, p.tpr] as const),
   }));
   series.push({ label: "chance", kind: "line", color: "#999999", dashed: true, hideInLegend: true, points: [[0, 0], [1, 1]] });
@@ -30,6 +36,7 @@ export function rocPlot(curves: readonly RocSeries[], title = "ROC curve"): stri
     y: [0, 1],
     series,
     emptyText: "no ROC curve (a class without instances)",
+    ...(o.legend ? { legend: true } : {}),
   });
 }
 
@@ -114,5 +121,62 @@ export function scatterPlot(instances: readonly RegressionInstance[], numFolds: 
     series,
     emptyText: "no predictions",
     height: 420,
+  });
+}
+
+/** One line of an overlaid plot: its legend label and colour (default: the palette's, by position). */
+export interface PlotLine {
+  readonly label: string;
+  readonly color?: string;
+}
+
+/** A line and its points (a legend entry), in its colour or the palette's k-th. */
+function lineWithPoints(line: PlotLine, k: number, pts: readonly (readonly [number, number])[]): Series[] {
+  const color = line.color ?? PALETTE[k % PALETTE.length]!;
+  const label = line.label;
+  return [
+    { label, kind: "line", color, points: pts },
+    { label, kind: "points", color, points: pts, hideInLegend: true },
+  ];
+}
+
+/**
+ * Accuracy (or RMSE) of the most confident predictions against the share of all instances they
+ * cover, one line per cross-validation (all of one metric: accuracy or RMSE).
+ */
+export function coveragePlot(series: readonly (PlotLine & { readonly coverage: Coverage })[], o: { readonly legend?: boolean } = {}): string {
+  const rmse = series.some((s) => s.coverage.metric === "rmse");
+  const all = series.flatMap((s) => s.coverage.points.map((p) => p.value));
+  const hi = Math.max(0, ...all);
+  return renderChart({
+    title: rmse ? "RMSE versus coverage" : "Accuracy versus coverage",
+    xLabel: "coverage (share of all instances, most confident first)",
+    yLabel: rmse ? "RMSE" : "accuracy",
+    x: [0, 1],
+    y: rmse ? [0, hi > 0 ? hi * 1.05 : 1] : [0, 1],
+    series: series.flatMap((s, k) => lineWithPoints(s, k, s.coverage.points.map((p) => [p.actualCoverage, p.value] as const))),
+    emptyText: "no predictions",
+    ...(o.legend ? { legend: true } : {}),
+  });
+}
+
+/**
+ * The conformal calibration: the observed error rate against the significance ε, one line per
+ * cross-validation, and the diagonal (error rate = ε) that a valid predictor stays on or below.
+ */
+export function calibrationPlot(series: readonly (PlotLine & { readonly calibration: ConformalCalibration })[], o: { readonly legend?: boolean } = {}): string {
+  const top = Math.max(0, ...series.flatMap((s) => s.calibration.points.map((p) => p.errorRate)));
+  const y: [number, number] = [0, Math.max(0.55, Math.min(1, top * 1.05))];
+  const lines = series.flatMap((s, k) => lineWithPoints(s, k, s.calibration.points.map((p) => [p.significance, p.errorRate] as const)));
+  lines.push({ label: "error rate = significance", kind: "line", color: "#999999", dashed: true, hideInLegend: true, points: [[0, 0], [0.55, 0.55]] });
+  return renderChart({
+    title: "Conformal calibration",
+    xLabel: "significance ε (accepted error rate)",
+    yLabel: "observed error rate",
+    x: [0, 0.55],
+    y,
+    series: lines,
+    emptyText: "no conformal predictions",
+    ...(o.legend ? { legend: true } : {}),
   });
 }

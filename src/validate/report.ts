@@ -4,16 +4,18 @@
  * `create_report_crossvalidation`), built from a plain {@link CrossValidationResult}: parameters
  * and the pooled-results table, the confusion matrix and per-class table (classification), the SVG
  * plots (ROC and accuracy versus confidence, or predicted versus measured and RMSE versus
- * confidence), the per-fold table and a table of every prediction with the compound's depiction
+ * confidence), accuracy or RMSE versus coverage, the conformal calibration (conformal models
+ * only), the per-fold table and a table of every prediction with the compound's depiction
  * (`<compound URI>?format=svg`). Plain HTML with a print stylesheet; no scripts.
  *
  * Every text and URI is escaped; links and images are only emitted for http(s) URIs and
  * root-relative paths, so a hostile URI cannot become a `javascript:` link.
  */
-import { accuracyConfidencePlot, classificationRocPlot, errorConfidencePlot, scatterPlot } from "./plots.ts";
+import { COVERAGE_LEVELS, type ConformalCalibration, type Coverage } from "./conformal.ts";
+import { accuracyConfidencePlot, calibrationPlot, classificationRocPlot, coveragePlot, errorConfidencePlot, scatterPlot } from "./plots.ts";
 import type { ClassificationResult, CrossValidationResult, RegressionResult } from "./result.ts";
 import type { ClassificationStatistics, CountStatistics, RegressionStatistics } from "./statistics.ts";
-import { xmlEscape as esc } from "./svg.ts";
+import { PALETTE, xmlEscape as esc } from "./svg.ts";
 
 export const REPORT_TITLE = "Cross-validation report";
 
@@ -28,6 +30,12 @@ export const REPORT_STYLE = `<style>
 .cv-report img.depiction{width:120px;height:90px;object-fit:contain}
 .cv-report .note{font-size:.9em;color:#444}
 .cv-report .mono{font-family:ui-monospace,monospace;font-size:.85em;word-break:break-all}
+.cv-report .warning{border:1px solid #D55E00;background:#fff3e8;padding:.3em .9em;margin:.5em 0}
+.cv-report table.comparison td,.cv-report table.comparison thead th{max-width:26em}
+.cv-report .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:baseline}
+${PALETTE.map((c, k) => `.cv-report .swatch-${k}{background:${c}}`).join("\n")}
+details.cv-detail{margin:1em 0;border-top:1px solid #ccc;padding-top:.4em}
+details.cv-detail>summary{cursor:pointer;font-weight:bold}
 @media print{
 .cv-report{font-size:10pt}.cv-report a{color:inherit;text-decoration:none}
 .cv-report section,.cv-report figure,.cv-report tr{break-inside:avoid}
@@ -42,7 +50,7 @@ export function isSafeUri(uri: string): boolean {
   return /^https?:\/\/[^\s<>"']+$/i.test(uri) || /^\/(?!\/)[^\s<>"']*$/.test(uri);
 }
 
-function link(uri: string, text: string = uri): string {
+export function link(uri: string, text: string = uri): string {
   return isSafeUri(uri) ? `<a href="${esc(uri)}">${esc(text)}</a>` : esc(text);
 }
 
@@ -51,19 +59,19 @@ export function depictionUri(compound: string): string {
   return `${compound}${compound.includes("?") ? "&" : "?"}format=svg`;
 }
 
-function num(x: number, digits = 3): string {
+export function num(x: number, digits = 3): string {
   return Number.isInteger(x) ? String(x) : x.toFixed(digits);
 }
 
-function td(x: number | string, digits = 3): string {
+export function td(x: number | string, digits = 3): string {
   return typeof x === "number" ? `<td class="num">${num(x, digits)}</td>` : `<td>${esc(x)}</td>`;
 }
 
-function table(head: readonly string[], rows: readonly string[], cls = ""): string {
+export function table(head: readonly string[], rows: readonly string[], cls = ""): string {
   return `<table${cls ? ` class="${cls}"` : ""}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>\n${rows.join("\n")}\n</tbody></table>`;
 }
 
-function figure(svg: string, caption: string): string {
+export function figure(svg: string, caption: string): string {
   return `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>`;
 }
 
@@ -80,6 +88,7 @@ function parametersSection(r: CrossValidationResult): string {
     ["random seed", esc(p.randomSeed)],
     ["stratified", p.stratified ? "yes" : "no"],
   ];
+  if (p.confidenceLevel !== undefined) rows.push(["confidence level of the intervals", esc(p.confidenceLevel)]);
   if (r.runtimeMs !== undefined) rows.push(["run time", `${esc((r.runtimeMs / 1000).toFixed(1))} s`]);
   if (r.created) rows.push(["created", esc(r.created)]);
   return `<section id="parameters"><h2>Parameters</h2><table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join("")}</table></section>`;
@@ -171,7 +180,18 @@ function foldsSection(r: CrossValidationResult): string {
 }
 
 function predictionsSection(r: CrossValidationResult): string {
-  const head = ["structure", "compound", "measured", "predicted", r.type === "classification" ? "miss" : "error", "confidence", "fold"];
+  const conformal = r.calibration !== null;
+  const head = ["structure", "compound", "measured", "predicted", r.type === "classification" ? "miss" : "error", "confidence", ...(conformal ? [r.type === "classification" ? "p-values" : "interval (p-value of the measured value)"] : []), "fold"];
+  const classes = r.type === "classification" ? r.classes : [];
+  const conformalCell = (p: CrossValidationResult["predictions"][number]): string => {
+    if (!conformal) return "";
+    if (p.pValues) return `<td class="num">${p.pValues.map((x, c) => `${esc(classes[c] ?? c)} ${esc(num(x))}`).join("<br>")}</td>`;
+    if (p.interval) {
+      const b = (x: number): string => (Number.isFinite(x) ? num(x) : x > 0 ? "∞" : "−∞");
+      return `<td class="num">[${esc(b(p.interval[0]))}, ${esc(b(p.interval[1]))}]${p.truthPValue === undefined ? "" : ` (${esc(num(p.truthPValue))})`}</td>`;
+    }
+    return "<td>–</td>";
+  };
   const rows = r.predictions.map((p) => {
     const img = isSafeUri(p.compound)
       ? `<img class="depiction" src="${esc(depictionUri(p.compound))}" alt="structure" loading="lazy">`
@@ -189,7 +209,7 @@ function predictionsSection(r: CrossValidationResult): string {
     const value = (v: string | number | null): string => (v === null ? "<td>–</td>" : td(v));
     return `<tr${cls ? ` class="${cls}"` : ""}><td>${img}</td><td class="mono">${link(p.compound)}</td>${value(p.measured)}${
       p.predicted === null ? "<td>not predicted</td>" : value(p.predicted)
-    }<td>${esc(flag)}</td>${p.predicted === null || p.confidence === null ? "<td>–</td>" : td(p.confidence)}${td(p.fold + 1)}</tr>`;
+    }<td>${esc(flag)}</td>${p.predicted === null || p.confidence === null ? "<td>–</td>" : td(p.confidence)}${conformalCell(p)}${td(p.fold + 1)}</tr>`;
   });
   return `<section id="predictions"><h2>All predictions</h2>${table(head, rows, "predictions")}</section>`;
 }
@@ -217,10 +237,53 @@ function regressionBody(r: RegressionResult): string {
   return summary + plots;
 }
 
+const pct = (x: number): string => `${num(100 * x, 1)} %`;
+
+/** The coverage table and plot of one cross-validation. */
+function coverageSection(c: Coverage): string {
+  const metric = c.metric === "accuracy" ? "accuracy" : "RMSE";
+  const threshold = c.order === "confidence" ? "lowest confidence kept" : "widest interval kept";
+  const order =
+    c.order === "confidence"
+      ? "the most confident predictions first"
+      : "the narrowest conformal intervals first (the model states one confidence, its intervals' level, for all predictions)";
+  const grid = (x: number): boolean => COVERAGE_LEVELS.some((l) => Math.abs(l - x) < 1e-12);
+  const rows = c.points.map((p) => `<tr>${td(grid(p.coverage) ? pct(p.coverage) : `${pct(p.coverage)} (all predictions)`)}${td(p.n)}${td(pct(p.actualCoverage))}${Number.isFinite(p.threshold) ? td(p.threshold) : td("unbounded")}${td(p.value)}</tr>`);
+  const reach = c.points.at(-1)?.actualCoverage ?? 0;
+  const missing = reach < 1 ? `<p class="note">Coverages above ${esc(pct(reach))} cannot be reached: the other instances were not predicted.</p>` : "";
+  return `<section id="coverage"><h2>${esc(c.metric === "accuracy" ? "Accuracy" : "RMSE")} versus coverage</h2><p class="note">The ${esc(metric)} of the predictions one keeps when keeping only a share of all ${esc(c.total)} instances, ${esc(order)}. Predictions tied with the last one kept are kept too, so the actual coverage can exceed the nominal one.</p>${table(
+    ["coverage", "predictions kept", "actual coverage", threshold, metric],
+    rows,
+    "coverage",
+  )}${missing}<div class="plots">${figure(coveragePlot([{ label: metric, coverage: c }]), `${metric === "RMSE" ? "RMSE" : "Accuracy"} of the kept predictions against the share of all instances they cover.`)}</div></section>`;
+}
+
+/** The conformal calibration table and plot of one cross-validation. */
+function calibrationSection(c: ConformalCalibration): string {
+  const classes = c.type === "classification";
+  const head = ["significance ε", "errors", "observed error rate", ...(classes ? ["mean set size", "single-class sets", "empty sets"] : [])];
+  const rows = c.points.map(
+    (p) =>
+      `<tr>${td(p.significance, 2)}${td(p.errors)}${td(p.errorRate)}${classes ? `${td(p.meanSetSize ?? NaN)}${td(p.singleClassRate ?? NaN)}${td(p.emptySetRate ?? NaN)}` : ""}</tr>`,
+  );
+  const rule = classes
+    ? "an instance is an error at ε when its measured class is not in the prediction set {classes whose p-value exceeds ε}"
+    : "an instance is an error at ε when the p-value of its measured value is at most ε, i.e. the value lies outside the interval at confidence 1 − ε";
+  const intervals =
+    !classes && c.meanIntervalWidth !== undefined
+      ? `<p class="note">The stored intervals${c.confidenceLevel !== undefined ? ` (confidence level ${esc(c.confidenceLevel)})` : ""}: mean width ${esc(Number.isFinite(c.meanIntervalWidth) ? num(c.meanIntervalWidth) : "unbounded")}, measured values outside them ${esc(pct(c.intervalErrorRate ?? 0))}.</p>`
+      : "";
+  return `<section id="calibration"><h2>Conformal calibration</h2><p class="note">Over the ${esc(c.n)} predicted instances with a conformal p-value: ${esc(rule)}. A valid model's observed error rate is about ε and not above it.</p>${table(head, rows, "calibration")}${intervals}<div class="plots">${figure(
+    calibrationPlot([{ label: "observed", calibration: c }]),
+    "Observed error rate against the significance; the dashed diagonal is error rate = significance.",
+  )}</div></section>`;
+}
+
 /** The report body (to be wrapped in the service's page frame, with {@link REPORT_STYLE} in the head). */
 export function crossValidationReportBody(r: CrossValidationResult): string {
   const main = r.type === "classification" ? classificationBody(r) : regressionBody(r);
-  return `<div class="cv-report">\n${parametersSection(r)}\n${main}\n${foldsSection(r)}\n${predictionsSection(r)}\n</div>`;
+  const conformal = r.calibration ? calibrationSection(r.calibration) : "";
+  return `<div class="cv-report">\n${parametersSection(r)}\n${main}\n${coverageSection(r.coverage)}\n${conformal}\n${foldsSection(r)}\n${predictionsSection(r)}\n</div>`;
 }
 
 /** A complete standalone HTML document of the report. */

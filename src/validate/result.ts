@@ -4,6 +4,7 @@
  * HTTP layer fills it (from a finished run, or back from the graph) and hands it to report.ts;
  * `crossValidationResult` computes the statistics from the predictions.
  */
+import { classificationCalibration, classificationCoverage, regressionCalibration, regressionCoverage, type ConformalCalibration, type Coverage } from "./conformal.ts";
 import {
   classificationCrossValidation,
   regressionCrossValidation,
@@ -23,6 +24,10 @@ export interface CrossValidationParameters {
   readonly numFolds: number;
   readonly randomSeed: number;
   readonly stratified: boolean;
+  /** The confidence level of a conformal regressor's intervals (kernel_svm on a numeric endpoint). */
+  readonly confidenceLevel?: number;
+  /** The prediction algorithm the model parameters chose (given or the default); absent in cross-validations stored before it was recorded. */
+  readonly predictionAlgorithm?: string;
 }
 
 export interface CrossValidationBase {
@@ -44,6 +49,10 @@ export interface ClassificationResult extends CrossValidationBase {
   readonly predictions: readonly ClassificationInstance[];
   readonly pooled: ClassificationStatistics;
   readonly folds: readonly FoldStatistics<ClassificationStatistics>[];
+  /** Accuracy versus coverage (conformal.ts). */
+  readonly coverage: Coverage;
+  /** Observed error rate versus significance; null when the predictions carry no p-values. */
+  readonly calibration: ConformalCalibration | null;
 }
 
 export interface RegressionResult extends CrossValidationBase {
@@ -51,6 +60,10 @@ export interface RegressionResult extends CrossValidationBase {
   readonly predictions: readonly RegressionInstance[];
   readonly pooled: RegressionStatistics;
   readonly folds: readonly FoldStatistics<RegressionStatistics>[];
+  /** RMSE versus coverage (conformal.ts). */
+  readonly coverage: Coverage;
+  /** Observed error rate versus significance; null when the predictions carry no p-values. */
+  readonly calibration: ConformalCalibration | null;
 }
 
 export type CrossValidationResult = ClassificationResult | RegressionResult;
@@ -71,8 +84,23 @@ export function crossValidationResult(
   const k = base.parameters.numFolds;
   if (input.type === "classification") {
     const s = classificationCrossValidation(input.predictions, input.classes, k);
-    return { ...base, type: "classification", classes: s.pooled.classes, predictions: input.predictions, ...s };
+    return {
+      ...base,
+      type: "classification",
+      classes: s.pooled.classes,
+      predictions: input.predictions,
+      ...s,
+      coverage: classificationCoverage(input.predictions),
+      calibration: classificationCalibration(input.predictions, input.classes),
+    };
   }
   const s = regressionCrossValidation(input.predictions, k);
-  return { ...base, type: "regression", predictions: input.predictions, ...s };
+  return {
+    ...base,
+    type: "regression",
+    predictions: input.predictions,
+    ...s,
+    coverage: regressionCoverage(input.predictions),
+    calibration: regressionCalibration(input.predictions, base.parameters.confidenceLevel),
+  };
 }

@@ -43,6 +43,12 @@ export interface PredictionInstance<V extends string | number> {
   readonly predicted: V | null;
   /** Confidence in [0, 1] of the prediction; ignored (may be null) when `predicted` is null. */
   readonly confidence: number | null;
+  /** A conformal model's p-value of each class, in the cross-validation's class order (classification). */
+  readonly pValues?: readonly number[];
+  /** A conformal model's interval at the cross-validation's confidence level (regression; ±Infinity when unbounded). */
+  readonly interval?: readonly [number, number];
+  /** The conformal p-value of the measured value (regression; classification: pValues of the measured class). */
+  readonly truthPValue?: number;
 }
 
 export type ClassificationInstance = PredictionInstance<string>;

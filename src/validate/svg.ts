@@ -80,6 +80,8 @@ export interface Chart {
   readonly series: readonly Series[];
   /** Shown in the middle of the plot area when there is nothing to draw. */
   readonly emptyText?: string;
+  /** Show the legend even for one series (a comparison's plot names its lines); default: from two on. */
+  readonly legend?: boolean;
   readonly width?: number;
   readonly height?: number;
 }
@@ -87,7 +89,7 @@ export interface Chart {
 /** Renders a chart as an `<svg>` element. */
 export function renderChart(c: Chart): string {
   const legend = c.series.map((s, k) => ({ s, color: s.color ?? PALETTE[k % PALETTE.length]! })).filter((e) => !e.s.hideInLegend);
-  const legendWidth = legend.length > 1 ? 96 : 0; // the legend sits right of the plot area
+  const legendWidth = legend.length > 1 || (c.legend && legend.length > 0) ? 96 : 0; // the legend sits right of the plot area
   const W = (c.width ?? 480) + legendWidth;
   const H = c.height ?? 360;
   const m = { l: 60, r: 16 + legendWidth, t: 34, b: 48 };

@@ -14,6 +14,8 @@ import type { OrderedCompounds } from "../../mining/order.ts";
 import { distinctFeatures, fingerprintOf, minedHits, queryHits } from "../lazar/featurise.ts";
 import type { ModelData } from "../lazar/model-data.ts";
 import { lazarModelOf, rowDescriptors, rowFingerprint } from "../lazar/job.ts";
+import { crossValidationNTriples, crossValidationResultOf, type CrossValidationParameters, type StoredPrediction } from "../../resources/validation.ts";
+import { Vocab } from "../../store/vocab.ts";
 
 export interface FoldInput {
   /** Training instances: one per measured value (a compound measured twice is two rows). */
@@ -36,6 +38,12 @@ export interface FoldPrediction {
   readonly confidence: number;
   readonly neighbours: number;
   readonly reason?: string;
+  /** A conformal model's p-value of every class, in the cross-validation's class order (classification). */
+  readonly pValues?: readonly number[];
+  /** A conformal model's interval at the cross-validation's confidence level (regression; ±Infinity when unbounded). */
+  readonly interval?: readonly [number, number];
+  /** The conformal p-value of each of the test compound's measured values, in the order given (regression). */
+  readonly truthPValues?: readonly number[];
 }
 
 export interface FoldOutput {
@@ -195,4 +203,24 @@ export async function crossValidationFoldStored(input: StoredFoldInput, ctx: Job
     return foldPrediction(key, model.predict(data.kind === "substructure" ? { fingerprint: rowFingerprint(data, r) } : { descriptors: rowDescriptors(data, r) }));
   });
   return { predictions, features: data.kind === "substructure" ? data.smarts.length : data.columns.length };
+}
+
+export interface GraphInput {
+  readonly uri: string;
+  /** The service's base URL (the vocabulary's). */
+  readonly base: string;
+  readonly parameters: CrossValidationParameters & { readonly title: string };
+  readonly predictions: readonly StoredPrediction[];
+  readonly runtimeMs: number;
+}
+
+/**
+ * `cv.graph`: a finished cross-validation's statistics (validate/) and graph
+ * (resources/validation.ts) as N-Triples bytes, in a worker: for Kazius with p-values that is
+ * ≈ 50 000 triples, more than the main thread may spend at once.
+ */
+export function crossValidationGraphJob(input: GraphInput): { readonly ntriples: Uint8Array } {
+  const result = crossValidationResultOf(input.parameters, input.uri, input.predictions, input.runtimeMs);
+  const text = crossValidationNTriples(input.uri, input.parameters, input.predictions, result, input.runtimeMs, new Vocab(input.base));
+  return { ntriples: new TextEncoder().encode(text) };
 }

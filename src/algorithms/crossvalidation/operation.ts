@@ -6,15 +6,16 @@
 import { absoluteFrequency } from "../../resources/params.ts";
 import { type Vocab } from "../../store/vocab.ts";
 import { assignFolds } from "../../validate/index.ts";
-import type { FoldInput, FoldOutput } from "./job.ts";
+import type { FoldInput, FoldOutput, FoldPrediction } from "./job.ts";
 import type { ModelFeatures } from "../kernel/job.ts";
 import type { Operation } from "../jobs.ts";
-import { crossValidationNTriples, crossValidationResultOf } from "../../resources/validation.ts";
+import type { CrossValidationParameters, StoredPrediction } from "../../resources/validation.ts";
 import type { CrossValidationRequest } from "./spec.ts";
 
 export function crossValidationOperation(request: CrossValidationRequest, cvUri: string, v: Vocab): Operation {
   return async (ctx) => {
     const t0 = Date.now();
+    const features = request.features;
     const folds = assignFolds(request.instances.map((i) => i.compound), { numFolds: request.numFolds, seed: request.seed, stratified: request.stratified }, request.instances.map((i) => i.label));
     const foldOf = (i: number): number => folds.instanceFold[i]!;
     // the kernel model's features: once for every compound of the cross-validation (the first
@@ -36,13 +37,15 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
           done[k] = f;
           ctx.progress(0.95 * (FEATURE_SHARE + ((1 - FEATURE_SHARE) * done.reduce((a, b) => a + b, 0)) / request.numFolds));
         };
-        const features = request.features;
         let out: FoldOutput;
         if (features.kind === "stored") {
           out = await ctx.run("cv.fold.stored", { data: features.data, test: [...testKeys.keys()] }, onProgress);
         } else if (features.kind === "kernel") {
           const train = request.instances.flatMap((x, i) => (foldOf(i) !== k && x.smiles !== null ? [{ smiles: x.smiles, activity: x.activity }] : []));
-          const test = [...testKeys].map(([key, smiles]) => ({ key, smiles }));
+          // a numeric endpoint's test values go along to score the predictions (their conformal p-values), not to train
+          const measured = new Map<string, number[]>();
+          if (request.classes.length === 0) request.instances.forEach((x, i) => foldOf(i) === k && measured.set(x.compound, [...(measured.get(x.compound) ?? []), x.activity]));
+          const test = [...testKeys].map(([key, smiles]) => ({ key, smiles, ...(measured.has(key) ? { measured: measured.get(key)! } : {}) }));
           const { all, index } = kernelFeatures!;
           const at = (smiles: string | null): number => (smiles === null ? -1 : index.get(smiles)!);
           const picked = { all, train: train.map((t) => at(t.smiles)), test: test.map((t) => at(t.smiles)) };
@@ -54,18 +57,31 @@ export function crossValidationOperation(request: CrossValidationRequest, cvUri:
         return out;
       }),
     );
-    const byKey = new Map<string, { value: number | null; confidence: number }>();
-    outputs.forEach((o) => o.predictions.forEach((p) => byKey.set(p.key, { value: p.value, confidence: p.confidence })));
+    const byKey = new Map<string, FoldPrediction>();
+    outputs.forEach((o) => o.predictions.forEach((p) => byKey.set(p.key, p)));
     const label = (x: number | null): string | number | null => (x === null ? null : request.classes.length > 0 ? (request.classes[Math.round(x) - 1] ?? null) : x);
-    const predictions = request.instances.map((x, i) => {
+    const nth = new Map<string, number>(); // a compound's instances so far: the index of its next measured value
+    const predictions = request.instances.map((x, i): StoredPrediction => {
       const p = byKey.get(x.compound);
       const predicted = p ? label(p.value) : null;
-      return { compound: x.compound, fold: foldOf(i), measured: request.classes.length > 0 ? x.label : x.activity, predicted, confidence: predicted === null ? null : (p?.confidence ?? null) };
+      const own = { compound: x.compound, fold: foldOf(i), measured: request.classes.length > 0 ? x.label : x.activity, predicted, confidence: predicted === null ? null : (p?.confidence ?? null) };
+      if (!p || predicted === null) return own;
+      const j = nth.get(x.compound) ?? 0;
+      nth.set(x.compound, j + 1);
+      const truth = p.truthPValues?.[j];
+      return { ...own, ...(p.pValues ? { pValues: p.pValues } : {}), ...(p.interval ? { interval: p.interval } : {}), ...(truth === undefined ? {} : { truthPValue: truth }) };
     });
     const runtimeMs = Date.now() - t0;
-    const result = crossValidationResultOf(request, cvUri, predictions, runtimeMs);
-    return { ops: [{ graph: cvUri, ntriples: crossValidationNTriples(cvUri, request, predictions, result, runtimeMs, v) }], resultUri: cvUri };
+    // the statistics and the graph (≈ 50 000 triples for Kazius) are computed in a worker, off the main thread
+    const parameters = { ...crossValidationParameters(request), ...(features.kind === "kernel" && request.classes.length === 0 ? { confidenceLevel: features.confidenceLevel } : {}) };
+    const { ntriples } = await ctx.run("cv.graph", { uri: cvUri, base: v.base, parameters, predictions, runtimeMs });
+    return { ops: [{ graph: cvUri, ntriples }], resultUri: cvUri };
   };
+}
+
+/** The parameters a cross-validation's graph records, without the request's instances and features. */
+function crossValidationParameters(r: CrossValidationRequest): CrossValidationParameters & { readonly title: string } {
+  return { title: r.title, algorithmUri: r.algorithmUri, datasetUri: r.datasetUri, endpoint: r.endpoint, algorithmParams: r.algorithmParams, predictionAlgorithm: r.predictionAlgorithm, numFolds: r.numFolds, seed: r.seed, stratified: r.stratified, classes: r.classes };
 }
 
 /**

@@ -118,6 +118,7 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
     endpoint: m.record.endpoint,
     algorithmUri,
     algorithmParams: rawAlgorithmParams,
+    predictionAlgorithm: m.record.predictionAlgorithm,
     numFolds,
     seed,
     stratified,

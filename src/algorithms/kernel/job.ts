@@ -17,7 +17,7 @@ import { featuresJob, type FeaturesOutput } from "../../chem/jobs.ts";
 import { DEFAULT_MODEL_FEATURES } from "../../chem/fingerprints.ts";
 import { BadRequest } from "../../errors.ts";
 import { addRbf, addTanimoto, fitStandardiser, packBits, standardise, type BitRows, type Standardiser } from "../../learn/kernels.ts";
-import { predictKernelModel, trainKernelModel, type KernelModel } from "../../learn/kernel-model.ts";
+import { kernelValuePValue, predictKernelModel, trainKernelModel, type KernelModel } from "../../learn/kernel-model.ts";
 import { loadLibsvm } from "../../learn/svm.ts";
 import { DataFactory } from "n3";
 import { startEntry } from "../entries.ts";
@@ -359,7 +359,11 @@ export function domainNote(nearest: number, domain: Domain): string {
 export interface KernelFoldInput {
   /** Training instances: class index 1…k (as cross-validation numbers classes) or value. */
   readonly train: readonly { readonly smiles: string; readonly activity: number }[];
-  readonly test: readonly { readonly key: string; readonly smiles: string | null }[];
+  /**
+   * Test compounds; for a numeric endpoint with their measured values, used only to score the
+   * predictions (their conformal p-values), never to train.
+   */
+  readonly test: readonly { readonly key: string; readonly smiles: string | null; readonly measured?: readonly number[] }[];
   readonly classes: readonly string[];
   readonly confidenceLevel: number;
   /**
@@ -373,7 +377,9 @@ export interface KernelFoldInput {
  * `cv.fold.kernel`: one fold of a cross-validation of the kernel model (docs/cross-validation.md):
  * trained on the training fold only (its features, kernels, SVM and calibration), the test
  * compounds predicted, in the shape of the other fold jobs (class index 1…k, or the value; the
- * confidence as the model's predictions carry it).
+ * confidence as the model's predictions carry it), with the conformal output: the p-value of each
+ * class, or the interval and the p-value of each measured value (the test values are only
+ * compared with the finished predictions here; the model never sees them).
  */
 export async function kernelFoldJob(input: KernelFoldInput, ctx?: Pick<JobContext, "progress">): Promise<FoldOutput> {
   const kind = input.classes.length > 0 ? "classification" : "regression";
@@ -399,7 +405,11 @@ export async function kernelFoldJob(input: KernelFoldInput, ctx?: Pick<JobContex
       const p = byKey.get(t.key);
       if (!p || p.error !== null) return { key: t.key, value: null, confidence: 0, neighbours: 0, reason: "the structure could not be read" };
       const confidence = conformalConfidence(p);
-      return { key: t.key, value: kind === "classification" ? p.value + 1 : p.value, confidence, neighbours: model.rows.length };
+      const base = { key: t.key, value: kind === "classification" ? p.value + 1 : p.value, confidence, neighbours: model.rows.length };
+      if (p.pValues) return { ...base, pValues: p.pValues };
+      // scoring only: the p-value of each measured value against the fold model's calibration
+      const truthPValues = (t.measured ?? []).map((y) => kernelValuePValue(model.model, p.value, p.difficulty, y));
+      return { ...base, interval: p.interval!, truthPValues };
     }),
   };
 }

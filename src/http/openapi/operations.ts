@@ -436,7 +436,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /validation/report/crossvalidation/{id}": {
     tag: "Validation",
     summary: "A cross-validation report",
-    answers: [{ status: 200, description: "The report: the cross-validations it shows (RDF), or the report itself (HTML).", types: [...RDF, HTML, URI_LIST] }],
+    answers: [{ status: 200, description: "The report: the cross-validations it shows (RDF), or the report itself (HTML; of several, their comparison first).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
   },
   "DELETE /validation/report/crossvalidation/{id}": {

@@ -2,7 +2,8 @@
  * /validation, /validation/crossvalidation[/{id}], /validation/report/crossvalidation[/{id}]
  * (docs/cross-validation.md): POST runs a cross-validation (task) or makes a
  * report of one or more (task); GET serves them as RDF, uri-list and HTML (the report page:
- * statistics, confusion matrix, plots as server-rendered SVG, per-fold table, every prediction);
+ * statistics, confusion matrix, plots as server-rendered SVG, coverage and conformal calibration,
+ * per-fold table, every prediction; a report of several compares them first);
  * DELETE removes one (its creator or an admin token, README "Access control").
  */
 import type Router from "@koa/router";
@@ -14,7 +15,8 @@ import { rdf } from "../../store/vocab.ts";
 import { crossValidation, crossValidationReport } from "../../algorithms/crossvalidation/index.ts";
 import { crossValidationOf } from "../../resources/validation.ts";
 import { read } from "../../resources/reads.ts";
-import { crossValidationReportBody, REPORT_STYLE } from "../../validate/index.ts";
+import { crossValidationComparisonPage, crossValidationReportBody, REPORT_STYLE, type CrossValidationResult } from "../../validate/index.ts";
+import { nextTurn } from "../../threads/turns.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
@@ -62,7 +64,9 @@ export function registerValidation(router: Router, deps: Deps): void {
     const uri = `${cvBase}/${id}`;
     const stored = isId(id) && store.has(uri) ? await read(store, vocab, "crossValidation", uri) : null;
     if (!stored) throw new NotFound(`no cross-validation ${uri}`);
-    return crossValidationOf(uri, stored);
+    const r = crossValidationOf(uri, stored);
+    await nextTurn(); // the statistics in one turn of the event loop, the page in the next
+    return r;
   };
 
   router.get("/validation/crossvalidation/:id", async (ctx) => {
@@ -106,13 +110,24 @@ export function registerValidation(router: Router, deps: Deps): void {
           const present = cvs.filter((u) => store.has(u));
           const stored = new Map(present.map((u, i) => [u, i]));
           const found = await read(store, vocab, "crossValidations", present);
-          const bodies = cvs.map((u) => {
+          const results: { uri: string; result: CrossValidationResult | null }[] = [];
+          for (const u of cvs) {
             const i = stored.get(u);
             const data = i === undefined ? null : found[i];
-            const r = data ? crossValidationOf(u, data) : null;
-            return r ? `<h2>${link(u)}</h2>${crossValidationReportBody(r)}` : `<h2>${esc(u)}</h2><p>This cross-validation has been deleted.</p>`;
-          });
-          return page("Cross-validation report", bodies.join("\n"), { base: vocab.base, self: uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE });
+            results.push({ uri: u, result: data ? crossValidationOf(u, data) : null });
+            await nextTurn(); // one cross-validation's statistics per turn of the event loop
+          }
+          const bodies: (string | undefined)[] = [];
+          for (const { result: r } of results) {
+            bodies.push(r ? crossValidationReportBody(r) : undefined);
+            await nextTurn(); // one report body per turn (Kazius: ≈ 30–50 ms each)
+          }
+          // several: one page comparing them, each one's own report folded below (docs/cross-validation.md "Comparing cross-validations")
+          const body =
+            results.length > 1
+              ? crossValidationComparisonPage(results, bodies)
+              : results.map(({ uri: u, result: r }, i) => (r ? `<h2>${link(u)}</h2>${bodies[i]}` : `<h2>${esc(u)}</h2><p>This cross-validation has been deleted.</p>`)).join("\n");
+          return page("Cross-validation report", body, { base: vocab.base, self: uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE });
         },
       ],
       ["text/uri-list", () => uriList([uri])],

@@ -26,6 +26,7 @@ import {
   predictionIntervals,
   predictionSet,
   regressionNonconformity,
+  regressionPValue,
   regressionValidity,
 } from "../../../src/learn/conformal.ts";
 import { ForestData, trainForest } from "../../../src/learn/forest.ts";
@@ -224,6 +225,30 @@ test("regression validity figures of the toy set, by hand (closed intervals)", (
   // (1, 0, 0.5): half 3, in; (3, 0, 0.5): |3| = 3 on the bound, in. 1 error of 4; widths 12, 12, 6, 6
   const [v] = regressionValidity(c, [0, 8, 1, 3], [1, 1, 0, 0], [1.5, 1.5, 0.5, 0.5], [0.2]);
   assert.deepEqual(v, { significance: 0.2, n: 4, errors: 1, errorRate: 1 / 4, meanWidth: 9, medianWidth: 9, bounded: true });
+});
+
+test("the p-value of a value, by hand: (#{α_i ≥ α} + 1)/(n + 1); ≤ ε exactly when the value is outside the interval at 1 − ε", () => {
+  const c = regToy(); // α sorted: 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4 (n = 9), β = 0.5
+  // y = 4, ŷ = 1, σ = 1.5: α = 3/2 = 1.5; 1.5, 2, 3, 4 are ≥ → (4 + 1)/10
+  assert.equal(regressionPValue(c, 4, 1, 1.5), 0.5);
+  // y = ŷ: α = 0, all 9 are ≥ → 1
+  assert.equal(regressionPValue(c, 1, 1, 0), 1);
+  // y = 10, ŷ = 0, σ = 0.5: α = 10, none ≥ → 1/10, the smallest possible
+  assert.equal(regressionPValue(c, 10, 0, 0.5), 0.1);
+  // ŷ = 0, σ = 0.5 at ε = 0.2: interval [−3, 3] (q = 3). y = 3: α = 3, two ≥ → 0.3 > 0.2, inside (on the bound);
+  // y = 3.5: α = 3.5, one ≥ → 0.2 ≤ 0.2, outside
+  assert.equal(regressionPValue(c, 3, 0, 0.5), 0.3);
+  assert.equal(regressionPValue(c, 3.5, 0, 0.5), 0.2);
+  // the equivalence over many values and every ε of a validation
+  for (const eps of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
+    const iv = predictionIntervals(c, [0.5], [1.5], eps);
+    for (let y = -12; y <= 12; y += 0.125) {
+      const outside = !(y >= iv.lower[0]! && y <= iv.upper[0]!);
+      assert.equal(regressionPValue(c, y, 0.5, 1.5) <= eps, outside, `y = ${y}, ε = ${eps}`);
+    }
+  }
+  assert.throws(() => regressionPValue(c, NaN, 0, 1), RangeError);
+  assert.throws(() => regressionPValue(c, 1, 0, -1), RangeError);
 });
 
 // ----------------------------------------------------------------------------------------------

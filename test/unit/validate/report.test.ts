@@ -48,7 +48,9 @@ test("classification report: sections, confusion matrix, two plots, per-fold and
   for (const id of ["parameters", "summary", "confusion-matrix", "plots", "folds", "predictions"]) {
     assert.ok(els.some((e) => e.name === "section" && e.attributes.get("id") === id), `section ${id}`);
   }
-  assert.equal(count(els, "svg"), 2); // ROC, accuracy versus confidence
+  assert.equal(count(els, "svg"), 3); // ROC, accuracy versus confidence, accuracy versus coverage (no calibration: no p-values)
+  assert.ok(els.some((e) => e.name === "section" && e.attributes.get("id") === "coverage"), "section coverage");
+  assert.equal(els.some((e) => e.name === "section" && e.attributes.get("id") === "calibration"), false, "no calibration without p-values");
   assert.equal(count(els, "table", "confusion"), 1);
   // confusion matrix: header row + 2 class rows; every prediction a row (+ header)
   assert.equal(count(els, "img", "depiction"), 4);
@@ -77,8 +79,9 @@ test("regression report: pooled table, scatter and RMSE plots", () => {
   const r = crossValidationResult({ uri: "/validation/crossvalidation/r1", parameters: params }, { type: "regression", predictions: preds });
   const body = crossValidationReportBody(r);
   const els = checkMarkup(body, "html");
-  assert.equal(count(els, "svg"), 2);
+  assert.equal(count(els, "svg"), 3); // scatter, RMSE versus confidence, RMSE versus coverage
   assert.match(body, /Predicted versus measured/);
+  assert.match(body, /RMSE versus coverage/);
   assert.match(body, /RMSE versus confidence/);
   assert.match(body, /concordance correlation/);
   assert.equal(count(els, "table", "confusion"), 0);

@@ -3,11 +3,12 @@
  * carcinogenicity set (85 compounds, classification) and EPAFHM.medi (91, regression): a model
  * trained and sent through a worker predicts; a training compound is its own nearest neighbour
  * (kernel similarity 1: every kernel of a compound with itself is 1); unreadable structures are
- * reported, never predicted; the conformal outputs are well-formed.
+ * reported, never predicted; the conformal outputs are well-formed, and a cross-validation fold
+ * (`cv.fold.kernel`) keeps them, with the p-value of each measured value of a numeric endpoint.
  */
 import { after, describe, it, test } from "node:test";
 import assert from "node:assert/strict";
-import { applicabilityDomain, defaultModelFeatures, domainNote, kernelPredictJob, kernelTrainJob, pickFeatures } from "../../../../src/algorithms/kernel/job.ts";
+import { applicabilityDomain, defaultModelFeatures, domainNote, kernelFoldJob, kernelPredictJob, kernelTrainJob, pickFeatures } from "../../../../src/algorithms/kernel/job.ts";
 import { servicePool } from "../../../../src/algorithms/jobs.ts";
 import { BadRequest } from "../../../../src/errors.ts";
 import { EPAFHM, HAMSTER, readSmilesCsv } from "../../../helpers/data.ts";
@@ -107,4 +108,46 @@ test("pickFeatures: the features of a subset picked from a cross-validation's fe
   assert.deepEqual(picked.fingerprints.map((f) => Array.from(f.data)), direct.fingerprints.map((f) => Array.from(f.data)));
   assert.deepEqual(picked.fingerprints.map((f) => Array.from(f.ones)), direct.fingerprints.map((f) => Array.from(f.ones)));
   assert.deepEqual(Array.from(picked.descriptors), Array.from(direct.descriptors));
+});
+
+test("cv.fold.kernel keeps the conformal output: both classes' p-values; an interval and the p-value of each measured value, ≤ 0.2 exactly when the value is outside the 0.8 interval", async () => {
+  // classification: hamster, every fifth compound a test compound
+  const cls = await kernelFoldJob({
+    train: hamster.filter((_, i) => i % 5 !== 0).map((r) => ({ smiles: r.smiles, activity: r.value === "true" ? 2 : 1 })),
+    test: hamster.flatMap((r, i) => (i % 5 === 0 ? [{ key: `h${i}`, smiles: r.smiles }] : [])),
+    classes: ["false", "true"],
+    confidenceLevel: 0.8,
+  });
+  assert.equal(cls.predictions.length, 17);
+  for (const p of cls.predictions) {
+    assert.equal(p.pValues?.length, 2);
+    assert.ok(p.pValues!.every((x) => x > 0 && x <= 1));
+    // the confidence of the predicted class (1 or 2) is 1 − the other class's p-value
+    assert.ok(Math.abs(p.confidence - (1 - p.pValues![p.value === 1 ? 1 : 0]!)) < 1e-12);
+    assert.equal(p.interval, undefined);
+  }
+  // regression: EPAFHM.medi, every fifth compound tested, one of them given as measured twice (a second, invented value)
+  const testRows = epafhm.flatMap((r, i) => (i % 5 === 0 ? [{ key: `e${i}`, smiles: r.smiles, measured: [Number(r.value)] }] : []));
+  const twice = { ...testRows[0]!, measured: [testRows[0]!.measured[0]!, testRows[0]!.measured[0]! + 5] };
+  const reg = await kernelFoldJob({
+    train: epafhm.filter((_, i) => i % 5 !== 0).map((r) => ({ smiles: r.smiles, activity: Number(r.value) })),
+    test: [twice, ...testRows.slice(1)],
+    classes: [],
+    confidenceLevel: 0.8,
+  });
+  let checked = 0;
+  for (const [i, p] of reg.predictions.entries()) {
+    const measured = (i === 0 ? twice : testRows[i]!).measured;
+    assert.equal(p.truthPValues?.length, measured.length, "one p-value per measured value");
+    const [lo, hi] = p.interval!;
+    assert.ok(lo <= p.value! && p.value! <= hi);
+    measured.forEach((y, j) => {
+      const outside = !(y >= lo && y <= hi);
+      assert.equal(p.truthPValues![j]! <= 0.2, outside, `compound ${i}, value ${y} in [${lo}, ${hi}]: p ${p.truthPValues![j]}`);
+      checked++;
+    });
+  }
+  assert.equal(checked, testRows.length + 1);
+  // the invented value 5 log units away is far outside: a small p-value
+  assert.ok(reg.predictions[0]!.truthPValues![1]! <= 0.1, `p ${reg.predictions[0]!.truthPValues![1]}`);
 });
