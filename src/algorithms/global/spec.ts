@@ -6,6 +6,10 @@
  */
 import { BadRequest } from "../../errors.ts";
 
+/** The global models' names as values of `prediction_algorithm`. */
+export const KERNEL_SVM = "kernel_svm";
+export const RANDOM_FOREST = "random_forest";
+
 /** The confidence level of regression intervals unless `confidence_level` says otherwise. */
 export const DEFAULT_CONFIDENCE_LEVEL = 0.8;
 
@@ -17,9 +21,9 @@ export const LAZAR_ONLY = ["feature_dataset_uri", "feature_generation_uri", "min
 
 /** Parameters of /algorithm/qsar that apply to some global models only: name → the prediction algorithms they apply to. */
 export const GLOBAL_ONLY: Readonly<Record<string, readonly string[]>> = {
-  confidence_level: ["kernel_svm", "random_forest"],
-  num_trees: ["random_forest"],
-  features: ["random_forest"],
+  confidence_level: [KERNEL_SVM, RANDOM_FOREST],
+  num_trees: [RANDOM_FOREST],
+  features: [RANDOM_FOREST],
 };
 
 /** The first parameter given in `raw` that does not apply to prediction algorithm `algorithm` (a global model's or lazar's), and the algorithms it applies to. */

@@ -6,9 +6,9 @@
  * neighbours; the forest's its trees).
  */
 import type { Params } from "../../resources/params.ts";
-import { checkGlobalRequest, DEFAULT_CONFIDENCE_LEVEL, GLOBAL_MIN_COMPOUNDS, LAZAR_ONLY } from "../global/spec.ts";
+import { checkGlobalRequest, DEFAULT_CONFIDENCE_LEVEL, GLOBAL_MIN_COMPOUNDS, KERNEL_SVM, LAZAR_ONLY } from "../global/spec.ts";
 
-export const KERNEL_SVM = "kernel_svm";
+export { KERNEL_SVM };
 /** The SVM's cost and ε, chosen by cross-validation (docs/benchmarks.md "Quality"). */
 export const KERNEL_COST = { classification: 2, regression: 10 } as const;
 export const KERNEL_EPSILON = 0.1;

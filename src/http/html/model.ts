@@ -1,4 +1,5 @@
 /** HTML of a model (lazar, the kernel model or the random forest): what it was built from and with, and forms to predict a compound or a dataset. */
+import { RANDOM_FOREST } from "../../algorithms/global/spec.ts";
 import type { ModelRecord } from "../../resources/model.ts";
 import { dl, esc, link, page } from "./layout.ts";
 
@@ -12,7 +13,7 @@ const FOREST_FEATURES: Readonly<Record<string, string>> = {
 /** A global model's features and algorithm in words (the kernel model, the random forest). */
 function globalModel(m: ModelRecord): { features: string; algorithm: string } {
   const param = (name: string): string => m.parameters.find(([n]) => n === name)?.[1] ?? "";
-  if (m.predictionAlgorithm === "random_forest") {
+  if (m.predictionAlgorithm === RANDOM_FOREST) {
     return {
       features: `computed by the model: ${esc(FOREST_FEATURES[param("features")] ?? param("features"))}, ${m.features} of them varying among the training compounds; neighbours and domain by Tanimoto on the Morgan bits`,
       algorithm: `a random forest of ${esc(param("num_trees"))} trees, with conformal p-values from the out-of-bag votes or intervals scaled by the trees' spread`,
