@@ -15,6 +15,7 @@
  *              (classes); printed besides its accuracy on the predictions with confidence above
  *              0.2 and their share (the form the lazar papers reported)
  *   lsvm     — lazar's local SVM regression on BBRC paths (numbers)
+ *   forest   — the random forest (random_forest: Morgan bits for classes, and descriptors for numbers)
  *
  *   nice -n 5 npx tsx bench/quality.ts [kazius epafhm hansen loael …] [--algorithms=default,wmv] [--seed=N] [--no-build]
  */
@@ -36,6 +37,7 @@ const CHOICES: Record<string, { readonly params: Record<string, string>; readonl
   default: { params: {}, kinds: ["classification", "regression"], title: "default (kernel_svm)" },
   wmv: { params: { prediction_algorithm: "weighted_majority_vote" }, kinds: ["classification"], title: "lazar BBRC + weighted majority vote" },
   lsvm: { params: { prediction_algorithm: "local_svm_regression" }, kinds: ["regression"], title: "lazar BBRC paths + local SVM regression" },
+  forest: { params: { prediction_algorithm: "random_forest" }, kinds: ["classification", "regression"], title: "random forest (random_forest, 200 trees)" },
 };
 
 /** POST, then poll the task every 500 ms until it ends: its result, wall time and the distinct progress values seen while it ran. */

@@ -13,7 +13,9 @@ import { depictJob, featuresJob, fingerprintsJob, identifyStructure, molfileJob 
 import { mineEntriesJob, mineFeaturesJob, mineJob } from "./mining/job.ts";
 import { descriptorChunk } from "./descriptors/job.ts";
 import { predictJob } from "./lazar/job.ts";
-import { kernelFeaturesJob, kernelFoldJob, kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
+import { kernelFoldJob, kernelPredictJob, kernelTrainJob } from "./kernel/job.ts";
+import { modelFeaturesJob } from "./global/features.ts";
+import { forestFinishJob, forestFoldJob, forestPredictJob, forestTrainJob } from "./forest/job.ts";
 import { crossValidationFold, crossValidationFoldStored, crossValidationGraphJob } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
 import { rfeResampleJob } from "./rfe/job.ts";
@@ -33,7 +35,10 @@ export const jobs = {
   "chem.fingerprints": fingerprintsJob,
   "kernel.train": kernelTrainJob,
   "kernel.predict": kernelPredictJob,
-  "kernel.features": kernelFeaturesJob,
+  "model.features": modelFeaturesJob,
+  "forest.train": forestTrainJob,
+  "forest.finish": forestFinishJob,
+  "forest.predict": forestPredictJob,
   "chem.features": featuresJob,
   "dataset.chunk": parseChunk,
   "dataset.header": datasetHeader,
@@ -47,6 +52,7 @@ export const jobs = {
   "cv.fold.stored": crossValidationFoldStored,
   "cv.fold.kernel": kernelFoldJob,
   "cv.graph": crossValidationGraphJob,
+  "cv.fold.forest": forestFoldJob,
   "rfe.resample": rfeResampleJob,
   "rdf.render": renderJob,
 } as const;
@@ -59,6 +65,8 @@ export type JobOutput<K extends JobKind> = job.JobOutput<Jobs, K>;
 export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk" | "model.predict">;
 /** Runs one of them for a waiting request (the HTTP layer's request-time pool, with its budgets). */
 export type RunRequestJob = <K extends RequestJobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void) => Promise<JobOutput<K>>;
+/** Runs a job on the task pool (a task's `ctx.run`; for a request that must train a model again, the pool itself). */
+export type RunJob = <K extends JobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void) => Promise<JobOutput<K>>;
 /** A task's operation that runs these jobs. */
 export type Operation = runner.Operation<Jobs>;
 export type OperationContext = runner.OperationContext<Jobs>;

@@ -166,6 +166,8 @@ export interface ForestOptions {
    * forest `trainForest` would have grown. No permutation importance with a range.
    */
   readonly treeRange?: readonly [number, number];
+  /** Told the number of trees grown so far (of this call's range) after each tree: a job's progress. */
+  readonly onTree?: (grown: number) => void;
 }
 
 /** The out-of-bag sums per training entry (of `rows`), from which the OOB figures are computed; summed over parts. */
@@ -393,6 +395,7 @@ export function trainForest(data: ForestData, y: ForestTarget, options: ForestOp
     const tree = grower.grow(nIn, rand);
     for (let i = 0; i < nIn; i++) weight[grower.idx[i]!] = 0;
     trees.push(tree);
+    options.onTree?.(trees.length);
 
     // OOB predictions of this tree
     const { x } = data;
@@ -553,9 +556,10 @@ function oobFigures(y: ForestTarget, K: number, n: number, entries: Int32Array, 
  * Join forests trained in parts (`treeRange`, e.g. in two worker threads) on the same data,
  * target and options, in the order of their ranges: the forest `trainForest` grows in one piece
  * (the same trees, OOB figures and impurity importance; permutation importance is not
- * available for parts).
+ * available for parts). Of the data only its number of rows is read: parts that crossed threads
+ * as `PackedForestPart`s can be joined where the data is not.
  */
-export function combineForests(parts: readonly RandomForest[], data: ForestData, y: ForestTarget, options: ForestOptions = {}): RandomForest {
+export function combineForests(parts: readonly RandomForest[], data: Pick<ForestData, "n">, y: ForestTarget, options: ForestOptions = {}): RandomForest {
   if (parts.length === 0) throw new RangeError("combineForests: no parts");
   const first = parts[0]!;
   const K = first.nClasses;
@@ -1057,4 +1061,24 @@ export function unpackForest(p: PackedForest): RandomForest {
     trees.push({ feature: p.feature.subarray(a, b), threshold: p.threshold.subarray(a, b), child: p.child.subarray(a, b), value: p.value.subarray(a, b) });
   }
   return new RandomForest(p.kind, p.nClasses, trees, p.features, p.mtry, NaN, new Float64Array(0), new Float64Array(0), null, null, new Float64Array(0));
+}
+
+/**
+ * A part of a forest (`treeRange`) as plain data, to cross threads: its trees packed, its OOB
+ * sums and impurity importance — what `combineForests` joins.
+ */
+export interface PackedForestPart {
+  readonly forest: PackedForest;
+  readonly oob: OobAccumulators;
+  readonly impurity: Float64Array;
+}
+
+export function packForestPart(f: RandomForest): PackedForestPart {
+  return { forest: packForest(f), oob: f.oob, impurity: f.impurityImportance };
+}
+
+/** The part again, ready for `combineForests`. */
+export function unpackForestPart(p: PackedForestPart): RandomForest {
+  const f = unpackForest(p.forest);
+  return new RandomForest(f.kind, f.nClasses, f.trees, f.features, f.mtry, NaN, new Float64Array(0), new Float64Array(0), null, null, p.impurity, p.oob);
 }

@@ -88,12 +88,75 @@ export function tanimotoGram(r: BitRows): Float32Array {
   return out;
 }
 
-/** Tanimoto of each query row with each training row (queries × training, row-major). */
+/** The on bits of every row (CSR: row i's bits are `idx[offsets[i] … offsets[i+1])`, ascending). */
+function onBits(r: BitRows): { offsets: Int32Array; idx: Int32Array } {
+  const offsets = new Int32Array(r.n + 1);
+  for (let i = 0; i < r.n; i++) offsets[i + 1] = offsets[i]! + r.ones[i]!;
+  const idx = new Int32Array(offsets[r.n]!);
+  let k = 0;
+  for (let i = 0; i < r.n; i++) {
+    for (let w = 0; w < r.words; w++) {
+      let x = r.data[i * r.words + w]!;
+      while (x !== 0) {
+        idx[k++] = w * 32 + (31 - Math.clz32(x & -x));
+        x &= x - 1;
+      }
+    }
+  }
+  return { offsets, idx };
+}
+
+/**
+ * Tanimoto of each query row with each training row (queries × training, row-major). A query's
+ * bits are marked once and each training row's on bits looked up (sparse fingerprints such as
+ * Morgan's ≈ 45 of 2048 bits: a tenth of the work of a popcount over every word); the counts,
+ * hence the values, are those of `tanimotoGram`.
+ */
 export function tanimotoCross(query: BitRows, train: BitRows): Float32Array {
   if (query.words !== train.words) throw new RangeError("tanimotoCross: fingerprints of different lengths");
   const out = new Float32Array(query.n * train.n);
-  for (let i = 0; i < query.n; i++) for (let j = 0; j < train.n; j++) out[i * train.n + j] = tanimotoOf(query, i, train, j);
+  const t = onBits(train);
+  const q = onBits(query);
+  const mark = new Uint8Array(query.words * 32);
+  for (let i = 0; i < query.n; i++) {
+    for (let k = q.offsets[i]!; k < q.offsets[i + 1]!; k++) mark[q.idx[k]!] = 1;
+    const a = query.ones[i]!;
+    for (let j = 0; j < train.n; j++) {
+      let c = 0;
+      for (let k = t.offsets[j]!; k < t.offsets[j + 1]!; k++) c += mark[t.idx[k]!]!;
+      const u = a + train.ones[j]! - c;
+      out[i * train.n + j] = u > 0 ? c / u : 0;
+    }
+    for (let k = q.offsets[i]!; k < q.offsets[i + 1]!; k++) mark[q.idx[k]!] = 0;
+  }
   return out;
+}
+
+/**
+ * Each row's largest Tanimoto with another row (−Infinity for a single row), from one triangle of
+ * the pairs and without the n × n matrix (Kazius's 4069 Morgan rows: ≈ 0.5 s).
+ */
+export function nearestTanimoto(r: BitRows): Float64Array {
+  const n = r.n;
+  const nearest = new Float64Array(n).fill(-Infinity);
+  const b = onBits(r);
+  const mark = new Uint8Array(r.words * 32);
+  for (let i = 0; i < n; i++) {
+    for (let k = b.offsets[i]!; k < b.offsets[i + 1]!; k++) mark[b.idx[k]!] = 1;
+    const a = r.ones[i]!;
+    let best = nearest[i]!;
+    for (let j = i + 1; j < n; j++) {
+      let c = 0;
+      for (let k = b.offsets[j]!; k < b.offsets[j + 1]!; k++) c += mark[b.idx[k]!]!;
+      const u = a + r.ones[j]! - c;
+      const t = Math.fround(u > 0 ? c / u : 0);
+      if (t > best) best = t;
+      if (t > nearest[j]!) nearest[j] = t;
+    }
+    nearest[i] = best;
+    for (let k = b.offsets[i]!; k < b.offsets[i + 1]!; k++) mark[b.idx[k]!] = 0;
+  }
+  return nearest;
 }
 
 /** Column means and standard deviations of the training rows, and which columns vary. */

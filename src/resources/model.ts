@@ -24,7 +24,7 @@ import { bool, dateTime, dbl, dc, iri, NS, ot, owl, rdf, str, type Vocab } from 
 
 const { quad } = DataFactory;
 
-/** Substructures or descriptors of a feature dataset (lazar), or fingerprints computed inside the model (the kernel model: no feature dataset). */
+/** Substructures or descriptors of a feature dataset (lazar), or features computed inside the model (the global models, kernel_svm and random_forest: no feature dataset). */
 export type FeatureKind = "substructure" | "descriptor" | "fingerprints";
 
 export interface ModelRecord {

@@ -11,55 +11,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DATA, EPAFHM, get, HAMSTER, compoundUri, postForm as post, runTask as runTaskFor, sparqlSelect, uploadCsv, uploadDataset } from "../helpers/server.ts";
+import { crossValidationStatistic, predictionEntry as entry } from "../helpers/predictions.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
 
-
-interface Entry {
-  value?: string;
-  confidence?: number;
-  pValues: Map<string, number>;
-  lower?: number;
-  upper?: number;
-  level?: number;
-  neighbours: number[];
-  measured: boolean;
-  nearest?: number;
-  inside?: boolean;
-  threshold?: number;
-  note?: string;
-}
-
-async function entry(base: string, pd: string, model: string, c: string): Promise<Entry> {
-  const qg = `${base}/ontology#`;
-  const rows = await sparqlSelect(
-    base,
-    `PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX qg: <${qg}>
-     SELECT ?c ?f ?x ?cls ?p ?lo ?hi ?lvl ?sim ?m ?near ?in ?thr ?note WHERE { GRAPH <${pd}> { ?e ot:compound ?c .
-       OPTIONAL { ?e qg:nearestSimilarity ?near ; qg:insideDomain ?in ; qg:domainThreshold ?thr } OPTIONAL { ?e qg:domainNote ?note }
-       OPTIONAL { ?e ot:values ?v . ?v ot:feature ?f ; ot:value ?x }
-       OPTIONAL { ?e qg:pValue ?pn . ?pn qg:forClass ?cls ; qg:confidence ?p }
-       OPTIONAL { ?e qg:intervalLower ?lo ; qg:intervalUpper ?hi } OPTIONAL { ?e qg:confidenceLevel ?lvl }
-       OPTIONAL { ?e qg:neighbour ?n . ?n qg:similarity ?sim } OPTIONAL { ?e qg:measured ?m } } }`,
-  );
-  const e: Entry = { pValues: new Map(), neighbours: [], measured: false };
-  const sims = new Set<string>();
-  for (const r of rows) {
-    if (r.c!.value !== c) continue;
-    if (r.f?.value === `${model}/predicted/value`) e.value = r.x!.value;
-    if (r.f?.value === `${model}/predicted/confidence`) e.confidence = Number(r.x!.value);
-    if (r.cls) e.pValues.set(r.cls.value, Number(r.p!.value));
-    if (r.lo) [e.lower, e.upper] = [Number(r.lo.value), Number(r.hi!.value)];
-    if (r.lvl) e.level = Number(r.lvl.value);
-    if (r.sim) sims.add(r.sim.value);
-    if (r.m) e.measured = true;
-    if (r.near) [e.nearest, e.inside, e.threshold] = [Number(r.near.value), r.in!.value === "true", Number(r.thr!.value)];
-    if (r.note) e.note = r.note.value;
-  }
-  e.neighbours = [...sims].map(Number).sort((a, b) => b - a);
-  return e;
-}
 
 describe("kernel_svm models over HTTP", () => {
   const srv = useServer({ upload: { hamster: HAMSTER, epafhm: EPAFHM } });
@@ -121,7 +77,7 @@ describe("kernel_svm models over HTTP", () => {
     assert.ok(Number(counted[0]!.n!.value) >= 80, `${counted[0]!.n!.value} entries answered as measured`);
   });
 
-  test("parameters that configure lazar are refused with 400 naming them; confidence_level applies to kernel_svm only", async () => {
+  test("parameters that configure lazar are refused with 400 naming them; confidence_level applies to the global models only", async () => {
     const bad = async (params: Record<string, string>, field: RegExp): Promise<void> => {
       const r = await post(`${srv.base}/algorithm/qsar`, { dataset_uri: srv.datasets.hamster, ...params }, "application/problem+json");
       assert.equal(r.status, 400, await r.clone().text());
@@ -129,7 +85,7 @@ describe("kernel_svm models over HTTP", () => {
     };
     await bad({ prediction_algorithm: "kernel_svm", min_sim: "0.5" }, /min_sim/);
     await bad({ prediction_algorithm: "kernel_svm", feature_generation_uri: `${srv.base}/algorithm/miner/bbrc` }, /feature_generation_uri/);
-    await bad({ prediction_algorithm: "weighted_majority_vote", confidence_level: "0.9" }, /'confidence_level' applies to prediction_algorithm=kernel_svm only/);
+    await bad({ prediction_algorithm: "weighted_majority_vote", confidence_level: "0.9" }, /'confidence_level' applies to prediction_algorithm=kernel_svm or random_forest only/);
     await bad({ prediction_algorithm: "kernel_svm", confidence_level: "1.5" }, /confidence_level/);
     const cv = await post(`${srv.base}/validation/crossvalidation`, { dataset_uri: srv.datasets.hamster, algorithm_uri: `${srv.base}/algorithm/qsar`, algorithm_params: "prediction_algorithm=kernel_svm;min_sim=0.3" }, "application/problem+json");
     assert.equal(cv.status, 400, "the same check inside algorithm_params");
@@ -176,11 +132,7 @@ describe("kernel_svm models over HTTP", () => {
   });
 
   test("10-fold cross-validation of kernel_svm (hamster, EPAFHM.medi): every compound predicted, statistics stored", async () => {
-    const stat = async (cv: string, name: string): Promise<number> => {
-      const nt = await (await get(cv, "application/n-triples")).text();
-      const m = new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${srv.base.replace(/[/.]/g, "\\$&")}/ontology#${name}> "([^"]+)"`, "m").exec(nt);
-      return m ? Number(m[1]) : NaN;
-    };
+    const stat = (cv: string, name: string): Promise<number> => crossValidationStatistic(srv.base, cv, name);
     // hamster: 45 of 85 carcinogenic, so always answering "true" scores 0.529; a model must do better (measured: 0.706)
     const c = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: "prediction_algorithm=kernel_svm" });
     assert.equal(await stat(c, "numUnpredicted"), 0, "a global model predicts every compound");

@@ -32,6 +32,7 @@ import type { FoldInput } from "./job.ts";
 import { buildModelData, type ModelData } from "../lazar/model-data.ts";
 import { LAZAR, modelRequest } from "../lazar/spec.ts";
 import type { CrossValidationParameters } from "../../resources/validation.ts";
+import type { ForestSettings } from "../forest/spec.ts";
 
 const { quad } = DataFactory;
 
@@ -60,7 +61,8 @@ export interface CrossValidationRequest extends CrossValidationParameters {
   readonly features:
     | { readonly kind: "mined"; readonly fold: Omit<FoldInput, "train" | "test">; readonly frequency: { readonly absolute: number } | { readonly perMil: number } }
     | { readonly kind: "stored"; readonly data: ModelData }
-    | { readonly kind: "kernel"; readonly confidenceLevel: number };
+    | { readonly kind: "kernel"; readonly confidenceLevel: number }
+    | { readonly kind: "forest"; readonly settings: ForestSettings };
 }
 
 /** `name=value;name=value` → raw parameters (a name may not repeat). */
@@ -126,6 +128,7 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
     instances,
   };
   if (m.generator.kind === "kernel") return { ...common, features: { kind: "kernel", confidenceLevel: m.generator.settings.confidenceLevel } };
+  if (m.generator.kind === "forest") return { ...common, features: { kind: "forest", settings: m.generator.settings } };
   if (m.generator.kind === "stored") {
     const data = await buildModelData(store, { ...m.record, uri: `${datasetUri}#crossvalidation`, featureDataset: m.generator.uri }, v);
     return { ...common, features: { kind: "stored", data } };

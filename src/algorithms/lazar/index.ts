@@ -3,7 +3,7 @@
  * predicting with one, a dataset as a task or one compound answered directly.
  */
 import type { Algorithm, Services } from "../algorithm.ts";
-import type { RunRequestJob } from "../jobs.ts";
+import type { RunJob, RunRequestJob } from "../jobs.ts";
 import { requireDataset } from "../checks.ts";
 import { BadRequest, UnprocessableEntity } from "../../errors.ts";
 import { read } from "../../resources/reads.ts";
@@ -16,7 +16,6 @@ import { datasetQueries, predictCompound, predictDatasetOperation, storedPredict
 import { actingCreator } from "../../resources/creator.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import { LAZAR, modelRequest } from "./spec.ts";
-import type { TrainKernel } from "../kernel/model.ts";
 
 export const lazar: Algorithm = {
   spec: LAZAR,
@@ -36,13 +35,13 @@ export async function predictDataset(m: ModelRecord, dataset: string, { store, u
 
 /**
  * Predict compound `compoundUri` (parameter compound_uri: a compound URI of this service, known
- * or not) with model `m`, run by `run` (request-time jobs; a kernel model not in memory is trained
- * again by `train`, a task-pool job without the request-time budget): the prediction dataset's URI, and
+ * or not) with model `m`, run by `run` (request-time jobs; a global model not in memory is trained
+ * again by jobs of `train`, the task pool, without the request-time budget): the prediction dataset's URI, and
  * whether it was stored by this request (false: the same request was answered before, and its
  * stored prediction is the answer, `storedPrediction`). Identical requests that arrive while one
  * is being predicted wait for it and get its answer.
  */
-export async function predictOne(m: ModelRecord, compoundUri: string, services: Services, run: RunRequestJob, train: TrainKernel): Promise<{ uri: string; created: boolean }> {
+export async function predictOne(m: ModelRecord, compoundUri: string, services: Services, run: RunRequestJob, train: RunJob): Promise<{ uri: string; created: boolean }> {
   const { store, uris, vocab } = services;
   const prefix = `${uris.compounds()}/`;
   if (!compoundUri.startsWith(prefix)) throw new BadRequest(`parameter 'compound_uri': ${compoundUri} is not a compound of this service (${prefix}<InChI>)`, { field: "compound_uri" });

@@ -27,14 +27,17 @@ import { bool, dbl, int, iri, ot, str, Vocab, xsd } from "../../store/vocab.ts";
 import type { ModelData } from "./model-data.ts";
 import type { JobContext } from "../../tasks/job.ts";
 import { fingerprintOf, queryHits } from "./featurise.ts";
-import { kernelEntries } from "../kernel/job.ts";
+import { kernelPredictor } from "../kernel/job.ts";
 import type { KernelModelData } from "../kernel/model.ts";
+import { forestPredictor } from "../forest/job.ts";
+import type { ForestModelData } from "../forest/model.ts";
+import { globalEntries } from "../global/entries.ts";
 
 const { quad, literal } = DataFactory;
 
 export interface PredictInput {
-  /** A lazar model's data, or a kernel model's (algorithms/kernel/model.ts). */
-  readonly model: ModelData | KernelModelData;
+  /** A lazar model's data, or a global model's (algorithms/kernel/model.ts, algorithms/forest/model.ts). */
+  readonly model: ModelData | KernelModelData | ForestModelData;
   readonly queries: readonly { readonly line: number; readonly compound: string; readonly smiles: string | null }[];
   readonly datasetUri: string;
   readonly base: string;
@@ -104,7 +107,8 @@ function valueLiteral(d: ModelData, x: number): Quad["object"] {
 }
 
 export async function predictJob(input: PredictInput, ctx: JobContext): Promise<PredictOutput> {
-  if (input.model.kind === "kernel") return kernelEntries({ ...input, model: input.model }, ctx);
+  if (input.model.kind === "kernel") return globalEntries(input, input.model, kernelPredictor(input.model), ctx);
+  if (input.model.kind === "forest") return globalEntries(input, input.model, forestPredictor(input.model), ctx);
   const d = input.model;
   const { model, queries } = await build(d);
   const v = new Vocab(input.base);

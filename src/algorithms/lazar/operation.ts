@@ -9,11 +9,14 @@ import type { GraphStore, Stage } from "../../store/graph-store.ts";
 import { type Vocab } from "../../store/vocab.ts";
 import { selectedFeatures } from "../descriptors/spec.ts";
 import { describe } from "../descriptors/operation.ts";
-import type { Operation } from "../jobs.ts";
+import type { Operation, RunJob } from "../jobs.ts";
 import type { ModelRequest } from "./spec.ts";
 import { loadModelData } from "./model-data.ts";
 import { featureCount } from "../kernel/job.ts";
-import { keepKernelModel, kernelModelData, kernelTrainingInput, type KernelModelData } from "../kernel/model.ts";
+import { trainKernel } from "../kernel/model.ts";
+import { forestFeatureCount } from "../forest/job.ts";
+import { trainForest } from "../forest/model.ts";
+import { keepGlobalModel, trainingInput, type GlobalModelData } from "../global/model.ts";
 
 /** The model-building task: features (generated, or the stored feature dataset), then the record. */
 export function buildModelOperation(store: GraphStore, request: ModelRequest, modelUri: string, newDataset: () => string, base: string, version: string, v: Vocab): Operation {
@@ -23,18 +26,22 @@ export function buildModelOperation(store: GraphStore, request: ModelRequest, mo
     let features: number;
     let preloaded: Stage[] = [];
     let trainingCompounds = request.trainingCompounds;
-    let kernel: ((uri: string, rec: ModelRecord) => KernelModelData) | undefined;
+    /** A global model's data, kept in memory once the model is stored. */
+    let global: GlobalModelData<string, unknown> | undefined;
     const g = request.generator;
-    if (g.kind === "kernel") {
+    if (g.kind === "kernel" || g.kind === "forest") {
       // no feature dataset: the model computes its fingerprints and descriptors itself
       featureDataset = "";
       ctx.progress(0.05);
-      const { input, keys } = await kernelTrainingInput(store, request.record, v);
-      const trained = await ctx.run("kernel.train", input, (f) => ctx.progress(0.05 + 0.9 * f));
+      const input = await trainingInput(store, request.record, v);
+      const m = { ...request.record, uri: modelUri };
+      const run: RunJob = (kind, jobInput, onProgress) => ctx.run(kind, jobInput, onProgress);
+      const progress = (f: number): void => ctx.progress(0.05 + 0.9 * f);
+      const data = g.kind === "kernel" ? await trainKernel(run, m, input, progress) : await trainForest(run, m, input, g.settings, progress);
       ctx.progress(0.95);
-      trainingCompounds = new Set(Array.from(trained.rows, (i) => keys[i])).size;
-      features = featureCount(trained);
-      kernel = (uri, rec) => kernelModelData({ ...rec, uri }, keys, input.y, trained);
+      trainingCompounds = new Set(data.keys).size;
+      features = data.kind === "kernel" ? featureCount(data.trained) : forestFeatureCount(data.trained.columns);
+      global = data;
     } else if (g.kind === "stored") {
       featureDataset = g.uri;
       features = (await read(store, v, "datasetSummary", g.uri)).features.length;
@@ -64,9 +71,9 @@ export function buildModelOperation(store: GraphStore, request: ModelRequest, mo
     ops.push({ graph: modelUri, ntriples: modelNTriples(record, v) });
     // The model's data is read into its cache before the task completes: the first prediction
     // does not wait for it (a Kazius BBRC model: ≈ 2.5 s of reading).
-    if (kernel) {
-      const data = kernel(modelUri, record);
-      return { ops, resultUri: modelUri, preloaded, warm: async () => keepKernelModel(data) };
+    if (global) {
+      const data = global;
+      return { ops, resultUri: modelUri, preloaded, warm: async () => keepGlobalModel(data) };
     }
     return { ops, resultUri: modelUri, preloaded, warm: async () => void (await loadModelData(store, record, v)) };
   };

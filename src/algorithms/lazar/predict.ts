@@ -11,10 +11,13 @@ import type { Quad } from "@rdfjs/types";
 import { toNTriples } from "../../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, str, type Vocab } from "../../store/vocab.ts";
 import { loadModelData } from "./model-data.ts";
-import { loadKernelModel, type TrainKernel } from "../kernel/model.ts";
+import { trainKernel } from "../kernel/model.ts";
 import { KERNEL_SVM } from "../kernel/spec.ts";
+import { trainForest } from "../forest/model.ts";
+import { RANDOM_FOREST, recordedForestSettings } from "../forest/spec.ts";
+import { loadGlobalModel } from "../global/model.ts";
 import type { PredictInput, PredictOutput, PredictSummary } from "./job.ts";
-import type { Operation, OperationContext } from "../jobs.ts";
+import type { Operation, OperationContext, RunJob } from "../jobs.ts";
 import type { JobInput, JobOutput } from "../jobs.ts";
 import { DataFactory } from "n3";
 import { chunked, chunkedBody, runChunks } from "../chunks.ts";
@@ -62,9 +65,20 @@ function predictionHeader(m: ModelRecord, datasetUri: string, q: Queries, counts
 
 type RunPredict = (input: PredictInput, onProgress: (f: number) => void) => Promise<PredictOutput>;
 
+/**
+ * The data `model.predict` needs of model `m`: a lazar model's training data (model-data.ts), or a
+ * global model's trained state, kept in memory and trained again after a restart by its own
+ * train function on the task pool (`train`).
+ */
+export function modelData(store: GraphStore, m: ModelRecord, v: Vocab, train: RunJob): Promise<PredictInput["model"]> {
+  if (m.predictionAlgorithm === KERNEL_SVM) return loadGlobalModel(store, m, v, (input) => trainKernel(train, m, input));
+  if (m.predictionAlgorithm === RANDOM_FOREST) return loadGlobalModel(store, m, v, (input) => trainForest(train, m, input, recordedForestSettings(m)));
+  return loadModelData(store, m, v);
+}
+
 /** Predict the queries in chunks on the pool; the prediction dataset's body and per-query summaries. */
-export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, train: TrainKernel, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
-  const model = m.predictionAlgorithm === KERNEL_SVM ? await loadKernelModel(store, m, v, train) : await loadModelData(store, m, v);
+export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, train: RunJob, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
+  const model = await modelData(store, m, v, train);
   const { outputs, loads } = await runChunks(chunked(q.rows, PREDICT_CHUNK), (queries) => queries.length, (queries, onProgress) => run({ model, queries, datasetUri, base: v.base, verbose }, onProgress), progress, stage);
   const header = predictionHeader(m, datasetUri, q, { entries: q.rows.length }, v);
   return { body: await chunkedBody(header, outputs, loads, stage), summary: outputs.flatMap((o) => o.summary) };
@@ -74,7 +88,7 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
   return async (ctx: OperationContext) => {
     const stage = store.stage(datasetUri);
     try {
-      const { body } = await predict(store, m, q, datasetUri, v, false, (input, onProgress) => ctx.run("model.predict", input, onProgress), (f) => ctx.progress(f), (input) => ctx.run("kernel.train", input), stage);
+      const { body } = await predict(store, m, q, datasetUri, v, false, (input, onProgress) => ctx.run("model.predict", input, onProgress), (f) => ctx.progress(f), (kind, input, onProgress) => ctx.run(kind, input, onProgress), stage);
       return { ops: [{ graph: datasetUri, ntriples: body }], resultUri: datasetUri, preloaded: [stage] };
     } catch (err) {
       await stage.discard();
@@ -100,7 +114,7 @@ export async function storedPrediction(store: GraphStore, m: ModelRecord, compou
 export async function predictCompound(
   store: GraphStore,
   run: (input: JobInput<"model.predict">) => Promise<JobOutput<"model.predict">>,
-  train: TrainKernel,
+  train: RunJob,
   m: ModelRecord,
   compound: string,
   smiles: string | null,

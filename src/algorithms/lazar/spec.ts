@@ -17,7 +17,9 @@ import { ot, type Vocab } from "../../store/vocab.ts";
 import { ALL_DESCRIPTORS, datasetDescriptorRequest, type DescriptorRequest } from "../descriptors/spec.ts";
 import { BBRC, LAST, endpoint, miningRequest, type MiningRequest } from "../mining/spec.ts";
 import { requireDataset } from "../checks.ts";
-import { DEFAULT_CONFIDENCE_LEVEL, KERNEL_SVM, kernelIsDefault, kernelSettings, type KernelSettings } from "../kernel/spec.ts";
+import { KERNEL_SVM, kernelIsDefault, kernelSettings, type KernelSettings } from "../kernel/spec.ts";
+import { FOREST_PARAMETERS, forestParameters, forestSettings, RANDOM_FOREST, type ForestSettings } from "../forest/spec.ts";
+import { DEFAULT_CONFIDENCE_LEVEL, GLOBAL_ONLY, LAZAR_ONLY, refuseNotApplying } from "../global/spec.ts";
 
 /** Parameters meant for the feature generator, passed on to it unchanged (as lazar did). */
 const GENERATOR_PARAMS: readonly ParamSpec[] = [
@@ -30,7 +32,7 @@ export const LAZAR: AlgorithmSpec = {
   aliases: ["lazar"],
   title: "lazar",
   description:
-    "QSAR models. By default a global kernel SVM on fingerprints and descriptors it computes itself, with conformal p-values or intervals and the nearest training compounds (prediction_algorithm=kernel_svm). Or lazar's read-across (lazy structure–activity relationships: a compound is predicted from its most similar training compounds above min_sim, by a weighted majority vote, a similarity-weighted average or a local support vector machine), chosen by giving prediction_algorithm or any of lazar's parameters; its features come from a feature dataset, or are generated on the fly (BBRC by default, LAST-PM or descriptors).",
+    "QSAR models. By default a global kernel SVM on fingerprints and descriptors it computes itself, with conformal p-values or intervals and the nearest training compounds (prediction_algorithm=kernel_svm); or a global random forest on Morgan bits and/or descriptors, with the same conformal output (prediction_algorithm=random_forest). Or lazar's read-across (lazy structure–activity relationships: a compound is predicted from its most similar training compounds above min_sim, by a weighted majority vote, a similarity-weighted average or a local support vector machine), chosen by giving prediction_algorithm or any of lazar's parameters; its features come from a feature dataset, or are generated on the fly (BBRC by default, LAST-PM or descriptors).",
   types: [`http://www.opentox.org/algorithmTypes.owl#LazyLearning`],
   parameters: [
     { name: "dataset_uri", description: "the training dataset (a dataset of this service)", required: true, kind: { type: "dataset" } },
@@ -45,11 +47,11 @@ export const LAZAR: AlgorithmSpec = {
     {
       name: "prediction_algorithm",
       description:
-        "kernel_svm (the default unless a lazar parameter is given): a global SVM on fingerprints and descriptors computed by the model, with conformal p-values (classes) or intervals (numbers); or lazar's read-across: weighted_majority_vote (lazar's default for nominal endpoints), local_svm_classification, local_svm_regression (lazar's default for numeric ones) or weighted_average",
+        "kernel_svm (the default unless a lazar parameter is given): a global SVM on fingerprints and descriptors computed by the model, with conformal p-values (classes) or intervals (numbers); random_forest: a global random forest on fingerprint bits and/or descriptors computed by the model, with conformal p-values from its out-of-bag votes or intervals; or lazar's read-across: weighted_majority_vote (lazar's default for nominal endpoints), local_svm_classification, local_svm_regression (lazar's default for numeric ones) or weighted_average",
       required: false,
-      kind: { type: "enum", values: [...PREDICTION_ALGORITHMS, KERNEL_SVM] },
+      kind: { type: "enum", values: [...PREDICTION_ALGORITHMS, KERNEL_SVM, RANDOM_FOREST] },
     },
-    { name: "confidence_level", description: "kernel_svm: the confidence level of the prediction intervals of a numeric endpoint (1 − significance)", required: false, default: String(DEFAULT_CONFIDENCE_LEVEL), kind: { type: "number", min: 0.5, max: 0.99 } },
+    { name: "confidence_level", description: "kernel_svm and random_forest: the confidence level of the prediction intervals of a numeric endpoint (1 − significance)", required: false, default: String(DEFAULT_CONFIDENCE_LEVEL), kind: { type: "number", min: 0.5, max: 0.99 } },
     {
       name: "min_sim",
       description: "neighbours have a similarity above this: default 0.3 for substructures (weighted Tanimoto), 0.7 for descriptors (on the scale (cosine + 1)/2, i.e. a cosine above 0.4)",
@@ -58,6 +60,7 @@ export const LAZAR: AlgorithmSpec = {
     },
     { name: "min_train_performance", description: "a local SVM whose accuracy or R² on its neighbours is below this predicts nothing", required: false, default: String(DEFAULT_MIN_TRAIN_PERFORMANCE), kind: { type: "number", min: 0, max: 1 } },
     { name: "nr_hits", description: "substructure values as hit counts × pValue (always for local SVMs and numeric endpoints, as the reference did); default false for the weighted majority vote", required: false, kind: { type: "boolean" } },
+    ...FOREST_PARAMETERS,
     ...GENERATOR_PARAMS,
   ],
 };
@@ -66,7 +69,8 @@ type Generator =
   | { readonly kind: "stored"; readonly uri: string; readonly featureKind: FeatureKind }
   | { readonly kind: "miner"; readonly request: MiningRequest }
   | { readonly kind: "descriptors"; readonly request: DescriptorRequest }
-  | { readonly kind: "kernel"; readonly settings: KernelSettings };
+  | { readonly kind: "kernel"; readonly settings: KernelSettings }
+  | { readonly kind: "forest"; readonly settings: ForestSettings };
 
 /** `POST /model/{id}`: predict one compound (answered directly) or a dataset (a task) with the model. */
 export const PREDICT: AlgorithmSpec = {
@@ -119,7 +123,8 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
   const asked = params.string("prediction_algorithm");
   if (asked === KERNEL_SVM || (asked === undefined && kernelIsDefault(raw))) return kernelRequest(params, raw, datasetUri, feature, classes, training.size, uris);
-  if (raw.has("confidence_level")) throw new BadRequest("parameter 'confidence_level' applies to prediction_algorithm=kernel_svm only", { field: "confidence_level" });
+  if (asked === RANDOM_FOREST) return forestRequest(params, raw, datasetUri, feature, classes, training.size, uris);
+  refuseNotApplying(raw, params.string("prediction_algorithm") ?? "lazar");
   const algorithm = lazarError(() => checkAlgorithm(params.string("prediction_algorithm") ?? defaultAlgorithm(classes.length), classes.length));
   const hits = usesHits(algorithm, classes.length) || (params.boolean("nr_hits") ?? false);
   const given = (names: readonly string[]): string[] => names.filter((n) => raw.has(n));
@@ -196,7 +201,7 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
       featureKind,
       nrHits: featureKind === "substructure" && hits,
       parameters: [
-        ...params.written.filter(([n]) => !["prediction_feature", "min_sim", "prediction_algorithm", "nr_hits"].includes(n)),
+        ...params.written.filter(([n]) => !["prediction_feature", "min_sim", "prediction_algorithm", "nr_hits"].includes(n) && !(n in GLOBAL_ONLY)),
         ["prediction_feature", feature.uri],
         ["prediction_algorithm", algorithm],
         ["min_sim", String(minSim)],
@@ -206,6 +211,11 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
       ],
     },
   };
+}
+
+/** A global model's parameters as written, but for those it records itself (the endpoint, the algorithm, its settings) and lazar's defaults, which do not apply to it. */
+function globalWritten(params: Params): (readonly [string, string])[] {
+  return params.written.filter(([n]) => !["prediction_feature", "prediction_algorithm"].includes(n) && !(n in GLOBAL_ONLY) && !LAZAR_ONLY.includes(n));
 }
 
 /** `prediction_algorithm=kernel_svm` (the default: kernel/spec.ts `kernelIsDefault`): the global kernel model (algorithms/kernel/spec.ts). */
@@ -237,10 +247,48 @@ function kernelRequest(
       featureKind: "fingerprints",
       nrHits: false,
       parameters: [
-        ...params.written.filter(([n]) => !["prediction_feature", "prediction_algorithm", "confidence_level"].includes(n)),
+        ...globalWritten(params),
         ["prediction_feature", feature.uri],
         ["prediction_algorithm", KERNEL_SVM],
         ["confidence_level", String(settings.confidenceLevel)],
+      ],
+    },
+  };
+}
+
+/** `prediction_algorithm=random_forest`: the global random forest (algorithms/forest/spec.ts). */
+function forestRequest(
+  params: Params,
+  raw: ReadonlyMap<string, readonly string[]>,
+  datasetUri: string,
+  feature: { readonly uri: string; readonly title: string },
+  classes: readonly string[],
+  trainingCompounds: number,
+  uris: Uris,
+): ModelRequest {
+  const settings = forestSettings(params, raw, classes, trainingCompounds);
+  const title = `random forest model for ${feature.title}`;
+  return {
+    title,
+    trainingCompounds,
+    generator: { kind: "forest", settings },
+    record: {
+      title,
+      algorithm: `${uris.algorithms()}/lazar`,
+      trainingDataset: datasetUri,
+      endpoint: feature.uri,
+      endpointTitle: feature.title,
+      classes,
+      predictionAlgorithm: RANDOM_FOREST,
+      minSim: 0,
+      minTrainPerformance: 0,
+      featureKind: "fingerprints",
+      nrHits: false,
+      parameters: [
+        ...globalWritten(params),
+        ["prediction_feature", feature.uri],
+        ["prediction_algorithm", RANDOM_FOREST],
+        ...forestParameters(settings),
       ],
     },
   };

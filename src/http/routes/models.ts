@@ -15,7 +15,7 @@ import { isId } from "../../resources/uris.ts";
 import { predictDataset, predictOne } from "../../algorithms/lazar/index.ts";
 import { PREDICT } from "../../algorithms/lazar/spec.ts";
 import { forgetModel } from "../../algorithms/lazar/model-data.ts";
-import { forgetKernelModel } from "../../algorithms/kernel/model.ts";
+import { forgetGlobalModel } from "../../algorithms/global/model.ts";
 import { ot } from "../../store/vocab.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
@@ -71,7 +71,7 @@ export function registerModels(router: Router, deps: Deps): void {
     requireOwner(ctx, await read(store, vocab, "creator", m.uri), m.uri, "delete");
     await store.commit([{ graph: m.uri, delete: true }]);
     forgetModel(m.uri);
-    forgetKernelModel(m.uri);
+    forgetGlobalModel(m.uri);
     await respond(ctx, [["text/plain", () => `deleted ${m.uri}\n`], ["text/uri-list", () => uriList([m.uri])]]);
   });
 
@@ -82,8 +82,8 @@ export function registerModels(router: Router, deps: Deps): void {
     const dataset = params.string("dataset_uri");
     if ((compound === undefined) === (dataset === undefined)) throw new BadRequest("give exactly one of compound_uri and dataset_uri", { field: compound === undefined ? "compound_uri" : "dataset_uri" });
     if (dataset !== undefined) return respondTask(ctx, await predictDataset(m, dataset, deps), deps);
-    // a kernel model not in memory (after a restart) is trained again as long as its build took: on the task pool, not within a request-time job's budget
-    const { uri: result, created } = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress), (input) => deps.pool.run("kernel.train", input));
+    // a global model not in memory (after a restart) is trained again as long as its build took: on the task pool, not within a request-time job's budget
+    const { uri: result, created } = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress), (kind, input, onProgress) => deps.pool.run(kind, input, onProgress ? { onProgress } : {}));
     if (created) ctx.set("Location", result);
     await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], created ? 201 : 200);
   });

@@ -25,7 +25,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadRDKit } from "../../../src/chem/rdkit.ts";
 import { computeDescriptors } from "../../../src/chem/descriptors/index.ts";
-import { combineForests, ForestData, packForest, RandomForest, trainForest, unpackForest, type ForestTarget } from "../../../src/learn/forest.ts";
+import { combineForests, ForestData, packForest, packForestPart, RandomForest, trainForest, unpackForest, unpackForestPart, type ForestTarget } from "../../../src/learn/forest.ts";
 import { mulberry32Unit } from "../../../src/numeric/random.ts";
 import { DATA, readSmilesCsv } from "../../helpers/data.ts";
 
@@ -305,7 +305,7 @@ test("packForest / unpackForest: the same predictions, vote shares and spreads f
   assert.notDeepEqual(other.predict(data), g.predict(data));
 });
 
-test("a forest trained in parts (treeRange) and combined is the forest trained in one piece: trees, OOB figures, impurity", () => {
+test("a forest trained in parts (treeRange) and combined is the forest trained in one piece: trees, OOB figures, impurity (also from parts packed as plain data)", () => {
   const rand = mulberry32Unit(33);
   const n = 240;
   const cols = [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n)];
@@ -337,7 +337,16 @@ test("a forest trained in parts (treeRange) and combined is the forest trained i
     for (let j = 0; j < 4; j++) assert.ok(Math.abs(joined.impurityImportance[j]! - whole.impurityImportance[j]!) < 1e-9 * (1 + whole.impurityImportance[j]!));
     // parts in the wrong order give other trees in another order: the comparison can fail
     assert.notDeepEqual(packForest(combineForests([parts[1]!, parts[0]!], data, y, options)), packForest(whole));
+    // parts sent between threads as plain data (packForestPart), joined where only the row count is known
+    const sent = parts.map((p) => unpackForestPart(structuredClone(packForestPart(p))));
+    const far = combineForests(sent, { n: data.n }, y, options);
+    assert.deepEqual(packForest(far), packForest(whole), `${y.kind}: the same trees from packed parts`);
+    assert.deepEqual(far.oobVotes, joined.oobVotes);
   }
+  // onTree: told the trees grown so far of the call's range, after each one
+  const told: number[] = [];
+  trainForest(data, { kind: "regression", values }, { ntree: 10, treeRange: [4, 8], onTree: (k) => told.push(k) });
+  assert.deepEqual(told, [1, 2, 3, 4]);
   assert.throws(() => trainForest(data, { kind: "regression", values }, { ntree: 10, treeRange: [5, 11] }), /tree range \[5, 11\) is not within the 10 trees/);
   assert.throws(() => trainForest(data, { kind: "regression", values }, { ntree: 10, treeRange: [0, 5], importance: "permutation" }), /no permutation importance/);
 });

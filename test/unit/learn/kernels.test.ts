@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fitStandardiser, meanKernel, packBits, rbfCross, selectRows, standardise, tanimotoCross, tanimotoGram } from "../../../src/learn/kernels.ts";
+import { fitStandardiser, meanKernel, nearestTanimoto, packBits, rbfCross, selectRows, standardise, tanimotoCross, tanimotoGram } from "../../../src/learn/kernels.ts";
 import { decisionValue, loadLibsvm, trainSvm } from "../../../src/learn/svm.ts";
 
 const csr = (rows: number[][]): { offsets: Int32Array; idx: Int32Array } => {
@@ -14,7 +14,7 @@ const csr = (rows: number[][]): { offsets: Int32Array; idx: Int32Array } => {
   return { offsets, idx: Int32Array.from(rows.flat()) };
 };
 
-test("Tanimoto on packed bits: |a∧b| / |a∨b| by hand, across word boundaries; empty rows; cross = Gram", () => {
+test("Tanimoto on packed bits: |a∧b| / |a∨b| by hand, across word boundaries; empty rows; cross = Gram; each row's nearest", () => {
   // a = {1, 2, 3}, b = {2, 3, 4}: 2 shared of 4 → 0.5; c = {0, 31, 32, 63} (two words), d = {31, 32}: 2/4;
   // a vs c: none shared of 7 → 0; e = {} vs e' = {}: 0 off the diagonal, 1 on it; a repeated bit counts once.
   const { offsets, idx } = csr([[1, 2, 3], [2, 3, 4], [0, 31, 32, 63], [31, 32, 32], [], []]);
@@ -32,6 +32,8 @@ test("Tanimoto on packed bits: |a∧b| / |a∨b| by hand, across word boundaries
   const x = tanimotoCross(q, r);
   assert.deepEqual([...x.subarray(0, 6)], [...g.subarray(6, 12)], "query row = Gram row of the same compound");
   assert.deepEqual([...x.subarray(6, 12)], [...g.subarray(18, 24)]);
+  // each row's nearest other row: a and b 0.5 apart, c and d 0.5, the empty rows 0 from everything
+  assert.deepEqual([...nearestTanimoto(r)], [0.5, 0.5, 0.5, 0.5, 0, 0]);
   assert.throws(() => packBits(...Object.values(csr([[64]])) as [Int32Array, Int32Array], 64), /bit 64 of row 0 outside 0..63/);
 });
 

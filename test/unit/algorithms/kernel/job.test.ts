@@ -8,7 +8,7 @@
  */
 import { after, describe, it, test } from "node:test";
 import assert from "node:assert/strict";
-import { applicabilityDomain, defaultModelFeatures, domainNote, kernelFoldJob, kernelPredictJob, kernelTrainJob, pickFeatures } from "../../../../src/algorithms/kernel/job.ts";
+import { kernelFoldJob, kernelPredictJob, kernelTrainJob } from "../../../../src/algorithms/kernel/job.ts";
 import { servicePool } from "../../../../src/algorithms/jobs.ts";
 import { BadRequest } from "../../../../src/errors.ts";
 import { EPAFHM, HAMSTER, readSmilesCsv } from "../../../helpers/data.ts";
@@ -79,35 +79,6 @@ test("kernel.predict with no queries answers with none", async () => {
   const smiles = hamster.slice(0, 30).map((r) => r.smiles);
   const model = await kernelTrainJob({ smiles, y: hamster.slice(0, 30).map((r) => (r.value === "true" ? 1 : 0)), kind: "classification", nClasses: 2, cost: 2, epsilon: 0.1, seed: 1 });
   assert.deepEqual((await kernelPredictJob({ model, smiles: [], confidenceLevel: 0.8, neighbours: 3 })).predictions, []);
-});
-
-test("applicabilityDomain: the 5 % quantile of each row's largest similarity with another row (hand-checked)", () => {
-  // 4 rows; off-diagonal maxima per row: 0.9, 0.9, 0.5, 0.3 → sorted 0.3, 0.5, 0.9, 0.9;
-  // quantile 0.05 → index floor(0.05 × 3) = 0 → 0.3; quantile 0.5 → index 1 → 0.5
-  const g = [
-    1, 0.9, 0.2, 0.1,
-    0.9, 1, 0.5, 0.3,
-    0.2, 0.5, 1, 0.1,
-    0.1, 0.3, 0.1, 1,
-  ];
-  assert.deepEqual(applicabilityDomain(g, 4), { threshold: 0.3, quantile: 0.05 });
-  assert.equal(applicabilityDomain(g, 4, 0.5).threshold, 0.5);
-  const note = domainNote(0.21, { threshold: 0.3, quantile: 0.05 });
-  assert.match(note, /0\.21.*0\.30.*95 %/);
-});
-
-test("pickFeatures: the features of a subset picked from a cross-validation's features equal those computed for the subset alone (an unreadable compound stays unreadable)", async () => {
-  const smiles = [...hamster.slice(0, 12).map((r) => r.smiles), "not a SMILES"];
-  const all = await defaultModelFeatures(smiles);
-  const pick = [12, 3, 7, 0, 11];
-  const picked = pickFeatures(all, pick);
-  const direct = await defaultModelFeatures(pick.map((i) => smiles[i]!));
-  assert.deepEqual(Array.from(picked.rows), Array.from(direct.rows));
-  assert.deepEqual(Array.from(picked.rows), [1, 2, 3, 4], "the unreadable first pick has no row");
-  assert.equal(picked.errors[0] !== null, true);
-  assert.deepEqual(picked.fingerprints.map((f) => Array.from(f.data)), direct.fingerprints.map((f) => Array.from(f.data)));
-  assert.deepEqual(picked.fingerprints.map((f) => Array.from(f.ones)), direct.fingerprints.map((f) => Array.from(f.ones)));
-  assert.deepEqual(Array.from(picked.descriptors), Array.from(direct.descriptors));
 });
 
 test("cv.fold.kernel keeps the conformal output: both classes' p-values; an interval and the p-value of each measured value, ≤ 0.2 exactly when the value is outside the 0.8 interval", async () => {

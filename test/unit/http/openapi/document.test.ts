@@ -196,11 +196,15 @@ describe("the API description of the service's router", () => {
 
     // lazar: "prediction_algorithm: weighted_majority_vote …, local_svm_classification,
     // local_svm_regression …, weighted_average"; "min_train_performance (0.1)"; the kernel model:
-    // "prediction_algorithm=kernel_svm", "confidence_level (0.5–0.99, default 0.8)".
+    // "prediction_algorithm=kernel_svm", "confidence_level (0.5–0.99, default 0.8)"; the forest:
+    // "prediction_algorithm=random_forest", "num_trees (10–1000, default 200)", "features: morgan,
+    // morgan+descriptors or descriptors".
     const lazar = formBody(doc, "POST /algorithm/qsar");
-    assert.deepEqual([...(lazar.properties.prediction_algorithm.enum as string[])].sort(), ["kernel_svm", "local_svm_classification", "local_svm_regression", "weighted_average", "weighted_majority_vote"]);
+    assert.deepEqual([...(lazar.properties.prediction_algorithm.enum as string[])].sort(), ["kernel_svm", "local_svm_classification", "local_svm_regression", "random_forest", "weighted_average", "weighted_majority_vote"]);
     assert.equal(lazar.properties.min_train_performance.default, 0.1);
     assert.deepEqual([lazar.properties.confidence_level.default, lazar.properties.confidence_level.minimum, lazar.properties.confidence_level.maximum], [0.8, 0.5, 0.99]);
+    assert.deepEqual([lazar.properties.num_trees.type, lazar.properties.num_trees.default, lazar.properties.num_trees.minimum, lazar.properties.num_trees.maximum], ["integer", 200, 10, 1000]);
+    assert.deepEqual([...(lazar.properties.features.enum as string[])].sort(), ["descriptors", "morgan", "morgan+descriptors"]);
     assert.deepEqual(formBody(doc, "POST /algorithm/lazar"), lazar);
 
     // RFE: "dataset_uri …, prediction_feature, feature_dataset_uri …, del_missing (… default: impute …), random_seed (1)".

@@ -1,0 +1,67 @@
+/**
+ * Reading a global model's prediction (kernel_svm, random_forest; algorithms/global/entries.ts)
+ * and a cross-validation's statistics back over HTTP, for the integration tests of the models.
+ */
+import { get, sparqlSelect } from "./server.ts";
+
+/** What one prediction dataset entry says about compound `c`. */
+export interface PredictionEntry {
+  value?: string;
+  confidence?: number;
+  /** The p-value of each class, by class. */
+  pValues: Map<string, number>;
+  lower?: number;
+  upper?: number;
+  level?: number;
+  /** The neighbours' similarities, most similar first. */
+  neighbours: number[];
+  /** The neighbours' measured values, in the order of `neighbours` (the same similarity: any order). */
+  measuredActivities: string[];
+  measured: boolean;
+  nearest?: number;
+  inside?: boolean;
+  threshold?: number;
+  note?: string;
+  reason?: string;
+}
+
+/** The entry of compound `c` in prediction dataset `pd` of model `model`, read with SPARQL. */
+export async function predictionEntry(base: string, pd: string, model: string, c: string): Promise<PredictionEntry> {
+  const qg = `${base}/ontology#`;
+  const rows = await sparqlSelect(
+    base,
+    `PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX qg: <${qg}>
+     SELECT ?c ?f ?x ?cls ?p ?lo ?hi ?lvl ?n ?sim ?act ?m ?near ?in ?thr ?note ?reason WHERE { GRAPH <${pd}> { ?e ot:compound ?c .
+       OPTIONAL { ?e qg:nearestSimilarity ?near ; qg:insideDomain ?in ; qg:domainThreshold ?thr } OPTIONAL { ?e qg:domainNote ?note }
+       OPTIONAL { ?e ot:values ?v . ?v ot:feature ?f ; ot:value ?x }
+       OPTIONAL { ?e qg:pValue ?pn . ?pn qg:forClass ?cls ; qg:confidence ?p }
+       OPTIONAL { ?e qg:intervalLower ?lo ; qg:intervalUpper ?hi } OPTIONAL { ?e qg:confidenceLevel ?lvl }
+       OPTIONAL { ?e qg:neighbour ?n . ?n qg:similarity ?sim ; qg:measuredActivity ?act } OPTIONAL { ?e qg:measured ?m } OPTIONAL { ?e qg:reason ?reason } } }`,
+  );
+  const e: PredictionEntry = { pValues: new Map(), neighbours: [], measuredActivities: [], measured: false };
+  const neighbours = new Map<string, { sim: number; act: string }>();
+  for (const r of rows) {
+    if (r.c!.value !== c) continue;
+    if (r.f?.value === `${model}/predicted/value`) e.value = r.x!.value;
+    if (r.f?.value === `${model}/predicted/confidence`) e.confidence = Number(r.x!.value);
+    if (r.cls) e.pValues.set(r.cls.value, Number(r.p!.value));
+    if (r.lo) [e.lower, e.upper] = [Number(r.lo.value), Number(r.hi!.value)];
+    if (r.lvl) e.level = Number(r.lvl.value);
+    if (r.n) neighbours.set(r.n.value, { sim: Number(r.sim!.value), act: r.act!.value });
+    if (r.m) e.measured = true;
+    if (r.near) [e.nearest, e.inside, e.threshold] = [Number(r.near.value), r.in!.value === "true", Number(r.thr!.value)];
+    if (r.note) e.note = r.note.value;
+    if (r.reason) e.reason = r.reason.value;
+  }
+  const sorted = [...neighbours.values()].sort((a, b) => b.sim - a.sim);
+  e.neighbours = sorted.map((n) => n.sim);
+  e.measuredActivities = sorted.map((n) => n.act);
+  return e;
+}
+
+/** A statistic (`qg:<name>`) of cross-validation `cv`, NaN when it has none. */
+export async function crossValidationStatistic(base: string, cv: string, name: string): Promise<number> {
+  const nt = await (await get(cv, "application/n-triples")).text();
+  const m = new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${base.replace(/[/.]/g, "\\$&")}/ontology#${name}> "([^"]+)"`, "m").exec(nt);
+  return m ? Number(m[1]) : NaN;
+}
