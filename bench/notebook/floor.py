@@ -8,7 +8,7 @@ Python packages); run it by hand.
 
 How to run (from the repository's root):
 
-  where PyPI can be reached:
+  where PyPI can be reached (not tried here: the project's machines reach no PyPI):
     python3 -m venv /tmp/nb && /tmp/nb/bin/pip install -r bench/notebook/requirements.txt \
       && /tmp/nb/bin/python bench/notebook/floor.py <set…>
 
@@ -27,7 +27,8 @@ What it does, per set:
   - reads the CSV under fixtures/data/; keeps the rows whose value is not empty (regression:
     and is a finite number) and whose SMILES RDKit reads (an empty SMILES counts as unreadable);
     classification: the positive label is 1, any other label 0. Nothing is de-duplicated: a
-    compound listed twice (LOAEL's two sources, say) stays twice, as in the service's benches.
+    compound listed twice (LOAEL's two sources, say) stays twice (as in bench/quality.ts, whose
+    folds keep the two in one fold; see --grouped).
   - classification: Morgan fingerprint radius 2, 2048 bits → RandomForestClassifier(500 trees,
     n_jobs=2, random_state=1; other settings scikit-learn's defaults); AUC on predict_proba and
     accuracy with the positive class when its probability is > 0.5 (a tie is negative, as
