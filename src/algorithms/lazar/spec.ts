@@ -122,8 +122,8 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   if (!nominal && !feature.types.includes("NumericFeature")) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
   const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
   const asked = params.string("prediction_algorithm");
-  if (asked === KERNEL_SVM || (asked === undefined && kernelIsDefault(raw))) return kernelRequest(params, raw, datasetUri, feature, classes, training.size, uris);
-  if (asked === RANDOM_FOREST) return forestRequest(params, raw, datasetUri, feature, classes, training.size, uris);
+  if (asked === KERNEL_SVM || (asked === undefined && kernelIsDefault(raw))) return globalRequest(KERNEL_SVM, params, raw, datasetUri, feature, classes, training.size, uris);
+  if (asked === RANDOM_FOREST) return globalRequest(RANDOM_FOREST, params, raw, datasetUri, feature, classes, training.size, uris);
   refuseNotApplying(raw, params.string("prediction_algorithm") ?? "lazar");
   const algorithm = lazarError(() => checkAlgorithm(params.string("prediction_algorithm") ?? defaultAlgorithm(classes.length), classes.length));
   const hits = usesHits(algorithm, classes.length) || (params.boolean("nr_hits") ?? false);
@@ -218,8 +218,13 @@ function globalWritten(params: Params): (readonly [string, string])[] {
   return params.written.filter(([n]) => !["prediction_feature", "prediction_algorithm"].includes(n) && !(n in GLOBAL_ONLY) && !LAZAR_ONLY.includes(n));
 }
 
-/** `prediction_algorithm=kernel_svm` (the default: kernel/spec.ts `kernelIsDefault`): the global kernel model (algorithms/kernel/spec.ts). */
-function kernelRequest(
+/**
+ * A global model's request (kernel_svm, the default — kernel/spec.ts `kernelIsDefault` — or
+ * random_forest): its settings checked (algorithms/kernel/spec.ts, algorithms/forest/spec.ts) and
+ * its record, which names the algorithm and its own parameters.
+ */
+function globalRequest(
+  algorithm: typeof KERNEL_SVM | typeof RANDOM_FOREST,
   params: Params,
   raw: ReadonlyMap<string, readonly string[]>,
   datasetUri: string,
@@ -228,12 +233,22 @@ function kernelRequest(
   trainingCompounds: number,
   uris: Uris,
 ): ModelRequest {
-  const settings = kernelSettings(params, raw, classes, trainingCompounds);
-  const title = `kernel SVM model for ${feature.title}`;
+  let generator: Extract<Generator, { kind: "kernel" | "forest" }>;
+  let own: (readonly [string, string])[];
+  if (algorithm === KERNEL_SVM) {
+    const settings = kernelSettings(params, raw, classes, trainingCompounds);
+    generator = { kind: "kernel", settings };
+    own = [["confidence_level", String(settings.confidenceLevel)]];
+  } else {
+    const settings = forestSettings(params, raw, classes, trainingCompounds);
+    generator = { kind: "forest", settings };
+    own = forestParameters(settings);
+  }
+  const title = `${algorithm === KERNEL_SVM ? "kernel SVM" : "random forest"} model for ${feature.title}`;
   return {
     title,
     trainingCompounds,
-    generator: { kind: "kernel", settings },
+    generator,
     record: {
       title,
       algorithm: `${uris.algorithms()}/lazar`,
@@ -241,55 +256,12 @@ function kernelRequest(
       endpoint: feature.uri,
       endpointTitle: feature.title,
       classes,
-      predictionAlgorithm: KERNEL_SVM,
+      predictionAlgorithm: algorithm,
       minSim: 0,
       minTrainPerformance: 0,
       featureKind: "fingerprints",
       nrHits: false,
-      parameters: [
-        ...globalWritten(params),
-        ["prediction_feature", feature.uri],
-        ["prediction_algorithm", KERNEL_SVM],
-        ["confidence_level", String(settings.confidenceLevel)],
-      ],
-    },
-  };
-}
-
-/** `prediction_algorithm=random_forest`: the global random forest (algorithms/forest/spec.ts). */
-function forestRequest(
-  params: Params,
-  raw: ReadonlyMap<string, readonly string[]>,
-  datasetUri: string,
-  feature: { readonly uri: string; readonly title: string },
-  classes: readonly string[],
-  trainingCompounds: number,
-  uris: Uris,
-): ModelRequest {
-  const settings = forestSettings(params, raw, classes, trainingCompounds);
-  const title = `random forest model for ${feature.title}`;
-  return {
-    title,
-    trainingCompounds,
-    generator: { kind: "forest", settings },
-    record: {
-      title,
-      algorithm: `${uris.algorithms()}/lazar`,
-      trainingDataset: datasetUri,
-      endpoint: feature.uri,
-      endpointTitle: feature.title,
-      classes,
-      predictionAlgorithm: RANDOM_FOREST,
-      minSim: 0,
-      minTrainPerformance: 0,
-      featureKind: "fingerprints",
-      nrHits: false,
-      parameters: [
-        ...globalWritten(params),
-        ["prediction_feature", feature.uri],
-        ["prediction_algorithm", RANDOM_FOREST],
-        ...forestParameters(settings),
-      ],
+      parameters: [...globalWritten(params), ["prediction_feature", feature.uri], ["prediction_algorithm", algorithm], ...own],
     },
   };
 }
