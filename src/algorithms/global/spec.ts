@@ -16,6 +16,13 @@ export const DEFAULT_CONFIDENCE_LEVEL = 0.8;
 /** The fewest training compounds a global model is built from (its calibration needs them). */
 export const GLOBAL_MIN_COMPOUNDS = 10;
 
+/**
+ * The most training compounds each global model is built from: the kernel model holds the n × n
+ * kernel matrix and libsvm a copy of each training fold's (≈ 20 bytes per entry: ≈ 1.3 GB at
+ * 8,000); the forest ranks its rows in 15 bits (learn/forest.ts).
+ */
+export const GLOBAL_MAX_COMPOUNDS: Readonly<Record<string, number>> = { [KERNEL_SVM]: 8000, [RANDOM_FOREST]: 32767 };
+
 /** Parameters of /algorithm/qsar that configure lazar only. */
 export const LAZAR_ONLY = ["feature_dataset_uri", "feature_generation_uri", "min_sim", "min_train_performance", "nr_hits", "min_frequency", "max_visited", "feature_type", "backbone", "min_chisq_significance", "pc_type", "lib"];
 
@@ -47,6 +54,13 @@ export function checkGlobalRequest(raw: ReadonlyMap<string, readonly string[]>, 
   if (wrong !== undefined) throw new BadRequest(`parameter '${wrong}' configures lazar's features or neighbours; prediction_algorithm=${algorithm} computes its own fingerprints and descriptors and uses every training compound`, { field: wrong });
   refuseNotApplying(raw, algorithm);
   if (classes.length === 1) throw new BadRequest("the endpoint has a single class: there is nothing to predict", { field: "prediction_feature" });
+  const max = GLOBAL_MAX_COMPOUNDS[algorithm] ?? Infinity;
+  if (trainingCompounds > max) {
+    throw new BadRequest(
+      `the dataset has ${trainingCompounds} compounds with a value of the endpoint; ${title} is built from at most ${max}${algorithm === KERNEL_SVM ? " (prediction_algorithm=random_forest takes up to 32767)" : ""}. Use a part of the data, or lazar's read-across`,
+      { field: "dataset_uri" },
+    );
+  }
   if (trainingCompounds < GLOBAL_MIN_COMPOUNDS) {
     throw new BadRequest(
       `the dataset has ${trainingCompounds} compounds with a value of the endpoint; ${title} needs at least ${GLOBAL_MIN_COMPOUNDS}. For fewer, give lazar's features yourself (feature_dataset_uri) or add compounds`,

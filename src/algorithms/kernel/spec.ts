@@ -6,7 +6,7 @@
  * neighbours; the forest's its trees).
  */
 import type { Params } from "../../resources/params.ts";
-import { checkGlobalRequest, DEFAULT_CONFIDENCE_LEVEL, GLOBAL_MIN_COMPOUNDS, KERNEL_SVM, LAZAR_ONLY } from "../global/spec.ts";
+import { checkGlobalRequest, DEFAULT_CONFIDENCE_LEVEL, GLOBAL_MAX_COMPOUNDS, GLOBAL_MIN_COMPOUNDS, KERNEL_SVM, LAZAR_ONLY, RANDOM_FOREST } from "../global/spec.ts";
 
 export { KERNEL_SVM };
 /** The SVM's cost and ε, chosen by cross-validation (docs/benchmarks.md "Quality"). */
@@ -29,9 +29,11 @@ export function kernelSettings(params: Params, raw: ReadonlyMap<string, readonly
 }
 
 /**
- * Whether a request without `prediction_algorithm` gets the kernel model (the default, README
- * "Models"): yes, unless it configures lazar (a parameter of LAZAR_ONLY).
+ * The model a request without `prediction_algorithm` gets (README "Models"): lazar's read-across
+ * (undefined) when it configures lazar (a parameter of LAZAR_ONLY); else the kernel model, or the
+ * random forest for more training compounds than the kernel model is built from.
  */
-export function kernelIsDefault(raw: ReadonlyMap<string, readonly string[]>): boolean {
-  return !LAZAR_ONLY.some((n) => raw.has(n));
+export function defaultGlobalModel(raw: ReadonlyMap<string, readonly string[]>, trainingCompounds: number): typeof KERNEL_SVM | typeof RANDOM_FOREST | undefined {
+  if (LAZAR_ONLY.some((n) => raw.has(n))) return undefined;
+  return trainingCompounds > GLOBAL_MAX_COMPOUNDS[KERNEL_SVM]! ? RANDOM_FOREST : KERNEL_SVM;
 }

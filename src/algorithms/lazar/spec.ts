@@ -17,7 +17,7 @@ import { ot, type Vocab } from "../../store/vocab.ts";
 import { ALL_DESCRIPTORS, datasetDescriptorRequest, type DescriptorRequest } from "../descriptors/spec.ts";
 import { BBRC, LAST, endpoint, miningRequest, type MiningRequest } from "../mining/spec.ts";
 import { requireDataset } from "../checks.ts";
-import { KERNEL_SVM, kernelIsDefault, kernelSettings, type KernelSettings } from "../kernel/spec.ts";
+import { defaultGlobalModel, KERNEL_SVM, kernelSettings, type KernelSettings } from "../kernel/spec.ts";
 import { FOREST_PARAMETERS, forestParameters, forestSettings, RANDOM_FOREST, type ForestSettings } from "../forest/spec.ts";
 import { DEFAULT_CONFIDENCE_LEVEL, GLOBAL_ONLY, LAZAR_ONLY, refuseNotApplying } from "../global/spec.ts";
 
@@ -122,8 +122,8 @@ export async function modelRequest(params: Params, raw: ReadonlyMap<string, read
   if (!nominal && !feature.types.includes("NumericFeature")) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
   const training = new Set((await readColumn(new EntryOrder(store, v), datasetUri, feature.uri)).map((r) => r.compound));
   const asked = params.string("prediction_algorithm");
-  if (asked === KERNEL_SVM || (asked === undefined && kernelIsDefault(raw))) return globalRequest(KERNEL_SVM, params, raw, datasetUri, feature, classes, training.size, uris);
-  if (asked === RANDOM_FOREST) return globalRequest(RANDOM_FOREST, params, raw, datasetUri, feature, classes, training.size, uris);
+  const global = asked === KERNEL_SVM || asked === RANDOM_FOREST ? asked : asked === undefined ? defaultGlobalModel(raw, training.size) : undefined;
+  if (global !== undefined) return globalRequest(global, params, raw, datasetUri, feature, classes, training.size, uris);
   refuseNotApplying(raw, params.string("prediction_algorithm") ?? "lazar");
   const algorithm = lazarError(() => checkAlgorithm(params.string("prediction_algorithm") ?? defaultAlgorithm(classes.length), classes.length));
   const hits = usesHits(algorithm, classes.length) || (params.boolean("nr_hits") ?? false);
@@ -219,7 +219,7 @@ function globalWritten(params: Params): (readonly [string, string])[] {
 }
 
 /**
- * A global model's request (kernel_svm, the default — kernel/spec.ts `kernelIsDefault` — or
+ * A global model's request (kernel_svm, the default — kernel/spec.ts `defaultGlobalModel` — or
  * random_forest): its settings checked (algorithms/kernel/spec.ts, algorithms/forest/spec.ts) and
  * its record, which names the algorithm and its own parameters.
  */
