@@ -2,7 +2,8 @@
  * Reading a global model's prediction (kernel_svm, random_forest; algorithms/global/entries.ts)
  * and a cross-validation's statistics back over HTTP, for the integration tests of the models.
  */
-import { get, sparqlSelect } from "./server.ts";
+import assert from "node:assert/strict";
+import { compoundUri, get, postForm, sparqlSelect } from "./server.ts";
 
 /** What one prediction dataset entry says about compound `c`. */
 export interface PredictionEntry {
@@ -64,4 +65,42 @@ export async function crossValidationStatistic(base: string, cv: string, name: s
   const nt = await (await get(cv, "application/n-triples")).text();
   const m = new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${base.replace(/[/.]/g, "\\$&")}/ontology#${name}> "([^"]+)"`, "m").exec(nt);
   return m ? Number(m[1]) : NaN;
+}
+
+/**
+ * What every global model of lazar's hamster set must answer (the kernel model's and the forest's
+ * tests share it): a new compound (phenylhydrazine) gets both classes' p-values in (0, 1], the
+ * conformal confidence (1 − the other class's p-value), its five most similar training compounds
+ * with their measured classes, and the applicability domain (the nearest similarity against the
+ * model's threshold, a note exactly when outside); a compound unlike any hamster compound (a
+ * perfluorinated silane) is outside and still predicted; a training compound (acetaldehyde) is
+ * answered with its measured class and no prediction.
+ */
+export async function assertHamsterPredictions(base: string, model: string): Promise<void> {
+  const ask = async (smiles: string): Promise<PredictionEntry> => {
+    const c = await compoundUri(base, smiles);
+    const r = await postForm(model, { compound_uri: c });
+    assert.equal(r.status, 201, `${smiles}: a new prediction dataset; ${await r.clone().text()}`);
+    return predictionEntry(base, (await r.text()).trim(), model, c);
+  };
+  const e = await ask("c1ccccc1NN");
+  assert.deepEqual([...e.pValues.keys()].sort(), ["false", "true"]);
+  for (const p of e.pValues.values()) assert.ok(p > 0 && p <= 1, `p-value ${p}`);
+  assert.ok(e.value === "false" || e.value === "true");
+  const other = e.value === "true" ? "false" : "true";
+  assert.ok(Math.abs(e.confidence! - (1 - e.pValues.get(other)!)) < 1e-9, "confidence = 1 − the other class's p-value");
+  assert.equal(e.neighbours.length, 5, "the five most similar training compounds");
+  assert.ok(e.neighbours.every((s) => s > 0 && s <= 1));
+  assert.ok(e.measuredActivities.every((a) => a === "true" || a === "false"), "with their measured classes");
+  assert.ok(Math.abs(e.nearest! - e.neighbours[0]!) < 1e-6, `nearest ${e.nearest}, first neighbour ${e.neighbours[0]}`);
+  assert.ok(e.threshold! > 0 && e.threshold! < 1, `threshold ${e.threshold}`);
+  assert.equal(e.inside, e.nearest! >= e.threshold!);
+  assert.equal(e.note !== undefined, !e.inside, "a note exactly when outside");
+  const far = await ask("FC(F)(F)C(F)(F)C(F)(F)C(F)(F)[Si](C(F)(F)F)(C(F)(F)F)C(F)(F)C(F)(F)C(F)(F)C(F)(F)F");
+  assert.ok(far.value === "false" || far.value === "true", "still predicted");
+  assert.equal(far.inside, false, `nearest ${far.nearest}, threshold ${far.threshold}`);
+  assert.match(far.note ?? "", /outside the applicability domain/);
+  const training = await ask("CC=O");
+  assert.equal(training.measured, true);
+  assert.equal(training.value, undefined, "no prediction");
 }

@@ -11,7 +11,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { EPAFHM, get, HAMSTER, compoundUri, postForm as post, runTask as runTaskFor, sparqlSelect, uploadCsv } from "../helpers/server.ts";
-import { crossValidationStatistic, predictionEntry as entry } from "../helpers/predictions.ts";
+import { assertHamsterPredictions, crossValidationStatistic, predictionEntry as entry } from "../helpers/predictions.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
@@ -41,33 +41,7 @@ describe("random_forest models over HTTP", () => {
     assert.match(html, /a random forest of 200 trees/);
     assert.match(html, /Morgan fingerprint bits \(radius 2, 2048 bits\)/);
 
-    const query = await compoundUri(srv.base, "c1ccccc1NN");
-    const r = await post(classifier, { compound_uri: query });
-    assert.equal(r.status, 201, await r.clone().text());
-    const e = await entry(srv.base, (await r.text()).trim(), classifier, query);
-    assert.deepEqual([...e.pValues.keys()].sort(), ["false", "true"]);
-    for (const p of e.pValues.values()) assert.ok(p > 0 && p <= 1, `p-value ${p}`);
-    assert.ok(e.value === "false" || e.value === "true");
-    const other = e.value === "true" ? "false" : "true";
-    assert.ok(Math.abs(e.confidence! - (1 - e.pValues.get(other)!)) < 1e-9, "confidence = 1 − the other class's p-value");
-    assert.equal(e.neighbours.length, 5, "the five most similar training compounds");
-    assert.ok(e.neighbours.every((s) => s > 0 && s <= 1));
-    assert.ok(e.measuredActivities.every((a) => a === "true" || a === "false"), "with their measured classes");
-    assert.ok(Math.abs(e.nearest! - e.neighbours[0]!) < 1e-6, `nearest ${e.nearest}, first neighbour ${e.neighbours[0]}`);
-    assert.ok(e.threshold! > 0 && e.threshold! < 1, `threshold ${e.threshold}`);
-    assert.equal(e.inside, e.nearest! >= e.threshold!);
-    assert.equal(e.note !== undefined, !e.inside, "a note exactly when outside");
-    // a compound unlike any hamster compound (a perfluorinated silane): outside, and the note says why
-    const far = await compoundUri(srv.base, "FC(F)(F)C(F)(F)C(F)(F)C(F)(F)[Si](C(F)(F)F)(C(F)(F)F)C(F)(F)C(F)(F)C(F)(F)C(F)(F)F");
-    const fe = await entry(srv.base, (await (await post(classifier, { compound_uri: far })).text()).trim(), classifier, far);
-    assert.ok(fe.value === "false" || fe.value === "true", "still predicted");
-    assert.equal(fe.inside, false, `nearest ${fe.nearest}, threshold ${fe.threshold}`);
-    assert.match(fe.note ?? "", /outside the applicability domain/);
-    // a training compound: its measured class, as lazar answers
-    const training = await compoundUri(srv.base, "CC=O");
-    const t = await entry(srv.base, (await (await post(classifier, { compound_uri: training })).text()).trim(), classifier, training);
-    assert.equal(t.measured, true);
-    assert.equal(t.value, undefined, "no prediction");
+    await assertHamsterPredictions(srv.base, classifier);
   });
 
   test("regression (EPAFHM.medi): Morgan bits and descriptors by default; an interval at 0.8 around the prediction; other settings recorded; a dataset predicted as a task", async () => {
