@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import type { NamedNode } from "@rdfjs/types";
 import { NotAcceptable } from "../errors.ts";
-import { negotiate } from "./negotiate.ts";
+import { negotiate, negotiateLenient } from "./negotiate.ts";
 import { collectionSource, fitting, OverBudget, RDF_TYPES, renderRdf, type RdfSource, type RenderDeps } from "./render-rdf.ts";
 
 /** A representation's body; a stream is sent as it is produced (chunked), e.g. a large CSV export. */
@@ -63,4 +63,18 @@ export function uriList(uris: Iterable<string>): string {
  */
 export function collectionReps(collection: string, members: readonly string[], type: NamedNode, deps: RenderDeps): Representations {
   return [["text/uri-list", () => uriList(members)], ...rdfReps(() => collectionSource({ uri: collection, members, memberType: type.value }), deps)];
+}
+
+/**
+ * A browser's form POST (one that takes HTML) is answered with `303 See Other` to the resource it
+ * made or started (a task, a prediction), so that the browser shows that page and a reload does
+ * not post again; returns false for every other client, which gets the route's own answer.
+ */
+export function seeOther(ctx: Context, uri: string): boolean {
+  if (negotiateLenient(ctx, ["text/uri-list", "text/html"]) !== "text/html") return false;
+  ctx.status = 303;
+  ctx.set("Location", uri);
+  ctx.type = "text/html; charset=utf-8";
+  ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>See other</title></head><body><p>See <a href="${uri.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}">the result</a>.</p></body></html>`;
+  return true;
 }

@@ -4,9 +4,9 @@
  * - Every response: `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
  *   `Referrer-Policy: no-referrer`, and a Content-Security-Policy.
  * - HTML pages: nothing but their own inline stylesheets (allowed by SHA-256 hash, so an injected
- *   `<style>` or any script is refused), images (compound depictions) and form posts to the
- *   service itself, no `<base>`, no framing. The pages use no scripts: the task page refreshes
- *   with `<meta http-equiv="refresh">`, which CSP does not govern.
+ *   `<style>` is refused), the service's own script files (`/static/…`; no inline or injected
+ *   script runs), images (compound depictions), requests of those scripts and form posts to the
+ *   service itself, no `<base>`, no framing.
  * - SVG documents (compound depictions; RDKit writes `style` attributes): inline styles only, no
  *   scripts, no loads, no framing.
  * - Everything else (RDF, CSV, JSON, text): no loads, no framing (`default-src 'none'`).
@@ -35,6 +35,8 @@ export function htmlPolicy(baseUrl: string): string {
     "default-src 'none'",
     `style-src ${INLINE_STYLES.map(cspHash).join(" ")}`,
     `img-src ${self}`,
+    `script-src ${self}`,
+    `connect-src ${self}`,
     `form-action ${self}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",

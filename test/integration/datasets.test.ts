@@ -37,6 +37,26 @@ describe("datasets over HTTP", () => {
     assert.deepEqual(accept, ["false", "true"]);
   });
 
+  test("a browser's upload form is answered 303 to the task page; other clients still get 202 + the task", async () => {
+    const form = (): FormData => {
+      const f = new FormData();
+      f.set("file", new Blob([readFileSync(HAMSTER)], { type: "text/csv" }), "hamster.csv");
+      return f;
+    };
+    // what Chromium sends with a form submission
+    const browser = await fetch(`${srv.base}/dataset`, { method: "POST", body: form(), redirect: "manual", headers: { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" } });
+    assert.equal(browser.status, 303);
+    const location = browser.headers.get("location") ?? "";
+    assert.match(location, new RegExp(`^${srv.base}/task/[a-z0-9]{12}$`));
+    assert.match(await browser.text(), new RegExp(`href="${location}"`));
+    const script = await fetch(`${srv.base}/dataset`, { method: "POST", body: form(), redirect: "manual" });
+    assert.equal(script.status, 202);
+    assert.match(await script.text(), new RegExp(`^${srv.base}/task/[a-z0-9]{12}\r\n$`));
+    // the browser's task ends with the dataset, like any other
+    const done = await (await get(`${location}`, "text/uri-list")).text();
+    assert.ok(done.startsWith(`${srv.base}/task/`) || done.startsWith(`${srv.base}/dataset/`), done);
+  });
+
   test("hamster: the same counts through /sparql", async () => {
     const ds = uploaded.hamster!;
     const [c] = await sparqlSelect(srv.base, `${PREFIX} SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { GRAPH <${ds}> { <${ds}> ot:dataEntry ?e . ?e ot:compound ?c } }`);

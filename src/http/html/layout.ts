@@ -1,11 +1,12 @@
 /**
  * HTML building blocks: escaping and the page frame shared by every HTML representation.
- * Pages are plain server-rendered HTML with a small inline stylesheet; printable, no scripts
- * (the task page refreshes itself with a meta refresh). The Content-Security-Policy
- * (http/security-headers.ts) allows exactly the inline stylesheets by hash: a page needing
- * another one must add it there.
+ * Pages are plain server-rendered HTML with a small inline stylesheet; printable and readable
+ * without scripts. A page may name scripts of html/scripts.ts (served by the service itself);
+ * the Content-Security-Policy (http/security-headers.ts) allows exactly the inline stylesheets
+ * by hash and the service's own script files: a page needing another stylesheet must add it there.
  */
 import { FORM_TOKEN_FIELD } from "../auth.ts";
+import { scriptUri } from "./scripts.ts";
 
 export function esc(s: unknown): string {
   return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -22,6 +23,8 @@ export interface PageOptions {
   readonly self?: string;
   readonly formats?: readonly string[];
   readonly head?: string;
+  /** Scripts of html/scripts.ts the page loads (deferred). */
+  readonly scripts?: readonly string[];
 }
 
 /** The stylesheet of every page (its hash is in the pages' Content-Security-Policy). */
@@ -61,7 +64,7 @@ export function page(title: string, body: string, o: PageOptions): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)} — qsargraph</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>${PAGE_STYLE}</style>${o.head ?? ""}</head>
+<style>${PAGE_STYLE}</style>${o.head ?? ""}${(o.scripts ?? []).map((n) => `<script src="${esc(scriptUri(o.base, n))}" defer></script>`).join("")}</head>
 <body><header><a href="${esc(o.base)}/">qsargraph</a><a href="${esc(o.base)}/dataset">datasets</a><a href="${esc(o.base)}/task">tasks</a><a href="${esc(o.base)}/sparql">SPARQL</a><a href="${esc(o.base)}/ontology">ontology</a></header>
 <main><h1>${esc(title)}</h1>${formats}
 ${withTokenFields(body)}

@@ -22,7 +22,7 @@ import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
 import { link, page } from "../html/layout.ts";
 import { readParams } from "../request-params.ts";
-import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { collectionReps, rdfReps, respond, seeOther, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
@@ -84,6 +84,7 @@ export function registerModels(router: Router, deps: Deps): void {
     if (dataset !== undefined) return respondTask(ctx, await predictDataset(m, dataset, deps), deps);
     // a global model not in memory (after a restart) is trained again as long as its build took: on the task pool, not within a request-time job's budget
     const { uri: result, created } = await predictOne(m, compound!, deps, (kind, input, onProgress) => requestJob(deps, kind, input, onProgress), (kind, input, onProgress) => deps.pool.run(kind, input, onProgress ? { onProgress } : {}));
+    if (seeOther(ctx, result)) return;
     if (created) ctx.set("Location", result);
     await respond(ctx, [["text/uri-list", () => uriList([result])], ["text/plain", () => `${result}\n`]], created ? 201 : 200);
   });

@@ -13,6 +13,8 @@ import type { SparqlReplica } from "../../store/replica.ts";
 import { iri, int, rdf, rdfs, str, dc } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
+import { SCRIPTS } from "../html/scripts.ts";
+import { NotFound } from "../../errors.ts";
 import { jsonldContext } from "../render-rdf.ts";
 import { rdfReps, respond, uriList } from "../respond.ts";
 import { textSource } from "../render-rdf.ts";
@@ -71,6 +73,14 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
   const cached = ontologyNt();
   router.get("/ontology", async (ctx) => {
     await respond(ctx, [...rdfReps(() => textSource(cached), deps), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
+  });
+  // the pages' scripts (html/scripts.ts): immutable for a version, so cached for a day
+  router.get("/static/:name", (ctx) => {
+    const source = SCRIPTS.get(String(ctx.params.name));
+    if (source === undefined) throw new NotFound(`no script ${ctx.path}`);
+    ctx.type = "text/javascript; charset=utf-8";
+    ctx.set("Cache-Control", "public, max-age=86400");
+    ctx.body = source;
   });
   // browsers ask for it on every page; there is none
   router.get("/favicon.ico", (ctx) => {

@@ -15,7 +15,7 @@ import type { Deps } from "../deps.ts";
 import { problem, reportText } from "../error-response.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { negotiate } from "../negotiate.ts";
-import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { collectionReps, rdfReps, respond, seeOther, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { textSource } from "../render-rdf.ts";
 import { ot } from "../../store/vocab.ts";
@@ -103,8 +103,12 @@ function streamEvents(ctx: Context, deps: Deps, t: TaskState): void {
   send(t);
 }
 
-/** 202 + Location + task URI body (uri-list by default), as every long POST answers. */
+/**
+ * 202 + Location + task URI body (uri-list by default), as every long POST answers; a browser's
+ * form (HTML wanted) gets 303 to the task page instead, which follows the task.
+ */
 export async function respondTask(ctx: Context, t: TaskState, deps: Deps): Promise<void> {
+  if (seeOther(ctx, t.uri)) return;
   ctx.set("Location", t.uri);
   await respond(
     ctx,

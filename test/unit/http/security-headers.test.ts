@@ -34,9 +34,10 @@ describe("the HTML pages' policy", () => {
     assert.ok(!d.get("style-src")!.includes("'unsafe-inline'"));
   });
 
-  it("runs no script, loads images and posts forms only to the service, and cannot be framed", () => {
+  it("runs only the service's own script files, loads images and posts forms only to the service, and cannot be framed", () => {
     assert.deepEqual(d.get("default-src"), ["'none'"]);
-    assert.equal(d.get("script-src"), undefined, "no script-src: scripts fall back to default-src 'none'");
+    assert.deepEqual(d.get("script-src"), ["'self'", BASE], "no 'unsafe-inline', no hash: an inline or injected script does not run");
+    assert.deepEqual(d.get("connect-src"), ["'self'", BASE]);
     assert.deepEqual(d.get("img-src"), ["'self'", BASE]);
     assert.deepEqual(d.get("form-action"), ["'self'", BASE]);
     assert.deepEqual(d.get("base-uri"), ["'none'"]);

@@ -1,0 +1,14 @@
+/**
+ * The browser scripts of the pages, served at `/static/{name}` (routes/service.ts) with a long
+ * cache and allowed by the pages' Content-Security-Policy (`script-src 'self'`: no inline script
+ * runs). Pages work without them; a script only adds what needs one (live depiction, following a
+ * task). Each script is plain ES2020 in a module of its own under html/scripts/, registered here.
+ */
+
+/** name → source; a page names the ones it uses in PageOptions.scripts. */
+export const SCRIPTS: ReadonlyMap<string, string> = new Map<string, string>([]);
+
+export function scriptUri(base: string, name: string): string {
+  if (!SCRIPTS.has(name)) throw new Error(`no script ${name}`);
+  return `${base}/static/${name}`;
+}
