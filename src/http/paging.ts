@@ -60,15 +60,15 @@ export function readPage(query: ParsedUrlQuery, spec: PageSpec, total: number): 
 }
 
 /** The query string of a page link: `params` in order, then page and size of `spec`. */
-function href(params: readonly (readonly [string, number])[]): string {
-  return `?${params.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")}`;
+function href(params: readonly (readonly [string, string | number])[]): string {
+  return `?${params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&")}`;
 }
 
 /**
  * Navigation for one paged dimension: "rows 51–100 of 230 (page 2 of 5)" with first, previous,
- * next and last links. `keep` = the other dimensions' parameters, carried along unchanged.
+ * next and last links. `keep` = the other dimensions' parameters (or a list's sort), carried along unchanged.
  */
-export function pageNav(p: Page, spec: PageSpec, keep: readonly (readonly [string, number])[] = []): string {
+export function pageNav(p: Page, spec: PageSpec, keep: readonly (readonly [string, string | number])[] = []): string {
   const link = (page: number, text: string): string =>
     `<a href="${esc(href([...keep, [spec.pageParam, page], [spec.sizeParam, p.size]]))}">${text}</a>`;
   const range = p.total === 0 ? `no ${spec.items}` : `${spec.items} ${p.offset + 1}–${p.offset + p.count} of ${p.total}`;

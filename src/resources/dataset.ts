@@ -6,6 +6,7 @@
  *   <ds#e{line}> a ot:DataEntry ; ot:compound <c> ; qg:line L ; ot:values <ds#e{line}v{j}> .
  *   <ds#e{line}v{j}> ot:feature <f> ; ot:value "v"^^xsd:double|xsd:string .
  *   <ds/feature/{name}> a ot:Feature, ot:NominalFeature?, ot:NumericFeature? ; dc:title ; ot:acceptValue … .
+ *   <c> rdfs:label "name" .   (an upload with a name column, tabular/names.ts: the compound's name in this dataset)
  *
  * One data entry per CSV row (duplicate structures keep one entry per row, so values measured
  * together stay together); entries and warnings are hash IRIs of the dataset (no blank nodes, so
@@ -22,6 +23,7 @@ import { DataFactory } from "n3";
 import type { NamedNode, Quad } from "@rdfjs/types";
 import type { DatasetContent, DatasetHeader, Entry, FeatureDef, Warning } from "../tabular/table.ts";
 import { parseNumber } from "../tabular/typing.ts";
+import { nameColumn } from "../tabular/names.ts";
 import { toNQuads, toNTriples } from "../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, rdfs, str, Vocab, xsd } from "../store/vocab.ts";
 import { Uris } from "./uris.ts";
@@ -85,26 +87,33 @@ export class EntryWriter {
   private readonly uris: Uris;
   private readonly ds: NamedNode;
   readonly featureNodes: readonly NamedNode[];
+  /** The feature whose values name the compounds (an upload's name column, tabular/names.ts), or -1. */
+  private readonly names: number;
 
+  /** `o.names`: the features are an upload's columns: a name column's values label the compounds. */
   constructor(
     private readonly datasetUri: string,
     base: string,
     private readonly features: readonly Pick<FeatureDef, "name" | "numeric">[],
+    o: { readonly names?: boolean } = {},
   ) {
     this.v = new Vocab(base);
     this.uris = new Uris(base);
     this.ds = iri(datasetUri);
     this.featureNodes = features.map((f) => iri(this.uris.feature(datasetUri, f.name)));
+    this.names = o.names === true ? nameColumn(features.map((f) => f.name)) : -1;
   }
 
   compoundUri(e: Pick<Entry, "compound">): string {
     return this.uris.compound(e.compound.inchi);
   }
 
-  /** The triples of one data entry (one CSV row): its link, compound, line and values. */
+  /** The triples of one data entry (one CSV row): its link, compound, line and values; and the compound's name, from a name column. */
   add(e: EntryRow, q: Quad[]): void {
     const en = iri(`${this.datasetUri}#e${e.line}`);
     q.push(quad(this.ds, ot.dataEntry, en), quad(en, rdf.type, ot.DataEntry), quad(en, ot.compound, iri(e.compound)), quad(en, this.v.qg.line, int(e.line)));
+    const name = this.names >= 0 ? e.values[this.names] : null;
+    if (name != null && name !== "") q.push(quad(iri(e.compound), rdfs.label, literal(name)));
     e.values.forEach((raw, j) => {
       if (raw === null) return;
       const vn = iri(`${this.datasetUri}#e${e.line}v${j}`);
@@ -151,7 +160,7 @@ const ENTRY_BATCH = 1000;
  */
 export function buildDataset(content: DatasetContent, meta: DatasetMeta, part: Part = { index: 0, count: 1 }): BuiltDataset {
   const v = new Vocab(meta.base);
-  const writer = new EntryWriter(meta.uri, meta.base, content.features);
+  const writer = new EntryWriter(meta.uri, meta.base, content.features, { names: true });
   const n = content.entries.length;
   const from = Math.floor((n * part.index) / part.count);
   const to = Math.floor((n * (part.index + 1)) / part.count);

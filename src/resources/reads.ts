@@ -7,7 +7,7 @@
  *
  * The functions themselves stay where they belong (dataset-read.ts, model.ts, …) and stay
  * synchronous functions of an `ox.Store`: their unit tests call them directly. An entry that
- * answers for a list (`datasetTitles`, `compounds`, `tasks`, …) reads all of it at once, so a
+ * answers for a list (`datasetRows`, `compounds`, `tasks`, …) reads all of it at once, so a
  * caller that needs many makes one read, not one per item; the reads done in steps
  * (entry-order.ts, the CSV export) make one read per step, so that no step holds the store long.
  * Arguments cross to the store as copies: pass a part of a typed array as a copy (`slice`), not a
@@ -29,7 +29,6 @@ import {
   readCompoundsOn,
   readDatasetInfo,
   readDatasetSummary,
-  readDatasetTitle,
   readEntryTable,
   readEntryValues,
   readFeatureColumn,
@@ -45,10 +44,11 @@ import {
 import { modelsUsing, readModel, readStoredPredictions } from "./model.ts";
 import { readTask } from "./task.ts";
 import { readReportValidations, readStoredCrossValidation } from "./validation.ts";
+import { readCompoundOccurrences, readDatasetRows, readModelRows, readModelsOf, readPredictionsOf, readValidationRows, readValidationsOf } from "./listings.ts";
+import { compoundsByKey, compoundsByName, compoundStructures } from "./compound-lookup.ts";
 
 const READS = {
   // Datasets (dataset-read.ts)
-  datasetTitles: (s: ox.Store, _v: Vocab, uris: readonly string[]) => uris.map((uri) => readDatasetTitle(s, uri)),
   datasetInfo: (s: ox.Store, v: Vocab, uri: string) => readDatasetInfo(s, uri, v),
   datasetSummary: (s: ox.Store, v: Vocab, uri: string) => readDatasetSummary(s, uri, v),
   featurePage: (s: ox.Store, v: Vocab, uri: string, offset: number, limit: number, total: number) => readFeaturePage(s, uri, v, offset, limit, total),
@@ -79,8 +79,6 @@ const READS = {
   compoundsOn: (s: ox.Store, v: Vocab, uri: string, lines: string) => readCompoundsOn(s, uri, v, lines),
   // Models (model.ts), creators (creator.ts), tasks (task.ts), validations (validation.ts)
   model: (s: ox.Store, v: Vocab, uri: string) => readModel(s, uri, v),
-  /** The models' titles (null for a graph that is not a model). */
-  modelTitles: (s: ox.Store, v: Vocab, uris: readonly string[]) => uris.map((uri) => readModel(s, uri, v)?.title ?? null),
   modelsUsing: (s: ox.Store, _v: Vocab, dataset: string) => modelsUsing(s, dataset),
   storedPredictions: (s: ox.Store, v: Vocab, model: string, compound: string, creator: string | undefined) => readStoredPredictions(s, model, compound, creator, v),
   creator: (s: ox.Store, v: Vocab, uri: string) => readCreator(s, uri, v),
@@ -88,6 +86,17 @@ const READS = {
   crossValidation: (s: ox.Store, v: Vocab, uri: string) => readStoredCrossValidation(s, uri, v),
   crossValidations: (s: ox.Store, v: Vocab, uris: readonly string[]) => uris.map((uri) => readStoredCrossValidation(s, uri, v)),
   reportValidations: (s: ox.Store, v: Vocab, uri: string) => readReportValidations(s, uri, v),
+  // What the pages list (listings.ts): the collections' rows, a dataset's models, validations and predictions, a compound's datasets
+  datasetRows: (s: ox.Store, v: Vocab, uris: readonly string[]) => readDatasetRows(s, uris, v),
+  modelRows: (s: ox.Store, v: Vocab, uris: readonly string[]) => readModelRows(s, uris, v),
+  validationRows: (s: ox.Store, v: Vocab, uris: readonly string[]) => readValidationRows(s, uris, v),
+  /** A dataset's models, cross-validations and prediction datasets, in one read. */
+  datasetRelated: (s: ox.Store, v: Vocab, dataset: string) => ({ models: readModelsOf(s, dataset, v), validations: readValidationsOf(s, dataset, v), predictions: readPredictionsOf(s, dataset, v) }),
+  compoundOccurrences: (s: ox.Store, v: Vocab, compound: string) => readCompoundOccurrences(s, compound, v),
+  // Finding compounds (compound-lookup.ts; compound-query.ts resolves a query with them)
+  compoundsByKey: (s: ox.Store, v: Vocab, key: string) => compoundsByKey(s, key, v),
+  compoundsByName: (s: ox.Store, v: Vocab, names: readonly string[]) => compoundsByName(s, names, v),
+  compoundStructures: (s: ox.Store, v: Vocab) => compoundStructures(s, v),
 } satisfies Record<string, (s: ox.Store, v: Vocab, ...args: never[]) => unknown>;
 
 type Reads = typeof READS;

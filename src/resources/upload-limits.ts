@@ -33,13 +33,14 @@ export interface UploadCounts {
  *   T = 5·rows + 3·values + 4·structures + 12·features + 9
  *
  * A data entry is 4 triples (`ot:dataEntry`, `a ot:DataEntry`, `ot:compound`, `qg:line`) and its
- * line may be named once in a warning (duplicate structure, cell count): 5 per row; a value is 3
+ * line may be named once in a warning (duplicate structure, cell count), or its compound named
+ * once from a name column (`rdfs:label`, tabular/names.ts): 5 per row; a value is 3
  * (`ot:values`, `ot:feature`, `ot:value`); a new compound's own graph is 4 (type, InChI, InChIKey,
  * SMILES); a feature about 12 (types, title, description, sources, column, index, a few accepted
  * values); the dataset node 9. Before parsing, the counts come from the bytes (tabular/shape.ts:
  * lines, non-empty cells) and every structure is taken as new: then T is an upper estimate
- * (known compounds and repeated structures make it smaller; only unusually long warnings or many
- * accepted values of a text column can make the real count larger).
+ * (known compounds and repeated structures make it smaller; only unusually long warnings, many
+ * accepted values of a text column, or rows both named and in a warning can make the real count larger).
  */
 export function uploadTriples(c: UploadCounts): number {
   const features = Math.max(0, c.columns - 1);

@@ -144,7 +144,7 @@ export interface ChunkOutput {
 /** Parse a chunk of structure cells and write the data entries of their rows. */
 export async function parseChunk(input: ChunkInput, ctx: JobContext): Promise<ChunkOutput> {
   const results = await parseStructures({ cells: cellTexts(input.cells), ...("molblocks" in input.cells ? { molfile: true } : {}) }, ctx);
-  const writer = new EntryWriter(input.datasetUri, input.base, input.features);
+  const writer = new EntryWriter(input.datasetUri, input.base, input.features, { names: true });
   const entries: Entry[] = [];
   for (const [line, s, ...values] of JSON.parse(input.rows) as [number, number, ...(string | null)[]][]) {
     const r = results[s]!;

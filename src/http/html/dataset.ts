@@ -1,20 +1,46 @@
 /**
- * HTML of datasets: the list (paged), one dataset (summary, warnings, and its table paged in both
+ * HTML of datasets: the list (sorted, paged), one dataset (summary, the models, cross-validations
+ * and predictions made from it, what can be done with it, warnings, and its table paged in both
  * directions: a page of rows × a page of columns, with the features section showing the same
  * columns' metadata), one feature.
  */
 import type { CompoundView, DatasetSummary, EntryView, FeatureView } from "../../resources/dataset-read.ts";
+import type { DatasetRow, ModelRow, ValidationRow } from "../../resources/listings.ts";
 import { pageNav, pageParams, ROWS, type Page, type PageSpec } from "../paging.ts";
-import { dl, esc, link, page } from "./layout.ts";
+import { dl, esc, link, page, withFormat } from "./layout.ts";
+import { LIBS, PC_TYPES } from "../../chem/descriptors/index.ts";
+import { dateCell, dateValue, listTable, type ListColumn, type ListPage } from "./list.ts";
 
 /** Columns (features) of a dataset's table. */
 export const COLUMNS: PageSpec = { pageParam: "column_page", sizeParam: "column_page_size", defaultSize: 100, maxSize: 500, items: "features" };
 
-export function datasetListHtml(list: readonly { uri: string; title: string }[], p: Page, base: string): string {
-  const rows = list.map((d) => `<tr><td>${link(d.uri, d.title || d.uri)}</td><td class="mono">${esc(d.uri)}</td></tr>`).join("");
-  const form = `<h2>Upload a CSV or SD file</h2><form method="post" action="${esc(base)}/dataset" enctype="multipart/form-data"><input type="file" name="file" accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile"> <button>Upload</button></form>`;
-  const nav = pageNav(p, { ...ROWS, items: "datasets" });
-  return page("Datasets", `${nav}<table><tr><th>Title</th><th>URI</th></tr>${rows}</table>${nav}${form}`, { base, self: `${base}/dataset`, formats: ["uri", "ttl", "json"] });
+/** Rows of the dataset list. */
+export const DATASET_LIST: PageSpec = { ...ROWS, items: "datasets" };
+
+const KIND: Readonly<Record<DatasetRow["kind"], string>> = { upload: "upload", computed: "computed from", prediction: "predictions of" };
+
+/** An integer for a table cell ("" when unknown). */
+export function count(n: number | undefined): string {
+  return n === undefined ? "" : n.toLocaleString("en");
+}
+
+/** The dataset list's columns: title, kind (and where from), date, compounds (the size), rows, features. */
+export const DATASET_COLUMNS: readonly ListColumn<DatasetRow>[] = [
+  { title: "Title", cell: (d) => link(d.uri, d.title || d.uri), sort: { key: "title", value: (d) => d.title || d.uri, natural: "asc" } },
+  { title: "Kind", cell: (d) => `${esc(KIND[d.kind])}${d.from ? ` ${link(d.from, d.from.slice(d.from.lastIndexOf("/") + 1))}` : ""}` },
+  { title: "Created", cell: (d) => dateCell(d.created), sort: { key: "date", value: (d) => dateValue(d.created), natural: "desc" } },
+  { title: "Compounds", cell: (d) => count(d.compounds), numeric: true, sort: { key: "size", value: (d) => d.compounds, natural: "desc" } },
+  { title: "Rows", cell: (d) => count(d.entries), numeric: true },
+  { title: "Features", cell: (d) => count(d.features), numeric: true },
+];
+
+/** The upload form (multipart `file`), on the dataset list and the home page. */
+export function uploadForm(base: string, heading = "h2"): string {
+  return `<${heading} id="upload-heading">Upload a CSV or SD file</${heading}><form id="upload" method="post" action="${esc(base)}/dataset" enctype="multipart/form-data" aria-labelledby="upload-heading"><p><label for="upload-file">File (CSV with a SMILES or InChI column, or SD file)</label> <input id="upload-file" type="file" name="file" required accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile"> <button>Upload</button></p></form>`;
+}
+
+export function datasetListHtml(p: ListPage<DatasetRow>, base: string): string {
+  return page("Datasets", `${listTable("Datasets, with their size", p, DATASET_COLUMNS, DATASET_LIST)}${uploadForm(base)}`, { base, self: `${base}/dataset`, formats: ["uri", "ttl", "json"] });
 }
 
 function propertyText(f: FeatureView): string {
@@ -48,6 +74,73 @@ export interface DatasetPage {
   readonly compounds: ReadonlyMap<string, CompoundView | null>;
   readonly rows: Page;
   readonly columns: Page;
+  /** What was made from the dataset and what can be done with it (resources/listings.ts). */
+  readonly related: DatasetRelated;
+}
+
+export interface DatasetRelated {
+  /** Models trained on it, cross-validations of it, predictions of it (datasets), newest first. */
+  readonly models: readonly ModelRow[];
+  readonly validations: readonly ValidationRow[];
+  readonly predictions: readonly DatasetRow[];
+  /** Models to predict it with, newest first (a few). */
+  readonly predictWith: readonly ModelRow[];
+  /** The models and cross-validations naming it as training or feature dataset (it cannot be deleted while there are any). */
+  readonly usedBy: number;
+}
+
+/** A number with at most `digits` decimals ("" when unknown). */
+export function decimal(x: number | undefined, digits = 3): string {
+  return x === undefined || !Number.isFinite(x) ? "" : String(Number(x.toFixed(digits)));
+}
+
+/** A cross-validation's headline figure: accuracy (classification) or RMSE (regression). */
+export function headline(v: ValidationRow): string {
+  if (v.accuracy !== undefined) return `accuracy ${decimal(v.accuracy)}`;
+  if (v.rmse !== undefined) return `RMSE ${decimal(v.rmse)}`;
+  return "";
+}
+
+function modelsSection(models: readonly ModelRow[]): string {
+  const rows = models.map((m) => `<tr><td>${link(m.uri, m.title || m.uri)}</td><td>${esc(m.algorithm)}</td><td>${esc(m.endpointTitle)}</td><td class="num">${count(m.trainingCompounds)}</td><td>${dateCell(m.created)}</td></tr>`).join("");
+  const body = models.length === 0 ? "<p>No model has been trained on this dataset yet.</p>" : `<table><thead><tr><th scope="col">Model</th><th scope="col">Algorithm</th><th scope="col">Endpoint</th><th scope="col" class="num">Training compounds</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<section id="models"><h2>Models (${models.length})</h2>${body}</section>`;
+}
+
+function validationsSection(vs: readonly ValidationRow[]): string {
+  const rows = vs.map((v) => `<tr><td>${link(v.uri, v.title || v.uri)}</td><td>${esc(v.algorithm ?? "")}</td><td class="num">${count(v.folds)}</td><td class="num">${count(v.instances)}</td><td>${esc(headline(v))}</td><td>${dateCell(v.created)}</td></tr>`).join("");
+  const body = vs.length === 0 ? "<p>No cross-validation of this dataset yet.</p>" : `<table><thead><tr><th scope="col">Cross-validation</th><th scope="col">Algorithm</th><th scope="col" class="num">Folds</th><th scope="col" class="num">Compounds</th><th scope="col">Result</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<section id="validations"><h2>Cross-validations (${vs.length})</h2>${body}</section>`;
+}
+
+function predictionsSection(ps: readonly DatasetRow[]): string {
+  if (ps.length === 0) return "";
+  const rows = ps.map((p) => `<tr><td>${link(p.uri, p.title || p.uri)}</td><td>${p.from ? link(p.from) : ""}</td><td>${dateCell(p.created)}</td></tr>`).join("");
+  return `<section id="predictions"><h2>Predictions of this dataset (${ps.length})</h2><table><thead><tr><th scope="col">Prediction dataset</th><th scope="col">Model</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+/** The links and small forms of "What you can do with this dataset". */
+function actionsSection(s: DatasetPage["summary"], r: DatasetRelated, base: string): string {
+  const q = `dataset_uri=${encodeURIComponent(s.uri)}`;
+  const pcTypes = PC_TYPES.map((t) => `<option value="${esc(t)}">${esc(t)}</option>`).join("");
+  const libs = LIBS.map((l) => `<option value="${esc(l)}">${esc(l)}</option>`).join("");
+  const predict =
+    r.predictWith.length === 0
+      ? `<li>Predict this dataset with a model: no model yet.</li>`
+      : `<li><form id="predict-dataset" method="post" action="${esc(r.predictWith[0]!.uri)}"><input type="hidden" name="dataset_uri" value="${esc(s.uri)}"><p>Predict this dataset with a model (a task; its result is a prediction dataset): ${r.predictWith.map((m, i) => `<button${i === 0 ? "" : ` formaction="${esc(m.uri)}"`}>${esc(m.title || m.uri)}</button>`).join(" ")}</p></form></li>`;
+  const del =
+    r.usedBy > 0
+      ? `<li>Delete: not while ${r.usedBy} model${r.usedBy === 1 ? " or cross-validation uses" : "s or cross-validations use"} it (the DELETE answers 409 until they are deleted).</li>`
+      : `<li><form id="delete" data-delete="${esc(s.uri)}" data-next="${esc(base)}/dataset" data-confirm="${esc(`Delete the dataset “${s.title}”? This cannot be undone.`)}" method="post" action="${esc(s.uri)}" hidden><p><button>Delete this dataset…</button> <output></output></p></form><noscript>Delete: <code>curl -X DELETE ${esc(s.uri)}</code> (deleting from the page needs JavaScript).</noscript> <span class="muted">With API tokens, only its creator or an admin may delete it.</span></li>`;
+  return `<section id="actions"><h2>What you can do with this dataset</h2><ul class="actions">
+<li>${link(`${base}/algorithm/qsar?${q}`, "Build a model")} (the model form, with this dataset filled in)</li>
+<li>${link(`${base}/validation/crossvalidation?${q}`, "Cross-validate a model")} (the cross-validation form, with this dataset filled in)</li>
+<li><form id="descriptors" method="post" action="${esc(s.uri)}/pc"><p>Compute physico-chemical descriptors: <label for="pc-type">categories</label> <select id="pc-type" name="pc_type"><option value="">all (default)</option>${pcTypes}</select> <label for="pc-lib">library</label> <select id="pc-lib" name="lib"><option value="">cdk (default)</option>${libs}</select> <button>Compute descriptors</button></p></form></li>
+<li>Mine substructures: ${link(`${base}/algorithm/miner/bbrc?${q}`, "BBRC")}, ${link(`${base}/algorithm/miner/last?${q}`, "LAST-PM")} (the miners' forms, with this dataset filled in)</li>
+${predict}
+<li>${link(withFormat(s.uri, "csv"), "Download as CSV")}</li>
+${del}
+</ul></section>`;
 }
 
 export function datasetHtml(d: DatasetPage, base: string): string {
@@ -81,10 +174,12 @@ export function datasetHtml(d: DatasetPage, base: string): string {
     })
     .join("");
   const table = `<section id="compounds"><h2>Compounds</h2>${rowNav}${columnNav}<table>${head}${body}</table>${rowNav}${columnNav}</section>`;
-  return page(`Dataset: ${s.title}`, summary + featuresSection(d.features, s.featureCount, columnNav) + warningsSection(s.warnings) + table, {
+  const related = actionsSection(s, d.related, base) + modelsSection(d.related.models) + validationsSection(d.related.validations) + predictionsSection(d.related.predictions);
+  return page(`Dataset: ${s.title}`, summary + related + featuresSection(d.features, s.featureCount, columnNav) + warningsSection(s.warnings) + table, {
     base,
     self: s.uri,
     formats: ["ttl", "nt", "jsonld", "json", "rdf", "csv", "uri"],
+    scripts: ["delete.js"],
   });
 }
 

@@ -36,7 +36,12 @@ td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:to
 code,.mono{font-family:ui-monospace,monospace;font-size:.9em;word-break:break-all}
 .warn{background:#fff6e0}.err{background:#fde8e8;padding:.5em}.formats a{margin-right:.6em}
 progress{width:20em}nav.pages a{margin:0 .3em}
-@media print{header,.formats,nav.pages{display:none}}
+header nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap}header nav li{margin:.15em 0}
+header a[aria-current]{text-decoration:underline;font-weight:bold}
+.skip{position:absolute;left:-999em}.skip:focus{position:static;display:inline-block;background:#fff;color:#234;padding:.25em}
+th a{color:inherit}th a[aria-sort]{font-weight:bold}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.steps>li{margin:.75em 0}.actions>li{margin:.4em 0}.muted{color:#666}
+@media print{header,.formats,nav.pages,.skip,form{display:none}}
 `;
 
 let tokenFields = false;
@@ -65,10 +70,42 @@ export function page(title: string, body: string, o: PageOptions): string {
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)} — qsargraph</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>${PAGE_STYLE}</style>${o.head ?? ""}${(o.scripts ?? []).map((n) => `<script src="${esc(scriptUri(o.base, n))}" defer></script>`).join("")}</head>
-<body><header><a href="${esc(o.base)}/">qsargraph</a><a href="${esc(o.base)}/dataset">datasets</a><a href="${esc(o.base)}/task">tasks</a><a href="${esc(o.base)}/sparql">SPARQL</a><a href="${esc(o.base)}/ontology">ontology</a></header>
-<main><h1>${esc(title)}</h1>${formats}
+<body><a class="skip" href="#main">Skip to the content</a><header>${siteNav(o.base, o.self)}</header>
+<main id="main"><h1>${esc(title)}</h1>${formats}
 ${withTokenFields(body)}
 </main></body></html>`;
+}
+
+/** The collections of the header, in order: path under the base → label. */
+export const SECTIONS: readonly (readonly [string, string])[] = [
+  ["/", "qsargraph"],
+  ["/dataset", "Datasets"],
+  ["/compound", "Compounds"],
+  ["/model", "Models"],
+  ["/validation", "Validations"],
+  ["/algorithm", "Algorithms"],
+  ["/task", "Tasks"],
+  ["/sparql", "SPARQL"],
+  ["/ontology", "Ontology"],
+  ["/openapi.json", "API description"],
+];
+
+/** The section a page belongs to: the header entry whose path is the longest prefix of its path (the home page only for `/` itself). */
+export function currentSection(base: string, self: string | undefined): string | undefined {
+  if (self === undefined || !self.startsWith(base)) return undefined;
+  const path = self.slice(base.length).replace(/[?#].*$/, "") || "/";
+  if (path === "/") return "/";
+  return SECTIONS.find(([p]) => p !== "/" && (path === p || path.startsWith(`${p}/`)))?.[0];
+}
+
+/** The header's navigation: every collection, the current one marked with aria-current. */
+export function siteNav(base: string, self?: string): string {
+  const current = currentSection(base, self);
+  const path = self?.slice(base.length).replace(/[?#].*$/, "");
+  // "page" on the collection's own page, "location" on a page within it (a dataset, a model)
+  const mark = (p: string): string => (p !== current ? "" : ` aria-current="${path === p || (p === "/" && path === "") ? "page" : "location"}"`);
+  const items = SECTIONS.map(([p, label]) => `<li><a href="${esc(base + p)}"${mark(p)}>${esc(label)}</a></li>`);
+  return `<nav aria-label="Collections"><ul>${items.join("")}</ul></nav>`;
 }
 
 export function withFormat(uri: string, format: string): string {

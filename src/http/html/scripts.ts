@@ -5,8 +5,12 @@
  * task). Each script is plain ES2020 in a module of its own under html/scripts/, registered here.
  */
 
+import { DELETE_SCRIPT } from "./scripts/delete.ts";
+
 /** name → source; a page names the ones it uses in PageOptions.scripts. */
-export const SCRIPTS: ReadonlyMap<string, string> = new Map<string, string>([]);
+export const SCRIPTS: ReadonlyMap<string, string> = new Map<string, string>([
+  ["delete.js", DELETE_SCRIPT],
+]);
 
 export function scriptUri(base: string, name: string): string {
   if (!SCRIPTS.has(name)) throw new Error(`no script ${name}`);

@@ -19,10 +19,9 @@ import { read } from "../../resources/reads.ts";
 import { toNTriples } from "../../store/ntriples.ts";
 import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
-import { link, page } from "../html/layout.ts";
 import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
-import { intParam, pageNav, readPage, ROWS } from "../paging.ts";
+import { intParam, readPage } from "../paging.ts";
 import { ot } from "../../store/vocab.ts";
 import { readBytes } from "../body.ts";
 import { readParams } from "../request-params.ts";
@@ -30,7 +29,9 @@ import { parseParams } from "../../resources/params.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { describeCompound } from "../../algorithms/descriptors/index.ts";
 import { shorten } from "../../validate/svg.ts";
-import { compoundHtml } from "../html/compound.ts";
+import { COMPOUND_COLUMNS, COMPOUND_LIST, compoundHtml, compoundListHtml } from "../html/compound.ts";
+import { readSort } from "../html/list.ts";
+import { compoundSearch, oneParam, SubstructureCache, substructureSearch } from "./compound-search.ts";
 
 const PREFIX = "/compound/";
 
@@ -41,13 +42,22 @@ async function readBody(ctx: Context, limit: number): Promise<string> {
 export function registerCompounds(router: Router, deps: Deps): void {
   const { store, vocab, uris } = deps;
 
+  const searches = new SubstructureCache();
+
   router.get("/compound", async (ctx) => {
+    const q = oneParam(ctx.query, "q");
+    const pattern = oneParam(ctx.query, "substructure");
+    if (q !== undefined && pattern !== undefined) throw new BadRequest("give one of 'q' (an identifier or a name) and 'substructure' (a pattern), not both", { field: "substructure" });
+    if (q !== undefined) return compoundSearch(ctx, deps, q);
     const list = store.graphsWithPrefix(uris.compounds() + "/").sort();
-    const html = (): string => {
-      const p = readPage(ctx.query, { ...ROWS, items: "compounds" }, list.length);
-      const nav = pageNav(p, { ...ROWS, items: "compounds" });
-      const items = list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u, decodeURIComponent(u.slice(uris.compounds().length + 1)))}</li>`);
-      return page("Compounds", `<p>${list.length} compounds.</p>${nav}<ul>${items.join("")}</ul>${nav}`, { base: vocab.base, self: uris.compounds(), formats: ["uri", "ttl"] });
+    if (pattern !== undefined) return substructureSearch(ctx, deps, pattern, list.length, searches);
+    const html = async (): Promise<string> => {
+      // sorted by InChI (the URIs' order), either way; only the page's compounds are read
+      const sort = readSort(ctx.query, COMPOUND_COLUMNS, { key: "inchi", order: "asc" });
+      const p = readPage(ctx.query, COMPOUND_LIST, list.length);
+      const shown = sort.order === "asc" ? list.slice(p.offset, p.offset + p.count) : list.slice(list.length - p.offset - p.count, list.length - p.offset).reverse();
+      const views = (await read(store, vocab, "compounds", shown)).map((c, i) => c ?? { uri: shown[i]!, inchi: "", inchikey: "" });
+      return compoundListHtml({ items: views, page: p, sort }, vocab.base);
     };
     await respond(ctx, [...collectionReps(uris.compounds(), list, ot.Compound, deps), ["text/html", html]]);
   });
@@ -94,7 +104,7 @@ export function compoundMiddleware(deps: Deps) {
     const stored = store.has(uri);
     const reps: (Representations[number])[] = [
       ...rdfReps(() => (stored ? storedSource(store, uri) : textSource(toNTriples(compoundQuads(uri, { inchi: c.inchi, inchikey: c.inchikey, smiles: c.smiles ?? null }, vocab)))), deps),
-      ["text/html", () => compoundHtml(c, vocab.base)],
+      ["text/html", async () => compoundHtml(c, vocab.base, stored ? await read(store, vocab, "compoundOccurrences", uri) : undefined)],
       ["chemical/x-inchi", () => `${c.inchi}\n`],
       ["text/uri-list", () => uriList([uri])],
     ];

@@ -13,7 +13,9 @@ import { EntryOrder } from "../../resources/entry-order.ts";
 import { datasetCsv, featureList } from "../../resources/dataset-export.ts";
 import { encodeSegment, isId } from "../../resources/uris.ts";
 import type { Deps } from "../deps.ts";
-import { COLUMNS, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
+import { COLUMNS, DATASET_COLUMNS, DATASET_LIST, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
+import { listPage, NEWEST_FIRST, sortItems } from "../html/list.ts";
+import { MODEL_COLUMNS } from "../html/collections.ts";
 import { readPage, ROWS } from "../paging.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
@@ -26,6 +28,9 @@ import { parseParams } from "../../resources/params.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { describeDataset } from "../../algorithms/descriptors/index.ts";
 import { submitUpload } from "../../algorithms/upload/index.ts";
+
+/** Models a dataset page offers to predict it with (the newest). */
+const PREDICT_WITH = 8;
 
 /** Cells (rows × columns) one HTML page of a dataset shows at most (≈ 5 µs each to read and write). */
 const MAX_CELLS = 25_000;
@@ -52,11 +57,9 @@ export function registerDatasets(router: Router, deps: Deps): void {
   router.get("/dataset", async (ctx) => {
     const list = store.graphsWithPrefix(`${uris.datasets()}/`).filter((g) => isId(g.slice(uris.datasets().length + 1))).sort();
     const html = async (): Promise<string> => {
-      const p = readPage(ctx.query, { ...ROWS, items: "datasets" }, list.length);
-      const shown = list.slice(p.offset, p.offset + p.count);
-      const titles = await read(store, vocab, "datasetTitles", shown);
-      const titled = shown.map((uri, i) => ({ uri, title: titles[i] ?? "" }));
-      return datasetListHtml(titled, p, vocab.base);
+      // every dataset's row (title, date, sizes: a few triples each) in one read, so that any order can be paged
+      const rows = (await read(store, vocab, "datasetRows", list)).filter((r) => r !== null);
+      return datasetListHtml(listPage(ctx.query, rows, DATASET_COLUMNS, NEWEST_FIRST, DATASET_LIST), vocab.base);
     };
     await respond(ctx, [...collectionReps(uris.datasets(), list, ot.Dataset, deps), ["text/html", html]]);
   });
@@ -86,7 +89,11 @@ export function registerDatasets(router: Router, deps: Deps): void {
         const page = lines.slice(rows.offset, rows.offset + rows.size);
         const table = { features: features.map((f) => f.uri), totalEntries: summary.entries, valuesPerEntry: valuesPerEntry(uri, summary.entries) };
         const { entries, compounds } = await read(store, vocab, "entryTable", uri, page, table, true);
-        return datasetHtml({ summary, features, entries, compounds, rows, columns }, vocab.base);
+        const related = await read(store, vocab, "datasetRelated", uri);
+        const usedBy = (await read(store, vocab, "modelsUsing", uri)).length;
+        const models = store.graphsWithPrefix(`${uris.models()}/`).filter((g) => isId(g.slice(uris.models().length + 1)));
+        const predictWith = sortItems((await read(store, vocab, "modelRows", models)).filter((m) => m !== null), MODEL_COLUMNS, NEWEST_FIRST).slice(0, PREDICT_WITH);
+        return datasetHtml({ summary, features, entries, compounds, rows, columns, related: { ...related, predictWith, usedBy } }, vocab.base);
       }],
       ["text/csv", () => datasetCsv(store, order, uri, vocab)],
       ["text/uri-list", () => compoundList(uri)],

@@ -20,10 +20,10 @@ import { ot } from "../../store/vocab.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { requestJob } from "../request-job.ts";
-import { link, page } from "../html/layout.ts";
 import { readParams } from "../request-params.ts";
 import { collectionReps, rdfReps, respond, seeOther, uriList } from "../respond.ts";
-import { pageNav, readPage, ROWS } from "../paging.ts";
+import { listPage, NEWEST_FIRST } from "../html/list.ts";
+import { MODEL_COLUMNS, MODEL_LIST, modelListHtml } from "../html/collections.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
 import { modelHtml } from "../html/model.ts";
@@ -42,13 +42,8 @@ export function registerModels(router: Router, deps: Deps): void {
   router.get("/model", async (ctx) => {
     const list = store.graphsWithPrefix(`${uris.models()}/`).filter((g) => isId(g.slice(uris.models().length + 1))).sort();
     const html = async (): Promise<string> => {
-      const spec = { ...ROWS, items: "models" };
-      const p = readPage(ctx.query, spec, list.length);
-      const shown = list.slice(p.offset, p.offset + p.count);
-      const titles = await read(store, vocab, "modelTitles", shown);
-      const items = shown.map((u, i) => `<li>${link(u, titles[i] ?? u)}</li>`);
-      const nav = pageNav(p, spec);
-      return page("Models", `${nav}<ul>${items.join("")}</ul>${nav}<p>Build one with ${link(`${uris.algorithms()}/qsar`)}.</p>`, { base: vocab.base, self: uris.models(), formats: ["uri", "ttl"] });
+      const rows = (await read(store, vocab, "modelRows", list)).filter((r) => r !== null);
+      return modelListHtml(listPage(ctx.query, rows, MODEL_COLUMNS, NEWEST_FIRST, MODEL_LIST), vocab.base);
     };
     await respond(ctx, [...collectionReps(uris.models(), list, ot.Model, deps), ["text/html", html]]);
   });

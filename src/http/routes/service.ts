@@ -14,6 +14,12 @@ import { iri, int, rdf, rdfs, str, dc } from "../../store/vocab.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { SCRIPTS } from "../html/scripts.ts";
+import { homeHtml } from "../html/home.ts";
+import { DATASET_COLUMNS } from "../html/dataset.ts";
+import { MODEL_COLUMNS, VALIDATION_COLUMNS } from "../html/collections.ts";
+import { NEWEST_FIRST, sortItems } from "../html/list.ts";
+import { read } from "../../resources/reads.ts";
+import { isId } from "../../resources/uris.ts";
 import { NotFound } from "../../errors.ts";
 import { jsonldContext } from "../render-rdf.ts";
 import { rdfReps, respond, uriList } from "../respond.ts";
@@ -54,12 +60,19 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
       ...rdfReps(() => textSource(serviceNt()), deps),
       [
         "text/html",
-        () => {
+        async () => {
           const c = deps.store.capacity();
           const store = `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started or the store last renewed its memory (replaced and deleted data keeps its memory until then; renewals so far: ${c.renewals}) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
           const r = replica.figures;
           const sparql = `<p>SPARQL: ${r.workers} worker${r.workers === 1 ? "" : "s"} (${r.busy} running a query, ${r.loading} loading the data, ${r.queued} queries waiting); a query that cannot start or end within ${deps.config.sparqlTimeoutMs} ms fails with 503; workers restarted after a query was stopped: ${r.restarts}.</p>`;
-          return page("qsargraph", `<p>QSAR modelling service (version ${esc(VERSION)}).</p><ul>${collections.map(([u, t, d]) => `<li>${link(u, t)}: ${esc(d)}</li>`).join("")}<li>${link(uris.apiDescription(), "API description")}: every path, parameter and answer of this service's HTTP API (OpenAPI 3.1, JSON)</li></ul>${store}${sparql}`, { base: vocab.base, self: uris.service(), formats: ["ttl", "json", "rdf"] });
+          // the recent work (every member's row: a few triples each), newest first
+          const members = (prefix: string): string[] => deps.store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1)));
+          const datasets = sortItems((await read(deps.store, vocab, "datasetRows", members(uris.datasets()))).filter((x) => x !== null), DATASET_COLUMNS, NEWEST_FIRST);
+          const models = sortItems((await read(deps.store, vocab, "modelRows", members(uris.models()))).filter((x) => x !== null), MODEL_COLUMNS, NEWEST_FIRST);
+          const validations = sortItems((await read(deps.store, vocab, "validationRows", [...members(uris.crossValidations()), ...members(uris.crossValidationReports())])).filter((x) => x !== null), VALIDATION_COLUMNS, NEWEST_FIRST);
+          // the page lists the validations too (the RDF and uri-list of / keep their collections, which clients read)
+          const listed = [...collections.slice(0, 5), [uris.validations(), "Validations", "cross-validations of models and their reports"] as const, ...collections.slice(5)];
+          return homeHtml({ version: VERSION, datasets, models, validations, collections: listed, apiDescription: uris.apiDescription(), facts: store + sparql }, vocab.base);
         },
       ],
       ["text/uri-list", () => collections.map(([u]) => u).join("\r\n") + "\r\n"],

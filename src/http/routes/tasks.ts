@@ -13,10 +13,10 @@ import { toNTriples } from "../../store/ntriples.ts";
 import { requireOwner } from "../auth.ts";
 import type { Deps } from "../deps.ts";
 import { problem, reportText } from "../error-response.ts";
-import { esc, link, page } from "../html/layout.ts";
 import { negotiate } from "../negotiate.ts";
 import { collectionReps, rdfReps, respond, seeOther, uriList } from "../respond.ts";
-import { pageNav, readPage, ROWS } from "../paging.ts";
+import { listPage, NEWEST_FIRST } from "../html/list.ts";
+import { TASK_COLUMNS, TASK_LIST, taskListHtml } from "../html/collections.ts";
 import { textSource } from "../render-rdf.ts";
 import { ot } from "../../store/vocab.ts";
 import { taskHtml } from "../html/task.ts";
@@ -37,15 +37,7 @@ export function registerTasks(router: Router, deps: Deps): void {
 
   router.get("/task", async (ctx) => {
     const list = tasks.list();
-    const html = (): string => {
-      // Newest first: the tasks a person looks for are the recent ones.
-      const spec = { ...ROWS, items: "tasks" };
-      const p = readPage(ctx.query, spec, list.length);
-      const shown = list.slice().reverse().slice(p.offset, p.offset + p.count);
-      const rows = shown.map((t) => `<tr><td>${link(t.uri, t.title)}</td><td>${esc(t.status)}</td><td>${t.percentageCompleted.toFixed(0)}</td><td>${esc(t.createdAt.toISOString())}</td><td>${t.resultUri ? link(t.resultUri) : ""}</td></tr>`);
-      const nav = pageNav(p, spec);
-      return page("Tasks", `${nav}<table><tr><th>Task</th><th>Status</th><th>%</th><th>Created</th><th>Result</th></tr>${rows.join("")}</table>${nav}`, { base: vocab.base, self: uris.tasks(), formats: ["uri", "ttl", "json"] });
-    };
+    const html = (): string => taskListHtml(listPage(ctx.query, list, TASK_COLUMNS, NEWEST_FIRST, TASK_LIST), vocab.base);
     await respond(ctx, [...collectionReps(uris.tasks(), list.map((t) => t.uri), ot.Task, deps), ["text/html", html]]);
   });
 

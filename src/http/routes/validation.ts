@@ -22,7 +22,8 @@ import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { readParams } from "../request-params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
-import { pageNav, readPage, ROWS } from "../paging.ts";
+import { listPage, NEWEST_FIRST } from "../html/list.ts";
+import { VALIDATION_COLUMNS, VALIDATION_LIST, validationListHtml } from "../html/collections.ts";
 import { storedSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
 
@@ -32,19 +33,17 @@ export function registerValidation(router: Router, deps: Deps): void {
   const reportBase = uris.crossValidationReports();
   const members = (prefix: string): string[] => store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1))).sort();
 
-  /** A paged HTML list of links. */
-  const listHtml = (ctx: Context, title: string, intro: string, list: readonly string[], self: string): string => {
-    const spec = { ...ROWS, items: "validations" };
-    const p = readPage(ctx.query, spec, list.length);
-    const nav = pageNav(p, spec);
-    return page(title, `${intro}${nav}<ul>${list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u)}</li>`).join("")}</ul>${nav}`, { base: vocab.base, self, formats: ["uri", "ttl"] });
+  /** The HTML list of cross-validations and reports: every member's row in one read, sorted and paged (html/collections.ts). */
+  const listHtml = async (ctx: Context, title: string, intro: string, list: readonly string[], self: string): Promise<string> => {
+    const rows = (await read(store, vocab, "validationRows", list)).filter((r) => r !== null);
+    return validationListHtml(title, intro, listPage(ctx.query, rows, VALIDATION_COLUMNS, NEWEST_FIRST, VALIDATION_LIST), self, vocab.base);
   };
 
   router.get("/validation", async (ctx) => {
     const list = [...members(cvBase), ...members(reportBase)];
     await respond(ctx, [
       ...collectionReps(uris.validations(), list, vocab.qg.CrossValidation, deps),
-      ["text/html", () => listHtml(ctx, "Validations", `<p>Run one with a POST to ${link(cvBase)}.</p>`, list, uris.validations())],
+      ["text/html", () => listHtml(ctx, "Validations", `<p>Cross-validations and their reports. Run one with ${link(cvBase, "the cross-validation form")}, or from a dataset's page.</p>`, list, uris.validations())],
     ]);
   });
 

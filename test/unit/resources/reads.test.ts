@@ -4,7 +4,8 @@
  * numeric features ("logP", "MW") and three entries (lines 2, 3, 4: ethanol, benzene, ethanol
  * again; benzene has no MW), created by "alice"; the two compounds' graphs; a model trained on
  * the dataset; a prediction of ethanol by that model; a task; a cross-validation of two
- * predictions and a report of it. Every read is run through `read`, so GraphStore checks each
+ * predictions and a report of it; the dataset names benzene "Benzene" (rdfs:label, as a name column
+ * does). Every read is run through `read`, so GraphStore checks each
  * result is plain data; the expected values are the ones written here. Also: an unknown name is
  * refused, and every name used in src/ is a read (and every read is used).
  */
@@ -115,7 +116,7 @@ before(async () => {
   store = await GraphStore.open(dir);
   const dataset = featureDatasetNTriples({ uri: DS, base: BASE, title: "Readable title", created: new Date(0), source: `${BASE}/dataset/source`, algorithm: `${BASE}/algorithm/x`, parameters: [], features, entries, compounds: 2 });
   await store.commit([
-    { graph: DS, ntriples: creatorNTriples(DS, "alice", v) + Buffer.from(dataset).toString("utf8") },
+    { graph: DS, ntriples: creatorNTriples(DS, "alice", v) + Buffer.from(dataset).toString("utf8") + `<${C2}> <http://www.w3.org/2000/01/rdf-schema#label> "Benzene" .\n` },
     { graph: C1, ntriples: toNTriples(compoundQuads(C1, ETHANOL, v)) },
     { graph: C2, ntriples: toNTriples(compoundQuads(C2, BENZENE, v)) },
     { graph: M, ntriples: modelNTriples(model, v) },
@@ -132,7 +133,6 @@ after(async () => {
 
 describe("reads of a store with a dataset, compounds, a model, a prediction, a task and a cross-validation", () => {
   test("datasets: titles, what the dataset says of itself, its features", async () => {
-    assert.deepEqual(await read(store, v, "datasetTitles", [DS, NOWHERE]), ["Readable title", ""]);
     const info = await read(store, v, "datasetInfo", DS);
     assert.deepEqual([info.title, info.entries, info.compounds, info.featureCount], ["Readable title", 3, 2, 2]);
     assert.deepEqual((await read(store, v, "datasetSummary", DS)).features.map((f) => [f.uri, f.title, f.index]), [[F0, "logP", 0], [F1, "MW", 1]]);
@@ -180,7 +180,6 @@ describe("reads of a store with a dataset, compounds, a model, a prediction, a t
   test("models, predictions, creators, tasks, cross-validations and reports", async () => {
     const m = await read(store, v, "model", M);
     assert.deepEqual([m?.title, m?.created.toISOString(), m?.minSim, m?.parameters], ["lazar model for logP", "2026-01-02T03:04:05.000Z", 0.3, [["min_sim", "0.3"]]]);
-    assert.deepEqual(await read(store, v, "modelTitles", [M, DS]), ["lazar model for logP", null]);
     // Every graph naming DS as ot:trainingDataset or ot:featureDataset: the cross-validation names its dataset so too.
     assert.deepEqual(await read(store, v, "modelsUsing", DS), [M, CV]);
     assert.deepEqual(await read(store, v, "storedPredictions", M, C1, "alice"), [P]);
@@ -201,7 +200,6 @@ describe("reads of a store with a dataset, compounds, a model, a prediction, a t
 
 /** Arguments for every read (each must be here: a new read gets a case). */
 const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
-  datasetTitles: [[DS]],
   datasetInfo: [DS],
   datasetSummary: [DS],
   featurePage: [DS, 0, 10, 2],
@@ -222,7 +220,6 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
   columnOn: [DS, F0, "2 3 4"],
   compoundsOn: [DS, "2 3 4"],
   model: [M],
-  modelTitles: [[M]],
   modelsUsing: [DS],
   storedPredictions: [M, C1, "alice"],
   creator: [DS],
@@ -230,7 +227,54 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
   crossValidation: [CV],
   crossValidations: [[CV]],
   reportValidations: [R],
+  datasetRows: [[DS, P, NOWHERE]],
+  modelRows: [[M, DS]],
+  validationRows: [[CV, R, DS]],
+  datasetRelated: [DS],
+  compoundOccurrences: [C1],
+  compoundsByKey: [ETHANOL.inchikey],
+  compoundsByName: [["Benzene", "benzene"]],
+  compoundStructures: [],
 };
+
+describe("reads of the list pages and the compound search (resources/listings.ts, compound-lookup.ts)", () => {
+  test("list rows: title, date, sizes and kind of datasets; models; cross-validations and reports", async () => {
+    const [ds, p, none] = await read(store, v, "datasetRows", [DS, P, NOWHERE]);
+    assert.deepEqual([ds?.title, ds?.created, ds?.compounds, ds?.entries, ds?.features, ds?.kind, ds?.from], ["Readable title", "1970-01-01T00:00:00Z", 2, 3, 2, "computed", `${BASE}/dataset/source`]);
+    assert.deepEqual([p?.kind, p?.from], ["prediction", M], "a dataset naming a model is a prediction");
+    assert.equal(none, null);
+    const [m, notModel] = await read(store, v, "modelRows", [M, DS]);
+    assert.deepEqual([m?.title, m?.created, m?.trainingCompounds, m?.algorithm, m?.endpointTitle, m?.trainingDataset, m?.classification], ["lazar model for logP", "2026-01-02T03:04:05Z", 2, "local_svm_regression", "logP", DS, false]);
+    assert.equal(notModel, null);
+    const [cv, report, neither] = await read(store, v, "validationRows", [CV, R, DS]);
+    // RMSE of the one predicted instance: |−0.2 − (−0.31)| = 0.11; 2 instances, 1 predicted
+    assert.deepEqual([cv?.kind, cv?.title, cv?.dataset, cv?.folds, cv?.instances, cv?.predicted], ["crossvalidation", cvParams.title, DS, 2, 2, 1]);
+    assert.ok(Math.abs(cv!.rmse! - 0.11) < 1e-9, `rmse ${cv?.rmse}`);
+    assert.equal(cv?.accuracy, undefined);
+    assert.deepEqual([report?.kind, report?.validations], ["report", [CV]]);
+    assert.equal(neither?.kind, undefined, "a dataset is neither a cross-validation nor a report");
+  });
+
+  test("a dataset's models, cross-validations and predictions; a compound's datasets with its values and names", async () => {
+    const related = await read(store, v, "datasetRelated", DS);
+    assert.deepEqual(related.models.map((m) => m.uri), [M]);
+    assert.deepEqual(related.validations.map((x) => x.uri), [CV]);
+    assert.deepEqual(related.predictions, [], "P predicts a compound, not DS");
+    const { occurrences, total } = await read(store, v, "compoundOccurrences", C1);
+    assert.equal(total, 1);
+    assert.deepEqual(occurrences.map((o) => [o.dataset.uri, o.lines, o.values, o.names]), [[DS, [2, 4], [["logP", ["-0.31", "-0.14"]], ["MW", ["46.07", "46.07"]]], []]]);
+    const benzene = await read(store, v, "compoundOccurrences", C2);
+    assert.deepEqual(benzene.occurrences.map((o) => [o.lines, o.names]), [[[3], ["Benzene"]]]);
+  });
+
+  test("compounds by InChIKey, by name (exact spellings only), and every structure", async () => {
+    assert.deepEqual(await read(store, v, "compoundsByKey", ETHANOL.inchikey), [C1]);
+    assert.deepEqual(await read(store, v, "compoundsByKey", "AAAAAAAAAAAAAA-BBBBBBBBBB-N"), []);
+    assert.deepEqual(await read(store, v, "compoundsByName", ["benzene", "Benzene"]), [{ compound: C2, name: "Benzene" }]);
+    assert.deepEqual(await read(store, v, "compoundsByName", ["benzene", "BENZENE"]), [], "the lookup is exact: the variants are the caller's");
+    assert.deepEqual(await read(store, v, "compoundStructures"), { uris: [C1, C2].sort(), smiles: [C1, C2].sort().map((u) => (u === C1 ? "CCO" : "c1ccccc1")) });
+  });
+});
 
 describe("every read", () => {
   test("answers plain data that crosses a thread unchanged (structuredClone), with data and without", async () => {
