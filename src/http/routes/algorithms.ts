@@ -27,7 +27,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
     const list = [...ALGORITHMS.map((r) => uriOf(r.spec)), `${uris.algorithms()}/pc`];
     await respond(ctx, [
       ...collectionReps(uris.algorithms(), list, ot.Algorithm, deps),
-      ["text/html", () => page("Algorithms", `<ul>${ALGORITHMS.map((r) => `<li>${link(uriOf(r.spec), r.spec.title)}: ${esc(r.spec.description)}</li>`).join("")}<li>${link(`${uris.algorithms()}/pc`, "Physico-chemical descriptors")}: every descriptor with its pc_type, lib and value names</li></ul>`, { base: vocab.base })],
+      ["text/html", () => page("Algorithms", `<ul>${ALGORITHMS.map((r) => `<li>${link(uriOf(r.spec), r.spec.title)}: ${esc(r.spec.description)}</li>`).join("")}<li>${link(`${uris.algorithms()}/pc`, "Physico-chemical descriptors")}: every descriptor with its pc_type, lib and value names</li></ul>`, { base: vocab.base, self: uris.algorithms() })],
     ]);
   });
 

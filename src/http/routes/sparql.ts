@@ -93,7 +93,7 @@ function formPage(base: string): string {
 <p><button type="submit">Run query</button></p>
 </form>
 <p>Results are negotiated with <code>Accept</code>, or chosen with <code>format=</code>: SELECT/ASK as ${SOLUTION_FORMATS.map((f) => `<code>${esc(f)}</code>`).join(", ")}; CONSTRUCT/DESCRIBE as ${GRAPH_FORMATS.map((f) => `<code>${esc(f)}</code>`).join(", ")}.</p>`,
-    { base },
+    { base, self: `${base}/sparql` },
   );
 }
 
