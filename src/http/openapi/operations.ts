@@ -117,6 +117,20 @@ const DELETED: Answer = { status: 200, description: "Deleted: the URI of what wa
 
 const ID_GET: ErrorStatus[] = [404];
 
+/** The sort of a collection's HTML list (html/list.ts): `sort` (one of `keys`) and `order`. */
+function sortParams(keys: readonly string[]): ParamDoc[] {
+  return [
+    { name: "sort", in: "query", description: "the HTML list's order: by this column (default: date, newest first; without `order`, text sorts A→Z, dates newest first, sizes largest first)", schema: { type: "string", enum: [...keys] } },
+    { name: "order", in: "query", description: "the HTML list's direction", schema: { type: "string", enum: ["asc", "desc"] } },
+  ];
+}
+
+/** The compound search of GET /compound (http/routes/compound-search.ts). */
+const COMPOUND_SEARCH_PARAMS: readonly ParamDoc[] = [
+  { name: "q", in: "query", description: "find compounds by a SMILES (any spelling), a standard InChI, an InChIKey or a name a dataset gives them", schema: { type: "string", minLength: 1, maxLength: 4000 } },
+  { name: "substructure", in: "query", description: "find the stored compounds containing a SMILES or SMARTS pattern (the miners' subset; at most 200 characters and 40 atoms)", schema: { type: "string", minLength: 1, maxLength: 200 } },
+];
+
 const SPARQL_PARAMS: readonly ParamDoc[] = [
   {
     name: "default-graph-uri",
@@ -185,6 +199,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [collection("tasks")],
     errors: [],
     paging: ["page", "page_size"],
+    params: [...sortParams(["date", "title", "status"])],
   },
   "GET /task/{id}": {
     tag: "Tasks",
@@ -214,6 +229,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [collection("datasets")],
     errors: [],
     paging: ["page", "page_size"],
+    params: [...sortParams(["date", "title", "size"])],
   },
   "POST /dataset": {
     tag: "Datasets",
@@ -290,10 +306,12 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
 
   "GET /compound": {
     tag: "Compounds",
-    summary: "Every compound the service has stored",
+    summary: "Every compound the service has stored, or those a search finds",
+    description: "With `q` (a SMILES, InChI, InChIKey or name) or `substructure` (a SMILES or SMARTS pattern): the compounds found (README \"Finding compounds\"); one stored compound found by `q` answers 303 See Other to it (Location), as a browser's form POST does.",
     answers: [collection("compounds")],
-    errors: [],
+    errors: [400, 503],
     paging: ["page", "page_size"],
+    params: [...sortParams(["inchi"]), ...COMPOUND_SEARCH_PARAMS],
   },
   "POST /compound": {
     tag: "Compounds",
@@ -353,6 +371,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [collection("models")],
     errors: [],
     paging: ["page", "page_size"],
+    params: [...sortParams(["date", "title", "size", "endpoint", "algorithm"])],
   },
   "GET /model/{id}": {
     tag: "Models",
@@ -398,6 +417,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [collection("cross-validations and reports")],
     errors: [],
     paging: ["page", "page_size"],
+    params: [...sortParams(["date", "title", "size", "result"])],
   },
   "GET /validation/crossvalidation": {
     tag: "Validation",
@@ -405,6 +425,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [collection("cross-validations")],
     errors: [],
     paging: ["page", "page_size"],
+    params: [...sortParams(["date", "title", "size", "result"])],
   },
   "POST /validation/crossvalidation": {
     tag: "Validation",
