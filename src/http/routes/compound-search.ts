@@ -22,8 +22,7 @@ import type { Deps } from "../deps.ts";
 import { COMPOUND_LIST, compoundSearchHtml, substructureHtml } from "../html/compound.ts";
 import { readPage } from "../paging.ts";
 import { requestJob } from "../request-job.ts";
-import { respond, uriList } from "../respond.ts";
-import { negotiateLenient } from "../negotiate.ts";
+import { respond, seeOther, uriList } from "../respond.ts";
 
 /** Matches a substructure search finds at most (then it stops and says so). */
 export const MAX_MATCHES = 2000;
@@ -47,21 +46,17 @@ export async function compoundSearch(ctx: Context, deps: Deps, q: string): Promi
   if (stored.length === 1) {
     // one compound the service holds: its page (a browser) or its URI
     const uri = stored[0]!.compound.uri;
-    const type = negotiateLenient(ctx, ["text/html", "text/uri-list"]);
+    if (seeOther(ctx, uri)) return;
     ctx.status = 303;
     ctx.set("Location", uri);
-    if (type === "text/html") {
-      ctx.type = "text/html; charset=utf-8";
-      ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>See other</title></head><body><p>See <a href="${uri.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}">the compound</a>.</p></body></html>`;
-    } else {
-      ctx.type = "text/uri-list";
-      ctx.body = uriList([uri]);
-    }
+    ctx.type = "text/uri-list";
+    ctx.body = uriList([uri]);
     return;
   }
+  // a uri-list by default (as the collection), a page for a browser
   await respond(ctx, [
-    ["text/html", () => compoundSearchHtml(r, deps.vocab.base)],
     ["text/uri-list", () => uriList(stored.map((h) => h.compound.uri))],
+    ["text/html", () => compoundSearchHtml(r, deps.vocab.base)],
   ]);
 }
 
@@ -120,6 +115,7 @@ export async function substructureSearch(ctx: Context, deps: Deps, raw: string, 
   }
   const found = s;
   await respond(ctx, [
+    ["text/uri-list", () => uriList(found.uris)],
     [
       "text/html",
       async () => {
@@ -129,7 +125,6 @@ export async function substructureSearch(ctx: Context, deps: Deps, raw: string, 
         return substructureHtml({ pattern, compounds: views, page: p, searched: found.out.searched, of: found.total, maxMatches: MAX_MATCHES, ...(found.out.stopped ? { stopped: found.out.stopped } : {}) }, deps.vocab.base);
       },
     ],
-    ["text/uri-list", () => uriList(found.uris)],
   ]);
 }
 
