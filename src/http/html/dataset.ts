@@ -36,7 +36,7 @@ export const DATASET_COLUMNS: readonly ListColumn<DatasetRow>[] = [
 
 /** The upload form (multipart `file`), on the dataset list and the home page. */
 export function uploadForm(base: string, heading = "h2"): string {
-  return `<${heading} id="upload-heading">Upload a CSV or SD file</${heading}><form method="post" id="upload" action="${esc(base)}/dataset" enctype="multipart/form-data" aria-labelledby="upload-heading"><p><label for="upload-file">File (CSV with a SMILES or InChI column, or SD file)</label> <input id="upload-file" type="file" name="file" required accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile"> <button>Upload</button></p></form>`;
+  return `<${heading} id="upload-heading">Upload a CSV or SD file</${heading}><form method="post" id="upload" action="${esc(base)}/dataset" enctype="multipart/form-data" aria-labelledby="upload-heading"><p><label for="upload-file">File (CSV with a SMILES or InChI column, or SD file)</label> <input type="file" name="file" accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile" id="upload-file" required> <button>Upload</button></p></form>`;
 }
 
 export function datasetListHtml(p: ListPage<DatasetRow>, base: string): string {
