@@ -42,6 +42,7 @@ import {
   type EntryRef,
   type FeatureView,
 } from "./dataset-read.ts";
+import { readMinedEndpoint } from "./feature-explain.ts";
 import { modelsUsing, readModel, readStoredPredictions } from "./model.ts";
 import { readTask } from "./task.ts";
 import { readReportValidations, readStoredCrossValidation } from "./validation.ts";
@@ -70,6 +71,8 @@ const READS = {
   featureColumn: (s: ox.Store, v: Vocab, uri: string, feature: string) => readFeatureColumn(s, uri, feature, v),
   featureValues: (s: ox.Store, _v: Vocab, uri: string, features: readonly FeatureView[]) => readFeatureValues(s, uri, features),
   compoundsWithFirstLine: (s: ox.Store, v: Vocab, uri: string) => compoundsWithFirstLine(s, uri, v),
+  /** The endpoint a mined feature dataset was computed for (feature-explain.ts), or null. */
+  minedEndpoint: (s: ox.Store, v: Vocab, uri: string) => readMinedEndpoint(s, uri, v),
   // The steps of entry-order.ts (their queries are in dataset-read.ts)
   statedEntries: (s: ox.Store, v: Vocab, uri: string) => statedEntries(s, uri, v),
   maxEntryLine: (s: ox.Store, v: Vocab, uri: string) => maxEntryLine(s, uri, v),

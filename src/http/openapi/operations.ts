@@ -277,8 +277,16 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /dataset/{id}/feature/{name}": {
     tag: "Datasets",
     summary: "A feature of a dataset",
+    description:
+      "A substructure mined by BBRC or LAST-PM (a feature with ot:smarts) is also served as a picture: image/svg+xml (Accept, or ?format=svg; width and height in pixels), its atoms and bonds highlighted; any other feature answers that with 406. Its HTML page says what the pattern means: the p-value of the miner's test and the class it is more frequent in.",
     answers: [{ status: 200, description: "The feature: its title, types, accepted values and source.", types: [...RDF, HTML, URI_LIST] }],
-    errors: ID_GET,
+    errors: [404, 406, 422, 503],
+    params: (["width", "height"] as const).map((name) => ({
+      name,
+      in: "query" as const,
+      description: `the picture's ${name} in pixels (image/svg+xml of a substructure only)`,
+      schema: { type: "integer", minimum: DEPICTION_SIZE.min, maximum: DEPICTION_SIZE.max, default: name === "width" ? 240 : 160 },
+    })),
   },
   "POST /dataset/{id}/pc": {
     tag: "Datasets",

@@ -215,6 +215,7 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
   featureColumn: [DS, F0],
   featureValues: [DS, []],
   compoundsWithFirstLine: [DS],
+  minedEndpoint: [DS],
   statedEntries: [DS],
   maxEntryLine: [DS],
   entryLinesIn: [DS, 0, 10],
