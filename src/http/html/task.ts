@@ -37,6 +37,15 @@ export function whatToDo(e: ErrorReport): string {
   return "This is a fault of the service. Submit the form again; if it fails again, report it with this task's URI and the report below.";
 }
 
+/** What a result URI names, for the link to it. */
+export function resultName(uri: string): string {
+  if (/\/model\/[^/]+$/.test(uri)) return "the model";
+  if (/\/validation\/report\/crossvalidation\/[^/]+$/.test(uri)) return "the report";
+  if (/\/validation\/crossvalidation\/[^/]+$/.test(uri)) return "the cross-validation";
+  if (/\/dataset\/[^/]+$/.test(uri)) return "the dataset";
+  return "the result";
+}
+
 export function taskHtml(t: TaskState, base: string, now = Date.now()): string {
   const finished = isFinished(t.status);
   const pct = t.percentageCompleted.toFixed(1);
@@ -50,7 +59,7 @@ export function taskHtml(t: TaskState, base: string, now = Date.now()): string {
   if (t.finishedAt) rows.push(["Finished", esc(t.finishedAt.toISOString())]);
   if (t.resultUri) rows.push(["Result", link(t.resultUri)]);
   let outcome = "";
-  if (t.status === "Completed" && t.resultUri) outcome = `<h2 id="task-result">Done: ${link(t.resultUri, "open the result")}</h2>`;
+  if (t.status === "Completed" && t.resultUri) outcome = `<h2 id="task-result">Done: ${link(t.resultUri, `open ${resultName(t.resultUri)}`)}</h2>`;
   else if (t.status === "Error" && t.error) {
     outcome = `<section id="task-error" class="err"><h2>The task failed</h2><p><strong>${esc(t.error.message)}</strong></p><p>${esc(whatToDo(t.error))}</p><details><summary>The error report</summary><pre>${esc(reportText(t.error))}</pre></details></section>`;
   } else if (t.status === "Cancelled") outcome = `<section id="task-error" class="err"><h2>The task was cancelled</h2><p>Nothing was made. Submit the form again to run it.</p></section>`;

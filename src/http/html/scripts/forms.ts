@@ -82,6 +82,8 @@ export const FORMS_SOURCE = `"use strict";
       if (percentOut) percentOut.textContent = pct.toFixed(1) + " %";
       if (statusOut) statusOut.textContent = String(t.status);
     }
+    // the cancel's DELETE, if one was sent: the page leaves only once it is answered
+    var pending = null;
     var cancel = document.getElementById("task-cancel");
     if (cancel) {
       cancel.hidden = false;
@@ -92,11 +94,13 @@ export const FORMS_SOURCE = `"use strict";
         if (token && token.value) headers.Authorization = "Bearer " + token.value;
         var button = cancel.querySelector("button");
         if (button) button.disabled = true;
-        fetch(uri, { method: "DELETE", headers: headers }).then(function (r) {
-          if (!r.ok) {
+        pending = fetch(uri, { method: "DELETE", headers: headers }).then(function (r) {
+          // the body is read to its end: a page left while it loads would abort the request
+          return r.text().then(function (text) {
+            if (r.ok) return;
             if (button) button.disabled = false;
-            return r.text().then(function (text) { if (statusOut) statusOut.textContent = "cancel refused: " + text.trim(); });
-          }
+            if (statusOut) statusOut.textContent = "cancel refused: " + text.trim();
+          });
         }, function () { if (button) button.disabled = false; });
       });
     }
@@ -106,8 +110,10 @@ export const FORMS_SOURCE = `"use strict";
       done = true;
       source.close();
       show(t);
-      if (t.status === "Completed" && t.resultURI) location.replace(t.resultURI);
-      else location.reload();
+      (pending || Promise.resolve()).then(function () {
+        if (t.status === "Completed" && t.resultURI) location.replace(t.resultURI);
+        else location.reload();
+      });
     }
     source.addEventListener("progress", function (e) { show(JSON.parse(e.data)); });
     source.addEventListener("status", function (e) { end(JSON.parse(e.data)); });
