@@ -17,7 +17,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { get, HAMSTER, sparqlSelect, waitForTask } from "../helpers/server.ts";
+import { get, HAMSTER, KAZIUS, sparqlSelect, uploadCsv, waitForTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 /** What Chromium sends as Accept with a form submission. */
@@ -284,5 +284,33 @@ describe("every form submitted with only its required fields", () => {
     const r = await fetch(url, { method: "POST", body: browserBody(fields, {}), redirect: "manual", headers: { Accept: BROWSER_ACCEPT } });
     assert.equal(r.status, 400);
     assert.match(await r.text(), /dataset_uri/);
+  });
+});
+
+describe("the form pages on a Kazius-sized store with many datasets", () => {
+  const srv = useServer({ upload: { kazius: KAZIUS } });
+
+  test("the forms list every dataset (Kazius: 4068 compounds) and answer quickly (times printed; docs/benchmarks.md)", async () => {
+    // 40 more small datasets, so that the selects list many
+    for (let k = 0; k < 40; k++) await uploadCsv(srv.base, `SMILES,activity\nCCO,${k}\nc1ccccc1,${k + 1}\nCCN,${k + 2}\n`, `small-${k}.csv`);
+    const pages = [`${srv.base}/algorithm/qsar`, `${srv.base}/algorithm/fs/rfe`, `${srv.base}/validation/crossvalidation`, `${srv.base}/validation`];
+    for (const url of pages) {
+      await (await get(url, "text/html")).text(); // warm
+      const times: number[] = [];
+      let html = "";
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        const r = await get(url, "text/html");
+        html = await r.text();
+        times.push(performance.now() - t0);
+        assert.equal(r.status, 200);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`${url.slice(srv.base.length)}: median ${times[2]!.toFixed(1)} ms, max ${times[4]!.toFixed(1)} ms (${html.length} bytes)`);
+      if (url.includes("/algorithm/") || url.endsWith("/crossvalidation")) {
+        assert.match(html, /kazius — 4068 compounds/, "4069 rows, 4068 compounds: one tautomer pair shares a standard InChI (datasets.test.ts)");
+        assert.equal((html.match(/small-\d+ — 3 compounds/g) ?? []).length / (html.match(/name="feature_dataset_uri"/) ? 2 : 1), 40, "every small dataset in each dataset select");
+      }
+    }
   });
 });
