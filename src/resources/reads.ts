@@ -43,6 +43,7 @@ import {
   type FeatureView,
 } from "./dataset-read.ts";
 import { readMinedEndpoint } from "./feature-explain.ts";
+import { readCrossValidationChoices, readDatasetChoices } from "./form-choices.ts";
 import { modelsUsing, readModel, readStoredPredictions } from "./model.ts";
 import { readTask } from "./task.ts";
 import { readReportValidations, readStoredCrossValidation } from "./validation.ts";
@@ -91,6 +92,9 @@ const READS = {
   crossValidation: (s: ox.Store, v: Vocab, uri: string) => readStoredCrossValidation(s, uri, v),
   crossValidations: (s: ox.Store, v: Vocab, uris: readonly string[]) => uris.map((uri) => readStoredCrossValidation(s, uri, v)),
   reportValidations: (s: ox.Store, v: Vocab, uri: string) => readReportValidations(s, uri, v),
+  // What the forms offer (form-choices.ts): the newest datasets with their features, the newest cross-validations
+  datasetChoices: (s: ox.Store, v: Vocab, uris: readonly string[], limit: number, maxFeatures: number) => readDatasetChoices(s, v, uris, limit, maxFeatures),
+  crossValidationChoices: (s: ox.Store, v: Vocab, uris: readonly string[], limit: number) => readCrossValidationChoices(s, v, uris, limit),
 } satisfies Record<string, (s: ox.Store, v: Vocab, ...args: never[]) => unknown>;
 
 type Reads = typeof READS;

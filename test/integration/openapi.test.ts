@@ -259,6 +259,9 @@ describe("/openapi.json: every path and method answers as the document says", ()
     // A task of the service: the first one (the upload).
     const tasks = await api.call({ method: "GET", path: "/task", accept: "text/uri-list" });
     real["/task/{id}"] = last(tasks.text.trim().split(/\r?\n/)[0]!);
+    // A script of the pages: the first one a page of the service loads.
+    const page = await api.call({ method: "GET", path: "/algorithm/qsar", accept: "text/html" });
+    real["/static/{name}"] = /src="[^"]*\/static\/([^"]+)"/.exec(page.text)![1]!;
   });
 
   /** The path parameters of `path`, of real resources (`missing`: of none). */

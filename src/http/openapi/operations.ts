@@ -160,6 +160,14 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [{ status: 200, description: "The context (its prefixes).", types: ["application/ld+json", "application/json"] }],
     errors: [],
   },
+  "GET /static/{name}": {
+    tag: "Service",
+    summary: "A script of the HTML pages",
+    description: "The pages' own browser scripts (live depiction, forms, following a task), cached for a day. The pages work without them.",
+    answers: [{ status: 200, description: "The script.", types: ["text/javascript"] }],
+    errors: [404],
+    negotiated: false,
+  },
   "GET /favicon.ico": {
     tag: "Service",
     summary: "No icon (browsers ask for one)",
@@ -497,6 +505,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { readonly description: st
   "/dataset/{id}": { description: "a dataset's id (the last segment of its URI)", schema: { type: "string" } },
   "/dataset/{id}/feature/{name}": { description: "the feature's name, as the last segment of its URI (percent-encoded; the names . and .. are written (.) and (..))", schema: { type: "string" } },
   "/task/{id}": { description: "a task's id", schema: { type: "string" } },
+  "/static/{name}": { description: "a script's file name", schema: { type: "string" } },
   "/model/{id}": { description: "a model's id", schema: { type: "string" } },
   "/validation/crossvalidation/{id}": { description: "a cross-validation's id", schema: { type: "string" } },
   "/validation/report/crossvalidation/{id}": { description: "a report's id", schema: { type: "string" } },

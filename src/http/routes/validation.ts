@@ -25,6 +25,12 @@ import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
+import { readFormContext } from "./algorithms.ts";
+import { crossValidationForm, reportForm } from "../html/crossvalidation-form.ts";
+import { FORMS_SCRIPT } from "../html/algorithm.ts";
+
+/** How many cross-validations the report form offers (the newest). */
+const REPORT_FORM_VALIDATIONS = 200;
 
 export function registerValidation(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
@@ -37,20 +43,28 @@ export function registerValidation(router: Router, deps: Deps): void {
     const spec = { ...ROWS, items: "validations" };
     const p = readPage(ctx.query, spec, list.length);
     const nav = pageNav(p, spec);
-    return page(title, `${intro}${nav}<ul>${list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u)}</li>`).join("")}</ul>${nav}`, { base: vocab.base, self, formats: ["uri", "ttl"] });
+    return page(title, `${intro}${nav}<ul>${list.slice(p.offset, p.offset + p.count).map((u) => `<li>${link(u)}</li>`).join("")}</ul>${nav}`, { base: vocab.base, self, formats: ["uri", "ttl"], scripts: [FORMS_SCRIPT] });
+  };
+  /** The report form (a checkbox per cross-validation, the newest first). */
+  const reportFormHtml = async (): Promise<string> => {
+    const choices = await read(store, vocab, "crossValidationChoices", members(cvBase), REPORT_FORM_VALIDATIONS);
+    return reportForm(reportBase, choices.validations, choices.total);
   };
 
   router.get("/validation", async (ctx) => {
     const list = [...members(cvBase), ...members(reportBase)];
     await respond(ctx, [
       ...collectionReps(uris.validations(), list, vocab.qg.CrossValidation, deps),
-      ["text/html", () => listHtml(ctx, "Validations", `<p>Run one with a POST to ${link(cvBase)}.</p>`, list, uris.validations())],
+      ["text/html", async () => listHtml(ctx, "Validations", `<p>${link(cvBase, "Run a cross-validation")} (a form), or make a report of those below.</p>${await reportFormHtml()}`, list, uris.validations())],
     ]);
   });
 
   router.get("/validation/crossvalidation", async (ctx) => {
     const list = members(cvBase);
-    await respond(ctx, [...collectionReps(cvBase, list, vocab.qg.CrossValidation, deps), ["text/html", () => listHtml(ctx, "Cross-validations", "", list, cvBase)]]);
+    await respond(ctx, [
+      ...collectionReps(cvBase, list, vocab.qg.CrossValidation, deps),
+      ["text/html", async () => listHtml(ctx, "Cross-validations", crossValidationForm(cvBase, await readFormContext(ctx, deps)) + (await reportFormHtml()), list, cvBase)],
+    ]);
   });
 
   router.post("/validation/crossvalidation", async (ctx) => {
@@ -80,6 +94,9 @@ export function registerValidation(router: Router, deps: Deps): void {
 
   router.post("/validation/report/crossvalidation", async (ctx) => {
     const raw = await readParams(ctx);
+    // the parameter repeated (the report form's checkboxes) names several, as a list would
+    const named = raw.get("validation_uris");
+    if (named && named.length > 1) raw.set("validation_uris", [named.join(",")]);
     const t = await crossValidationReport.submit(parseParams(crossValidationReport.spec, raw), raw, reportBase, deps);
     await respondTask(ctx, t, deps);
   });
