@@ -18,6 +18,7 @@ import { modelFeaturesJob } from "./global/features.ts";
 import { forestFinishJob, forestFoldJob, forestPredictJob, forestTrainJob } from "./forest/job.ts";
 import { crossValidationFold, crossValidationFoldStored, crossValidationGraphJob } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
+import { highlightJob } from "../chem/depict-highlight.ts";
 import { rfeResampleJob } from "./rfe/job.ts";
 
 import { checkRDKit, loadRDKit, wasmMemoryBytes } from "../chem/rdkit.ts";
@@ -32,6 +33,7 @@ export const jobs = {
   "chem.identify": identifyStructure,
   "chem.depict": depictJob,
   "chem.molfile": molfileJob,
+  "chem.highlight": highlightJob,
   "chem.fingerprints": fingerprintsJob,
   "kernel.train": kernelTrainJob,
   "kernel.predict": kernelPredictJob,
@@ -62,7 +64,7 @@ export type JobKind = job.JobKind<Jobs>;
 export type JobInput<K extends JobKind> = job.JobInput<Jobs, K>;
 export type JobOutput<K extends JobKind> = job.JobOutput<Jobs, K>;
 /** The jobs a request may wait for (a structure read, a depiction, one compound's descriptors or prediction). */
-export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.molfile" | "descriptors.chunk" | "model.predict">;
+export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.highlight" | "chem.molfile" | "descriptors.chunk" | "model.predict">;
 /** Runs one of them for a waiting request (the HTTP layer's request-time pool, with its budgets). */
 export type RunRequestJob = <K extends RequestJobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void) => Promise<JobOutput<K>>;
 /** Runs a job on the task pool (a task's `ctx.run`; for a request that must train a model again, the pool itself). */

@@ -44,6 +44,9 @@ import {
 } from "./dataset-read.ts";
 import { modelsUsing, readModel, readStoredPredictions } from "./model.ts";
 import { readTask } from "./task.ts";
+import { readPredictionDetail, readPredictionEntries, readPredictionHeader, readStructures } from "./prediction-read.ts";
+import { readModelValidations } from "./model-validations.ts";
+import type { ModelRecord } from "./model.ts";
 import { readReportValidations, readStoredCrossValidation } from "./validation.ts";
 
 const READS = {
@@ -88,6 +91,12 @@ const READS = {
   crossValidation: (s: ox.Store, v: Vocab, uri: string) => readStoredCrossValidation(s, uri, v),
   crossValidations: (s: ox.Store, v: Vocab, uris: readonly string[]) => uris.map((uri) => readStoredCrossValidation(s, uri, v)),
   reportValidations: (s: ox.Store, v: Vocab, uri: string) => readReportValidations(s, uri, v),
+  // Prediction pages (prediction-read.ts) and a model's validations (model-validations.ts)
+  predictionHeader: (s: ox.Store, v: Vocab, uri: string) => readPredictionHeader(s, uri, v),
+  predictionEntries: (s: ox.Store, v: Vocab, uri: string, lines: Int32Array | readonly number[], model: string, endpoint: string) => readPredictionEntries(s, uri, v, lines, model, endpoint),
+  predictionDetail: (s: ox.Store, v: Vocab, uri: string, line: number) => readPredictionDetail(s, uri, v, line),
+  structures: (s: ox.Store, v: Vocab, compounds: readonly string[]) => readStructures(s, compounds, v),
+  modelValidations: (s: ox.Store, v: Vocab, m: Pick<ModelRecord, "trainingDataset" | "endpoint" | "predictionAlgorithm" | "parameters">) => readModelValidations(s, m, v),
 } satisfies Record<string, (s: ox.Store, v: Vocab, ...args: never[]) => unknown>;
 
 type Reads = typeof READS;

@@ -230,6 +230,11 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
   crossValidation: [CV],
   crossValidations: [[CV]],
   reportValidations: [R],
+  predictionHeader: [P],
+  predictionEntries: [P, [1], M, F0],
+  predictionDetail: [P, 1],
+  structures: [[C1, C2]],
+  modelValidations: [{ trainingDataset: DS, endpoint: F0, predictionAlgorithm: "weighted_majority_vote", parameters: [] }],
 };
 
 describe("every read", () => {
