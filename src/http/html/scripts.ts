@@ -4,9 +4,12 @@
  * runs). Pages work without them; a script only adds what needs one (live depiction, following a
  * task). Each script is plain ES2020 in a module of its own under html/scripts/, registered here.
  */
+import { DEPICT_LIVE } from "./scripts/depict-live.ts";
 
 /** name → source; a page names the ones it uses in PageOptions.scripts. */
-export const SCRIPTS: ReadonlyMap<string, string> = new Map<string, string>([]);
+export const SCRIPTS: ReadonlyMap<string, string> = new Map<string, string>([
+  ["depict-live", DEPICT_LIVE],
+]);
 
 export function scriptUri(base: string, name: string): string {
   if (!SCRIPTS.has(name)) throw new Error(`no script ${name}`);

@@ -28,7 +28,7 @@ import { collectionReps, rdfReps, respond, seeOther, uriList } from "../respond.
 import { pageNav, readPage, ROWS } from "../paging.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
-import { modelHtml } from "../html/model.ts";
+import { modelHtml, predictedFeatureHtml } from "../html/model.ts";
 
 export function registerModels(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
@@ -57,14 +57,14 @@ export function registerModels(router: Router, deps: Deps): void {
 
   router.get("/model/:id", async (ctx) => {
     const m = await modelOf(ctx);
-    await respond(ctx, [...rdfReps(() => storedSource(store, m.uri), deps), ["text/html", () => modelHtml(m, vocab.base)], ["text/uri-list", () => uriList([m.uri])]]);
+    await respond(ctx, [...rdfReps(() => storedSource(store, m.uri), deps), ["text/html", async () => modelHtml(m, vocab.base, await read(store, vocab, "modelValidations", m))], ["text/uri-list", () => uriList([m.uri])]]);
   });
 
   for (const which of ["value", "confidence"] as const) {
     router.get(`/model/:id/predicted/${which}`, async (ctx) => {
       const m = await modelOf(ctx);
       const f = `${m.uri}/predicted/${which}`;
-      await respond(ctx, [...rdfReps(async () => textSource(await read(store, vocab, "describeInGraph", f, m.uri)), deps), ["text/uri-list", () => uriList([f])]]);
+      await respond(ctx, [...rdfReps(async () => textSource(await read(store, vocab, "describeInGraph", f, m.uri)), deps), ["text/html", () => predictedFeatureHtml(m, which, vocab.base)], ["text/uri-list", () => uriList([f])]]);
     });
   }
 
