@@ -54,7 +54,13 @@ export function domainInWords(e: PredictionEntryView, m: Pick<ModelInfo, "minSim
     if (e.insideDomain) return { verdict: "inside", why: `Inside the applicability domain: ${[nearest, threshold].filter(Boolean).join("; ")}.` };
     return { verdict: "outside", why: `Outside the applicability domain: ${e.domainNote ?? [nearest, threshold].filter(Boolean).join("; ")}.` };
   }
-  if (e.reason !== undefined) return { verdict: e.reason.startsWith("the query's structure") ? "none" : "outside", why: `${e.reason.charAt(0).toUpperCase()}${e.reason.slice(1)}.` };
+  if (e.reason !== undefined) {
+    const why = `${e.reason.charAt(0).toUpperCase()}${e.reason.slice(1)}.`;
+    if (e.reason.startsWith("the query's structure")) return { verdict: "none", why };
+    // lazar: neighbours above min_sim, but its algorithm gave no prediction (e.g. a local SVM below min_train_performance)
+    if ((e.neighbours ?? 0) > 0) return { verdict: "inside", why: `Inside the applicability domain: ${e.neighbours} training compound${e.neighbours === 1 ? " is a neighbour" : "s are neighbours"}; no prediction: ${e.reason}.` };
+    return { verdict: "outside", why };
+  }
   if (e.neighbours !== undefined) {
     const min = m ? ` (similarity above min_sim = ${sig3(m.minSim)})` : "";
     return { verdict: "inside", why: `Inside the applicability domain: ${e.neighbours} training compound${e.neighbours === 1 ? " is a neighbour" : "s are neighbours"}${min}.` };

@@ -38,5 +38,9 @@ test("the applicability domain: a global model's threshold, lazar's neighbours, 
   assert.deepEqual(domainInWords(entry({ neighbours: 15 }), { minSim: 0.3, featureKind: "substructure" }), { verdict: "inside", why: "Inside the applicability domain: 15 training compounds are neighbours (similarity above min_sim = 0.3)." });
   assert.equal(domainInWords(entry({ neighbours: 0, reason: "no neighbours above min_sim 0.3" }), null).verdict, "outside");
   assert.equal(domainInWords(entry({ reason: "the query's structure could not be read" }), null).verdict, "none");
+  assert.deepEqual(domainInWords(entry({ neighbours: 4, reason: "the local SVM's accuracy on its neighbours is below min_train_performance" }), null), {
+    verdict: "inside",
+    why: "Inside the applicability domain: 4 training compounds are neighbours; no prediction: the local SVM's accuracy on its neighbours is below min_train_performance.",
+  });
   assert.equal(domainInWords(entry({ measured: ["1"] }), null).verdict, "training");
 });
