@@ -46,6 +46,9 @@ import { readMinedEndpoint } from "./feature-explain.ts";
 import { readCrossValidationChoices, readDatasetChoices } from "./form-choices.ts";
 import { modelsUsing, readModel, readStoredPredictions } from "./model.ts";
 import { readTask } from "./task.ts";
+import { readPredictionDetail, readPredictionEntries, readPredictionHeader, readStructures } from "./prediction-read.ts";
+import { readModelValidations } from "./model-validations.ts";
+import type { ModelRecord } from "./model.ts";
 import { readReportValidations, readStoredCrossValidation } from "./validation.ts";
 
 const READS = {
@@ -95,6 +98,12 @@ const READS = {
   // What the forms offer (form-choices.ts): the newest datasets with their features, the newest cross-validations
   datasetChoices: (s: ox.Store, v: Vocab, uris: readonly string[], limit: number, maxFeatures: number) => readDatasetChoices(s, v, uris, limit, maxFeatures),
   crossValidationChoices: (s: ox.Store, v: Vocab, uris: readonly string[], limit: number) => readCrossValidationChoices(s, v, uris, limit),
+  // Prediction pages (prediction-read.ts) and a model's validations (model-validations.ts)
+  predictionHeader: (s: ox.Store, v: Vocab, uri: string) => readPredictionHeader(s, uri, v),
+  predictionEntries: (s: ox.Store, v: Vocab, uri: string, lines: Int32Array | readonly number[], model: string, endpoint: string) => readPredictionEntries(s, uri, v, lines, model, endpoint),
+  predictionDetail: (s: ox.Store, v: Vocab, uri: string, line: number) => readPredictionDetail(s, uri, v, line),
+  structures: (s: ox.Store, v: Vocab, compounds: readonly string[]) => readStructures(s, compounds, v),
+  modelValidations: (s: ox.Store, v: Vocab, m: Pick<ModelRecord, "trainingDataset" | "endpoint" | "predictionAlgorithm" | "parameters">) => readModelValidations(s, m, v),
 } satisfies Record<string, (s: ox.Store, v: Vocab, ...args: never[]) => unknown>;
 
 type Reads = typeof READS;

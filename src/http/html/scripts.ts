@@ -5,10 +5,12 @@
  * task). Each script is plain ES2020 in a module of its own under html/scripts/, registered here.
  */
 import { FORMS_SOURCE } from "./scripts/forms.ts";
+import { DEPICT_LIVE } from "./scripts/depict-live.ts";
 
 /** name → source; a page names the ones it uses in PageOptions.scripts. */
 export const SCRIPTS: ReadonlyMap<string, string> = new Map<string, string>([
   ["forms.js", FORMS_SOURCE],
+  ["depict-live.js", DEPICT_LIVE],
 ]);
 
 export function scriptUri(base: string, name: string): string {

@@ -14,7 +14,7 @@ import { SDF_TYPES } from "../../tabular/format.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { CROSSVALIDATION } from "../../algorithms/crossvalidation/spec.ts";
 import { REPORT } from "../../algorithms/crossvalidation/report.ts";
-import { PREDICT } from "../../algorithms/lazar/spec.ts";
+import { PREDICT, PREDICT_WITH_MODEL } from "../../algorithms/lazar/spec.ts";
 import type { AlgorithmSpec } from "../../resources/algorithm.ts";
 import { GRAPH_FORMATS, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
 import { DEPICTION_SIZE } from "../../chem/structure.ts";
@@ -116,6 +116,23 @@ function collection(what: string): Answer {
 const DELETED: Answer = { status: 200, description: "Deleted: the URI of what was deleted (uri-list), or a line saying so.", types: [PLAIN, URI_LIST] };
 
 const ID_GET: ErrorStatus[] = [404];
+
+/** The predict routes: POST /model/{id}, and POST /model with model_uri. */
+function PREDICTING(summary: string, errors: readonly ErrorStatus[], spec: AlgorithmSpec = PREDICT): OperationDoc {
+  return {
+    tag: "Models",
+    summary,
+    description:
+      "Give exactly one of compound_uri, dataset_uri, structure, or (multipart/form-data) a CSV or SD file in the part 'file', read by the rules and limits of POST /dataset. One structure (one line) is stored as a compound and predicted at once, like compound_uri; several lines, or a file, become a dataset that is predicted in a task. A line of structure that cannot be read is refused (400 naming the line) and nothing is stored. A browser's form (Accept text/html) is answered 303 See Other to the prediction or the task.",
+    answers: [
+      { status: 201, description: "compound_uri or one structure: the prediction dataset's URI (body and Location).", types: [URI_LIST, PLAIN], headers: ["Location"] },
+      { status: 200, description: "compound_uri (or one structure) predicted before with this model, by the same token (or without tokens), and still stored: that prediction dataset's URI.", types: [URI_LIST, PLAIN] },
+      { ...TASK_CREATED, description: `dataset_uri, several structures or a file: ${TASK_CREATED.description}` },
+    ],
+    errors: [...errors, 411, 422, 503, 507],
+    paramsOf: spec,
+  };
+}
 
 const SPARQL_PARAMS: readonly ParamDoc[] = [
   {
@@ -376,18 +393,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [{ status: 200, description: "The model record (RDF), or its page with a form that predicts (HTML).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
   },
-  "POST /model/{id}": {
-    tag: "Models",
-    summary: "Predict a compound (answered at once) or a dataset (a task)",
-    description: "Give exactly one of compound_uri and dataset_uri.",
-    answers: [
-      { status: 201, description: "compound_uri: the prediction dataset's URI (body and Location).", types: [URI_LIST, PLAIN], headers: ["Location"] },
-      { status: 200, description: "compound_uri predicted before with this model, by the same token (or without tokens), and still stored: that prediction dataset's URI.", types: [URI_LIST, PLAIN] },
-      { ...TASK_CREATED, description: `dataset_uri: ${TASK_CREATED.description}` },
-    ],
-    errors: [404, 422, 503, 507],
-    paramsOf: PREDICT,
-  },
+  "POST /model/{id}": PREDICTING("Predict a compound, structures (answered at once when one) or a dataset or file (a task)", [404]),
+  "POST /model": PREDICTING("Predict with the model chosen by model_uri (the predict box of a page that offers several models)", [], PREDICT_WITH_MODEL),
   "DELETE /model/{id}": {
     tag: "Models",
     summary: "Delete a model",
@@ -398,14 +405,31 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /model/{id}/predicted/value": {
     tag: "Models",
     summary: "The feature under which a model's predictions are written",
-    answers: [{ status: 200, description: "The feature.", types: [...RDF, URI_LIST] }],
+    answers: [{ status: 200, description: "The feature (RDF), or a page saying what it is (HTML).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
   },
   "GET /model/{id}/predicted/confidence": {
     tag: "Models",
     summary: "The feature under which a model's confidences are written",
-    answers: [{ status: 200, description: "The feature.", types: [...RDF, URI_LIST] }],
+    answers: [{ status: 200, description: "The feature (RDF), or a page saying what it is (HTML).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
+  },
+  "GET /depiction": {
+    tag: "Compounds",
+    summary: "The drawing of a structure given as text (the predict box's live drawing)",
+    description: "Nothing is stored. The text is measured against the structure limits before it is read (README \"Structure limits\"); one that is not a structure answers 422.",
+    answers: [{ status: 200, description: "The drawing.", types: ["image/svg+xml"] }],
+    errors: [400, 413, 422, 503],
+    params: [
+      { name: "smiles", in: "query", required: true, description: "the SMILES (or standard InChI) to draw", schema: { type: "string", minLength: 1 }, example: "c1ccccc1NN" },
+      { name: "highlight", in: "query", description: "a SMARTS whose first match is highlighted (atoms and bonds)", schema: { type: "string", maxLength: 2000 } },
+      ...(["width", "height"] as const).map((name) => ({
+        name,
+        in: "query" as const,
+        description: `the drawing's ${name} in pixels`,
+        schema: { type: "integer", minimum: DEPICTION_SIZE.min, maximum: DEPICTION_SIZE.max, default: name === "width" ? 300 : 200 },
+      })),
+    ],
   },
 
   "GET /validation": {

@@ -28,6 +28,7 @@ import { parseParams } from "../../resources/params.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { describeDataset } from "../../algorithms/descriptors/index.ts";
 import { submitUpload } from "../../algorithms/upload/index.ts";
+import { predictionHtml } from "./prediction-page.ts";
 
 /** Cells (rows × columns) one HTML page of a dataset shows at most (≈ 5 µs each to read and write). */
 const MAX_CELLS = 25_000;
@@ -77,6 +78,9 @@ export function registerDatasets(router: Router, deps: Deps): void {
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, uri), deps),
       ["text/html", async () => {
+        // A model's prediction has a page of its own (routes/prediction-page.ts).
+        const prediction = await read(store, vocab, "predictionHeader", uri);
+        if (prediction) return predictionHtml(ctx, prediction, deps, order);
         const summary = await read(store, vocab, "datasetInfo", uri);
         const lines = await order.lines(uri);
         const rows = readPage(ctx.query, ROWS, lines.length);

@@ -244,6 +244,11 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
   reportValidations: [R],
   datasetChoices: [[DS], 200, 30],
   crossValidationChoices: [[CV], 200],
+  predictionHeader: [P],
+  predictionEntries: [P, [1], M, F0],
+  predictionDetail: [P, 1],
+  structures: [[C1, C2]],
+  modelValidations: [{ trainingDataset: DS, endpoint: F0, predictionAlgorithm: "weighted_majority_vote", parameters: [] }],
 };
 
 describe("every read", () => {
