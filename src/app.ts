@@ -15,6 +15,7 @@ import { securityHeaders } from "./http/security-headers.ts";
 import { errorMiddleware } from "./http/error-response.ts";
 import { registerAlgorithms } from "./http/routes/algorithms.ts";
 import { registerModels } from "./http/routes/models.ts";
+import { registerDepiction } from "./http/routes/depiction.ts";
 import { registerValidation } from "./http/routes/validation.ts";
 import { compoundMiddleware, registerCompounds } from "./http/routes/compounds.ts";
 import { registerDatasets } from "./http/routes/datasets.ts";
@@ -71,6 +72,7 @@ export async function createApp(config: Config): Promise<App> {
   registerCompounds(router, deps);
   registerAlgorithms(router, deps);
   registerModels(router, deps);
+  registerDepiction(router, deps);
   registerValidation(router, deps);
   registerSparql(router, deps, replica);
   // Last: the API description lists the routes registered before it.

@@ -19,6 +19,8 @@ import { forestFinishJob, forestFoldJob, forestPredictJob, forestTrainJob } from
 import { crossValidationFold, crossValidationFoldStored, crossValidationGraphJob } from "./crossvalidation/job.ts";
 import { renderJob } from "../store/render-job.ts";
 import { substructureJob } from "../chem/substructure-search.ts";
+import { depictPatternJob } from "../chem/depict-pattern.ts";
+import { highlightJob } from "../chem/depict-highlight.ts";
 import { rfeResampleJob } from "./rfe/job.ts";
 
 import { checkRDKit, loadRDKit, wasmMemoryBytes } from "../chem/rdkit.ts";
@@ -32,8 +34,10 @@ export const jobs = {
   "dataset.prepare": prepareUpload,
   "chem.identify": identifyStructure,
   "chem.depict": depictJob,
+  "chem.depictPattern": depictPatternJob,
   "chem.molfile": molfileJob,
   "chem.substructure": substructureJob,
+  "chem.highlight": highlightJob,
   "chem.fingerprints": fingerprintsJob,
   "kernel.train": kernelTrainJob,
   "kernel.predict": kernelPredictJob,
@@ -64,7 +68,7 @@ export type JobKind = job.JobKind<Jobs>;
 export type JobInput<K extends JobKind> = job.JobInput<Jobs, K>;
 export type JobOutput<K extends JobKind> = job.JobOutput<Jobs, K>;
 /** The jobs a request may wait for (a structure read, a depiction, one compound's descriptors or prediction). */
-export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.molfile" | "chem.substructure" | "descriptors.chunk" | "model.predict">;
+export type RequestJobKind = Extract<JobKind, "chem.identify" | "chem.depict" | "chem.depictPattern" | "chem.highlight" | "chem.molfile" | "chem.substructure" | "descriptors.chunk" | "model.predict">;
 /** Runs one of them for a waiting request (the HTTP layer's request-time pool, with its budgets). */
 export type RunRequestJob = <K extends RequestJobKind>(kind: K, input: JobInput<K>, onProgress?: (f: number) => void) => Promise<JobOutput<K>>;
 /** Runs a job on the task pool (a task's `ctx.run`; for a request that must train a model again, the pool itself). */

@@ -251,7 +251,15 @@ export async function readUpload(ctx: Context, config: Config): Promise<Uploaded
   } else {
     throw new UnsupportedMediaType(`POST /dataset takes multipart/form-data with a field 'file', or the file itself as the body: ${SUPPORTED_FORMATS}; got '${ctx.request.type || "no Content-Type"}'`, { field: "Content-Type" });
   }
-  const given = (fromQuery[0] ?? file.fileName).trim();
+  return checkUploadFile(file, fromQuery[0] ?? file.fileName, config);
+}
+
+/**
+ * An uploaded file checked as POST /dataset checks it (also the batch file of POST /model/{id}):
+ * its name (400), not empty (400), its format (415), the upload limits on its scanned shape (413).
+ */
+export async function checkUploadFile(file: UploadedFile, name: string, config: Config): Promise<UploadedFile & { readonly format: UploadFormat }> {
+  const given = name.trim();
   if (given.length > MAX_FILE_NAME) throw new BadRequest(`the file name has ${given.length} characters; at most ${MAX_FILE_NAME} are accepted`, { field: "filename" });
   if (file.bytes.length === 0) throw new BadRequest("the uploaded file is empty", { field: "file" });
   const detected = detectFormat(file.bytes, given, file.type);

@@ -57,3 +57,40 @@ export function chiSquareCdf(x: number, df: number): number {
   if (!(df > 0)) throw new RangeError(`degrees of freedom must be positive (got ${df})`);
   return gammaP(df / 2, x / 2);
 }
+
+/**
+ * Regularized upper incomplete gamma Q(a, x) = 1 − P(a, x), computed without the cancellation
+ * of `1 − gammaP` where Q is small (the continued fraction gives Q itself).
+ */
+export function gammaQ(a: number, x: number): number {
+  if (x <= 0) return 1;
+  if (x < a + 1) return 1 - gammaP(a, x);
+  const lnPrefix = a * Math.log(x) - x - lnGamma(a);
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 1000; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(lnPrefix) * h;
+}
+
+/**
+ * The upper tail of the chi-square distribution at `x` (the p-value of a statistic x): the
+ * significance a page shows, where the stored `ot:pValue` is the distribution function, 1 − p.
+ */
+export function chiSquareSurvival(x: number, df: number): number {
+  if (!(df > 0)) throw new RangeError(`degrees of freedom must be positive (got ${df})`);
+  return gammaQ(df / 2, x / 2);
+}

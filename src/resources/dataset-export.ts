@@ -16,6 +16,30 @@ export function featureList(store: GraphStore, order: EntryOrder, uri: string, v
 }
 
 /**
+ * The column titles of a CSV export, each distinct, so that the file can be uploaded again (an
+ * upload refuses two columns of one name). A prediction dataset names its predicted value as the
+ * endpoint it predicts, and a training compound's measured value comes under the endpoint
+ * itself: the predicted feature (`…/predicted/value`) gets " (predicted)" and the features of its
+ * title " (measured)". Any title still repeated gets " (2)", " (3)", … in order.
+ */
+export function distinctTitles(features: readonly { readonly uri: string; readonly title: string }[]): string[] {
+  const predicted = new Set(features.filter((f) => f.uri.endsWith("/predicted/value")).map((f) => f.title));
+  const count = new Map<string, number>();
+  for (const f of features) count.set(f.title, (count.get(f.title) ?? 0) + 1);
+  const titles = features.map((f) => {
+    if ((count.get(f.title) ?? 0) < 2 || !predicted.has(f.title)) return f.title;
+    return `${f.title} ${f.uri.endsWith("/predicted/value") ? "(predicted)" : "(measured)"}`;
+  });
+  const used = new Set<string>();
+  return titles.map((t) => {
+    let out = t;
+    for (let k = 2; used.has(out); k++) out = `${t} (${k})`;
+    used.add(out);
+    return out;
+  });
+}
+
+/**
  * Values read per step of the CSV export (≈ 10–20 ms); the event loop is served between steps.
  * A step is a block of entries, and for very wide datasets a block of one entry's columns.
  */
@@ -60,7 +84,7 @@ export async function datasetCsv(store: GraphStore, order: EntryOrder, uri: stri
     return { entries: merged, compounds: new Map(distinct.map((c, i) => [c, found[i] ?? null])) };
   }
   async function* rows(): AsyncGenerator<string> {
-    yield csvRows([["SMILES", ...features.map((f) => f.title)]]);
+    yield csvRows([["SMILES", ...distinctTitles(features)]]);
     for (let offset = 0; offset < entries; offset += entriesPerStep) {
       if (offset > 0) await pause();
       const out: string[][] = [];

@@ -8,6 +8,7 @@ import * as ox from "oxigraph";
 import { withTemporaryStore } from "../store/apply.ts";
 import { dc, ot, rdf, rdfs, xsd, type Vocab } from "../store/vocab.ts";
 import { sortAcceptValues } from "../tabular/typing.ts";
+import { substructureFacts, type SubstructureFacts } from "./feature-explain.ts";
 
 export interface FeatureView {
   readonly uri: string;
@@ -19,6 +20,8 @@ export interface FeatureView {
   readonly index: number;
   /** What a computed feature says of itself (SMARTS, p-value, effect, support, …), as label → value. */
   readonly properties: readonly (readonly [string, string])[];
+  /** A mined substructure's stored facts (SMARTS, p-value, statistic, support, effect, class counts). */
+  readonly substructure?: SubstructureFacts;
 }
 
 export interface WarningView {
@@ -84,6 +87,7 @@ export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): Data
 function readFeature(store: ox.Store, feature: string, graph: string, v: Vocab): FeatureView {
   const fp = props(store, feature, graph);
   const types = fp.get(rdf.type.value) ?? [];
+  const substructure = substructureFacts(fp, v, fp.get(dc.creator.value)?.[0]);
   return {
     uri: feature,
     title: fp.get(dc.title.value)?.[0] ?? "",
@@ -94,6 +98,7 @@ function readFeature(store: ox.Store, feature: string, graph: string, v: Vocab):
     source: fp.get(ot.hasSource.value)?.[0] ?? "",
     index: Number(fp.get(v.qg.index.value)?.[0] ?? 0),
     properties: featureProperties(fp, v),
+    ...(substructure ? { substructure } : {}),
   };
 }
 

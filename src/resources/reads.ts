@@ -41,8 +41,13 @@ import {
   type EntryRef,
   type FeatureView,
 } from "./dataset-read.ts";
+import { readMinedEndpoint } from "./feature-explain.ts";
+import { readCrossValidationChoices, readDatasetChoices } from "./form-choices.ts";
 import { modelsUsing, readModel, readStoredPredictions } from "./model.ts";
 import { readTask } from "./task.ts";
+import { readPredictionDetail, readPredictionEntries, readPredictionHeader, readStructures } from "./prediction-read.ts";
+import { readModelValidations } from "./model-validations.ts";
+import type { ModelRecord } from "./model.ts";
 import { readReportValidations, readStoredCrossValidation } from "./validation.ts";
 import { readCompoundOccurrences, readDatasetRows, readModelRows, readModelsOf, readPredictionsOf, readValidationRows, readValidationsOf } from "./listings.ts";
 import { compoundsByKey, compoundsByName, compoundStructures } from "./compound-lookup.ts";
@@ -70,6 +75,8 @@ const READS = {
   featureColumn: (s: ox.Store, v: Vocab, uri: string, feature: string) => readFeatureColumn(s, uri, feature, v),
   featureValues: (s: ox.Store, _v: Vocab, uri: string, features: readonly FeatureView[]) => readFeatureValues(s, uri, features),
   compoundsWithFirstLine: (s: ox.Store, v: Vocab, uri: string) => compoundsWithFirstLine(s, uri, v),
+  /** The endpoint a mined feature dataset was computed for (feature-explain.ts), or null. */
+  minedEndpoint: (s: ox.Store, v: Vocab, uri: string) => readMinedEndpoint(s, uri, v),
   // The steps of entry-order.ts (their queries are in dataset-read.ts)
   statedEntries: (s: ox.Store, v: Vocab, uri: string) => statedEntries(s, uri, v),
   maxEntryLine: (s: ox.Store, v: Vocab, uri: string) => maxEntryLine(s, uri, v),
@@ -97,6 +104,15 @@ const READS = {
   compoundsByKey: (s: ox.Store, v: Vocab, key: string) => compoundsByKey(s, key, v),
   compoundsByName: (s: ox.Store, v: Vocab, names: readonly string[]) => compoundsByName(s, names, v),
   compoundStructures: (s: ox.Store, v: Vocab) => compoundStructures(s, v),
+  // What the forms offer (form-choices.ts): the newest datasets with their features, the newest cross-validations
+  datasetChoices: (s: ox.Store, v: Vocab, uris: readonly string[], limit: number, maxFeatures: number) => readDatasetChoices(s, v, uris, limit, maxFeatures),
+  crossValidationChoices: (s: ox.Store, v: Vocab, uris: readonly string[], limit: number) => readCrossValidationChoices(s, v, uris, limit),
+  // Prediction pages (prediction-read.ts) and a model's validations (model-validations.ts)
+  predictionHeader: (s: ox.Store, v: Vocab, uri: string) => readPredictionHeader(s, uri, v),
+  predictionEntries: (s: ox.Store, v: Vocab, uri: string, lines: Int32Array | readonly number[], model: string, endpoint: string) => readPredictionEntries(s, uri, v, lines, model, endpoint),
+  predictionDetail: (s: ox.Store, v: Vocab, uri: string, line: number) => readPredictionDetail(s, uri, v, line),
+  structures: (s: ox.Store, v: Vocab, compounds: readonly string[]) => readStructures(s, compounds, v),
+  modelValidations: (s: ox.Store, v: Vocab, m: Pick<ModelRecord, "trainingDataset" | "endpoint" | "predictionAlgorithm" | "parameters">) => readModelValidations(s, m, v),
 } satisfies Record<string, (s: ox.Store, v: Vocab, ...args: never[]) => unknown>;
 
 type Reads = typeof READS;

@@ -58,6 +58,9 @@ export interface QueryDataset {
   readonly namedGraphs?: readonly string[];
 }
 
+/** The dataset and what else a request asks of a query (sparql-exec.ts QueryRequest). */
+export type QueryOptions = QueryDataset & Pick<QueryRequest, "prefixes" | "table">;
+
 /** A query's serialised result; the bytes were transferred from the worker, not copied. */
 export interface ReplicaResult {
   readonly contentType: string;
@@ -232,10 +235,10 @@ export class SparqlReplica {
   }
 
   /**
-   * Run one query; `format` is a media type of SOLUTION_FORMATS or GRAPH_FORMATS. When `signal`
+   * Run one query; `format` is a media type of SOLUTION_FORMATS or GRAPH_FORMATS, or TABLE_FORMAT (the HTML page's rows). When `signal`
    * aborts (the client went away), the query is dropped or stopped and fails with `Cancelled`.
    */
-  query(query: string, format: string, dataset: QueryDataset = {}, signal?: AbortSignal): Promise<ReplicaResult> {
+  query(query: string, format: string, dataset: QueryOptions = {}, signal?: AbortSignal): Promise<ReplicaResult> {
     if (this.closed) return Promise.reject(new ServiceUnavailable("the SPARQL endpoint is shut down"));
     if (signal?.aborted) return Promise.reject(this.cancelledError());
     if (this.queue.length >= MAX_QUEUED) {

@@ -11,15 +11,22 @@
  *   more than `maxResults` triples, is refused as a whole with 400 ("… more than N rows; add
  *   LIMIT"); nothing is truncated silently. The result is built before it is counted, so the
  *   time limit is what bounds the work a huge result costs.
- * - Errors, all 400 with field `query`: syntax errors with Oxigraph's message and its line and
- *   column; update syntax (read-only endpoint); SERVICE (federation never reaches the network:
- *   refused before evaluation, and Oxigraph's WASM build has no HTTP client besides);
- *   unsupported functions and other evaluation errors with Oxigraph's message.
+ * - Errors, all 400 with field `query`: syntax errors as one sentence at a line and column
+ *   (sparql-syntax.ts `explainSyntaxError`, from Oxigraph's report and the text); update syntax
+ *   (read-only endpoint); SERVICE (federation never reaches the network: refused before
+ *   evaluation, and Oxigraph's WASM build has no HTTP client besides); unsupported functions and
+ *   other evaluation errors with Oxigraph's message.
+ * - Predeclared prefixes: a request may name prefixes (the service's: README "SPARQL") that a
+ *   query may use without declaring them; they are declared for it just before its query form
+ *   (`withPredeclaredPrefixes`), and error positions are mapped back to the text as sent.
+ * - TABLE_FORMAT: the result for the HTML page, read here (in the worker), not on the main
+ *   thread: the variables and one page of rows as RDF terms (SPARQL JSON terms), the number of
+ *   rows in all, ASK's boolean, or CONSTRUCT/DESCRIBE's triples as rows of three.
  */
 import * as ox from "oxigraph";
 import { BadRequest } from "../errors.ts";
 import { withTemporaryStore } from "./apply.ts";
-import { isGraphFormat, isSolutionFormat, looksLikeUpdate, queryForm, usesFrom, usesService } from "./sparql-syntax.ts";
+import { explainSyntaxError, isGraphFormat, isSolutionFormat, looksLikeUpdate, offsetOf, queryForm, usesFrom, usesService, withPredeclaredPrefixes, type QueryForm } from "./sparql-syntax.ts";
 
 export interface QueryRequest {
   readonly query: string;
@@ -27,6 +34,33 @@ export interface QueryRequest {
   readonly format: string;
   readonly defaultGraphs?: readonly string[];
   readonly namedGraphs?: readonly string[];
+  /** Prefixes the query may use without declaring them: name → namespace IRI. */
+  readonly prefixes?: Readonly<Record<string, string>>;
+  /** With TABLE_FORMAT: the rows of the page (from `offset`, at most `limit`). */
+  readonly table?: { readonly offset: number; readonly limit: number };
+}
+
+/** The result as the HTML page shows it (see the module comment); JSON of a `QueryTable`. */
+export const TABLE_FORMAT = "application/x-qsargraph-table+json";
+
+/** An RDF term as SPARQL 1.1 Query Results JSON writes it (a triple term: `value` in N-Triples). */
+export interface TableTerm {
+  readonly type: "uri" | "literal" | "bnode" | "triple";
+  readonly value: string;
+  readonly datatype?: string;
+  readonly "xml:lang"?: string;
+}
+
+export interface QueryTable {
+  readonly form: QueryForm;
+  /** Column names: the SELECT's variables, or subject, predicate, object. */
+  readonly vars: readonly string[];
+  /** One page of rows; null = unbound. */
+  readonly rows: readonly (readonly (TableTerm | null)[])[];
+  /** Rows (solutions or triples) in all. */
+  readonly total: number;
+  /** ASK's answer. */
+  readonly boolean?: boolean;
 }
 
 export interface QueryResult {
@@ -59,14 +93,27 @@ function datasetOptions(req: QueryRequest): QueryOptions {
   return usesFrom(req.query) ? {} : { use_default_graph_as_union: true };
 }
 
+/** The query as run: with the predeclared prefixes it uses (see withPredeclaredPrefixes). */
+type Rewritten = ReturnType<typeof withPredeclaredPrefixes>;
+
+/** A syntax error's sentence (the message of the 400; its line and column in the details too). */
+export function syntaxErrorMessage(line: number, column: number, reason: string): string {
+  return `invalid SPARQL query at line ${line}, column ${column}: ${reason}`;
+}
+
 /** Translate an exception of `Store.query` into a client error; WASM traps are rethrown. */
-function queryError(e: unknown, req: QueryRequest): unknown {
+function queryError(e: unknown, req: QueryRequest, run: Rewritten): unknown {
   if (e instanceof WebAssembly.RuntimeError || !(e instanceof Error)) return e;
   const msg = e.message;
-  const at = /^error at (\d+):(\d+)/.exec(msg);
+  const at = /^error at (\d+):(\d+): ?(?:expected )?([\s\S]*)$/.exec(msg);
   if (at) {
     if (looksLikeUpdate(req.query)) return new BadRequest(READ_ONLY_MESSAGE, { field: "query" });
-    return new BadRequest(`invalid SPARQL query: ${msg}`, { field: "query", line: Number(at[1]), column: Number(at[2]) });
+    // Oxigraph's position in the text it ran → the same place in the text as sent.
+    let offset = offsetOf(run.text, Number(at[1]), Number(at[2]));
+    if (offset >= run.at + run.added) offset -= run.added;
+    else if (offset > run.at) offset = run.at;
+    const p = explainSyntaxError(req.query, offset, at[3] ?? "", req.prefixes ?? {});
+    return new BadRequest(syntaxErrorMessage(p.line, p.column, p.reason), { field: "query", line: p.line, column: p.column });
   }
   if (/^The service .* is not supported/.test(msg)) return new BadRequest(SERVICE_MESSAGE, { field: "query" });
   if (/^Not supported .*format media type/.test(msg)) {
@@ -120,17 +167,10 @@ export function countSolutions(format: string, body: string): number {
 }
 
 export function executeQuery(store: ox.Store, req: QueryRequest, maxResults: number): QueryResult {
+  if (req.format === TABLE_FORMAT) return { contentType: TABLE_FORMAT, body: JSON.stringify(executeTable(store, req, maxResults)) };
   const graph = isGraphFormat(req.format);
   if (!graph && !isSolutionFormat(req.format)) throw new BadRequest(`unsupported result format ${req.format}`, { field: "Accept" });
-  if (usesService(req.query)) throw new BadRequest(SERVICE_MESSAGE, { field: "query" });
-  const options: QueryOptions = { ...datasetOptions(req), results_format: graph ? "application/n-triples" : req.format };
-  let out: ReturnType<ox.Store["query"]>;
-  try {
-    out = store.query(req.query, options);
-  } catch (e) {
-    throw queryError(e, req);
-  }
-  if (typeof out !== "string") throw new Error(`Oxigraph returned a ${typeof out} for results_format ${options.results_format}`);
+  const out = run(store, req, graph ? "application/n-triples" : req.format);
   if (!graph) {
     const n = countSolutions(req.format, out); // 0 for an ASK answer
     if (n > maxResults) throw tooLarge(n, maxResults, "rows");
@@ -147,3 +187,57 @@ export function executeQuery(store: ox.Store, req: QueryRequest, maxResults: num
     }),
   };
 }
+
+/** Run the query (predeclared prefixes added) with Oxigraph, its result serialised as `format`. */
+function run(store: ox.Store, req: QueryRequest, format: string): string {
+  if (usesService(req.query)) throw new BadRequest(SERVICE_MESSAGE, { field: "query" });
+  const rewritten = withPredeclaredPrefixes(req.query, req.prefixes ?? {});
+  const options: QueryOptions = { ...datasetOptions(req), results_format: format };
+  let out: ReturnType<ox.Store["query"]>;
+  try {
+    out = store.query(rewritten.text, options);
+  } catch (e) {
+    throw queryError(e, req, rewritten);
+  }
+  if (typeof out !== "string") throw new Error(`Oxigraph returned a ${typeof out} for results_format ${format}`);
+  return out;
+}
+
+interface JsonResults {
+  readonly head?: { readonly vars?: readonly string[] };
+  readonly boolean?: boolean;
+  readonly results?: { readonly bindings?: readonly Record<string, TableTerm>[] };
+}
+
+/** The page of the result that the HTML page shows (TABLE_FORMAT). */
+export function executeTable(store: ox.Store, req: QueryRequest, maxResults: number): QueryTable {
+  const form = queryForm(req.query);
+  const { offset, limit } = req.table ?? { offset: 0, limit: 100 };
+  if (form === "CONSTRUCT" || form === "DESCRIBE") {
+    const lines = run(store, req, "application/n-triples").split("\n").filter((l) => l !== "");
+    if (lines.length > maxResults) throw tooLarge(lines.length, maxResults, "triples");
+    const page = lines.slice(offset, offset + limit).join("\n");
+    const quads = page === "" ? [] : (ox.parse(page, { format: "application/n-triples" }) as ox.Quad[]);
+    return { form, vars: ["subject", "predicate", "object"], rows: quads.map((q) => [tableTerm(q.subject), tableTerm(q.predicate), tableTerm(q.object)]), total: lines.length };
+  }
+  const parsed = JSON.parse(run(store, req, "application/sparql-results+json")) as JsonResults;
+  if (typeof parsed.boolean === "boolean") return { form: form ?? "ASK", vars: [], rows: [], total: 0, boolean: parsed.boolean };
+  const vars = parsed.head?.vars ?? [];
+  const bindings = parsed.results?.bindings ?? [];
+  if (bindings.length > maxResults) throw tooLarge(bindings.length, maxResults, "rows");
+  return { form: form ?? "SELECT", vars, rows: bindings.slice(offset, offset + limit).map((b) => vars.map((v) => b[v] ?? null)), total: bindings.length };
+}
+
+function tableTerm(t: ox.Term): TableTerm {
+  switch (t.termType) {
+    case "NamedNode":
+      return { type: "uri", value: t.value };
+    case "BlankNode":
+      return { type: "bnode", value: t.value };
+    case "Literal":
+      return { type: "literal", value: t.value, ...(t.language ? { "xml:lang": t.language } : { datatype: t.datatype.value }) };
+    default:
+      return { type: "triple", value: t.toString() };
+  }
+}
+

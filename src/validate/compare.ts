@@ -11,7 +11,7 @@
 import { calibrationAt } from "./conformal.ts";
 import { rocCurve } from "./curves.ts";
 import { calibrationPlot, coveragePlot, rocClasses, rocPlot } from "./plots.ts";
-import { crossValidationReportBody, figure, link, num } from "./report.ts";
+import { crossValidationReportBody, figure, link, MIN_RELIABLE_N, num, smallN } from "./report.ts";
 import type { ClassificationResult, CrossValidationResult, RegressionResult } from "./result.ts";
 import { PALETTE, xmlEscape as esc } from "./svg.ts";
 
@@ -66,14 +66,15 @@ export function comparabilityProblems(results: readonly CrossValidationResult[])
   return out;
 }
 
-/** A cell: a number, or a dash when there is none. */
-function cell(x: number | undefined, digits = 3): string {
-  return x === undefined || !Number.isFinite(x) ? "<td>–</td>" : `<td class="num">${esc(num(x, digits))}</td>`;
+/** A cell: a number, or a dash when there is none; computed on `n` predicted compounds, with the small-n warning (report.ts). */
+function cell(x: number | undefined, digits = 3, n = MIN_RELIABLE_N): string {
+  return x === undefined || !Number.isFinite(x) ? "<td>–</td>" : `<td class="num">${esc(num(x, digits))}${n < MIN_RELIABLE_N ? `<br>${smallN(n)}` : ""}</td>`;
 }
 
 function errorCell(r: CrossValidationResult, significance: number): string {
   const p = calibrationAt(r.calibration, significance);
-  return p === undefined ? `<td class="note">not conformal</td>` : `<td class="num">${esc(num(p.errorRate))} <span class="note">(${esc(p.errors)} of ${esc(r.calibration!.n)})</span></td>`;
+  const n = r.calibration?.n ?? 0;
+  return p === undefined ? `<td class="note">not conformal</td>` : `<td class="num">${esc(num(p.errorRate))} <span class="note">(${esc(p.errors)} of ${esc(n)})</span>${n < MIN_RELIABLE_N ? `<br>${smallN(n)}` : ""}</td>`;
 }
 
 /** The comparison table: one row per figure, one column per cross-validation. */
@@ -88,18 +89,18 @@ function comparisonTable(results: readonly CrossValidationResult[]): string {
     ["endpoint", (r) => `<td class="mono">${link(r.parameters.predictionFeature)}</td>`],
     ["folds / seed / stratified", (r) => `<td>${esc(r.parameters.numFolds)} / ${esc(r.parameters.randomSeed)} / ${r.parameters.stratified ? "yes" : "no"}</td>`],
     ["instances", (r) => cell(r.pooled.numInstances)],
-    ["predicted", (r) => `<td class="num">${esc(r.pooled.numPredicted)} (${esc(num(100 - r.pooled.percentUnpredicted, 1))} %)</td>`],
+    ["predicted", (r) => `<td class="num">${esc(r.pooled.numPredicted)} (${esc(num(100 - r.pooled.percentUnpredicted, 1))} %)${2 * r.pooled.numPredicted < r.pooled.numInstances - r.pooled.numWithoutClass ? `<br><span class="small-n">less than half predicted</span>` : ""}</td>`],
   ];
   if (results.some(cls)) {
-    rows.push(["accuracy", (r) => cell(cls(r)?.pooled.accuracy)], ["average AUC", (r) => cell(cls(r)?.pooled.averageAreaUnderRoc)]);
+    rows.push(["accuracy", (r) => cell(cls(r)?.pooled.accuracy, 3, r.pooled.numPredicted)], ["average AUC", (r) => cell(cls(r)?.pooled.averageAreaUnderRoc, 3, r.pooled.numPredicted)]);
   }
   if (results.some(reg)) {
-    rows.push(["RMSE", (r) => cell(reg(r)?.pooled.rootMeanSquaredError)], ["R²", (r) => cell(reg(r)?.pooled.rSquare)]);
+    rows.push(["RMSE", (r) => cell(reg(r)?.pooled.rootMeanSquaredError, 3, r.pooled.numPredicted)], ["R²", (r) => cell(reg(r)?.pooled.rSquare, 3, r.pooled.numPredicted)]);
   }
-  const at = (r: CrossValidationResult, coverage: number): number | undefined => r.coverage.points.find((p) => Math.abs(p.coverage - coverage) < 1e-9)?.value;
+  const pointAt = (r: CrossValidationResult, coverage: number) => r.coverage.points.find((p) => Math.abs(p.coverage - coverage) < 1e-9);
   const metric = results.every(cls) ? "accuracy" : results.some(cls) ? "accuracy / RMSE" : "RMSE";
   rows.push(
-    [`${metric} at 50 % coverage`, (r) => cell(at(r, 0.5))],
+    [`${metric} at 50 % coverage`, (r) => cell(pointAt(r, 0.5)?.value, 3, pointAt(r, 0.5)?.n)],
     ["conformal error rate at ε = 0.1", (r) => errorCell(r, 0.1)],
     ["conformal error rate at ε = 0.2", (r) => errorCell(r, 0.2)],
     [

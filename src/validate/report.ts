@@ -31,6 +31,7 @@ export const REPORT_STYLE = `<style>
 .cv-report .note{font-size:.9em;color:#444}
 .cv-report .mono{font-family:ui-monospace,monospace;font-size:.85em;word-break:break-all}
 .cv-report .warning{border:1px solid #D55E00;background:#fff3e8;padding:.3em .9em;margin:.5em 0}
+.cv-report .small-n{color:#9a3c00;font-size:.85em}
 .cv-report table.comparison td,.cv-report table.comparison thead th{max-width:26em}
 .cv-report .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:baseline}
 ${PALETTE.map((c, k) => `.cv-report .swatch-${k}{background:${c}}`).join("\n")}
@@ -75,6 +76,30 @@ export function figure(svg: string, caption: string): string {
   return `<figure>${svg}<figcaption>${esc(caption)}</figcaption></figure>`;
 }
 
+/**
+ * The fewest predicted compounds a statistic is shown without a warning: below it, one or two
+ * predictions more or less move a figure by several per cent (an accuracy on 12 compounds moves in
+ * steps of 8 %), so the report says so next to the figure.
+ */
+export const MIN_RELIABLE_N = 20;
+
+/** The warning next to a statistic computed on `n` predicted compounds; "" when n is enough. */
+export function smallN(n: number): string {
+  return n < MIN_RELIABLE_N ? `<span class="small-n">n = ${esc(n)}: too few for a reliable figure</span>` : "";
+}
+
+/** A table cell holding the small-n warning (empty when n is enough). */
+function smallNCell(n: number): string {
+  return `<td>${smallN(n)}</td>`;
+}
+
+/** The share of the compounds with a measured value that were predicted, and the warning when it is less than half. */
+export function predictedShareWarning(s: CountStatistics): string {
+  const measured = s.numInstances - s.numWithoutClass;
+  if (measured === 0 || s.numPredicted * 2 >= measured) return "";
+  return `<div class="warning"><p><strong>Less than half of the compounds were predicted:</strong> ${esc(s.numPredicted)} of ${esc(measured)} (${esc(num((100 * s.numPredicted) / measured, 1))} %). The statistics describe the predicted compounds only, which the model found similar enough to its training compounds; they say little about the rest.</p></div>`;
+}
+
 function parametersSection(r: CrossValidationResult): string {
   const p = r.parameters;
   const rows: [string, string][] = [
@@ -104,31 +129,33 @@ function countRows(s: CountStatistics): [string, number][] {
   ];
 }
 
-function summaryTable(rows: readonly [string, number][]): string {
-  return `<table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th>${td(v)}</tr>`).join("")}</table>`;
+/** The counts, then the statistics, each statistic with the small-n warning of `n` predicted compounds. */
+function summaryTable(counts: readonly [string, number][], statistics: readonly [string, number][], n: number): string {
+  const rows = [...counts.map(([k, v]) => `<tr><th>${esc(k)}</th>${td(v)}<td></td></tr>`), ...statistics.map(([k, v]) => `<tr><th>${esc(k)}</th>${td(v)}${smallNCell(n)}</tr>`)];
+  return `<table>${rows.join("")}</table>`;
 }
 
 const POOLED_NOTE = `<p class="note">Statistics are computed by pooling the predictions of all folds, not by averaging the statistics of the folds.</p>`;
 
 function classificationSummary(s: ClassificationStatistics): string {
   const rows: [string, number][] = [
-    ...countRows(s),
     ["accuracy", s.accuracy],
     ["weighted accuracy", s.weightedAccuracy],
     ["average AUC", s.averageAreaUnderRoc],
   ];
+  // a class's rates are computed on its own predicted instances (TPR) and the others' (TNR)
   const perClass = table(
-    ["class", "instances", "AUC", "F-measure", "TPR", "TNR", "PPV", "NPV"],
+    ["class", "instances", "AUC", "F-measure", "TPR", "TNR", "PPV", "NPV", "note"],
     s.classStatistics.map(
       (c) =>
-        `<tr>${td(c.classValue)}${td(c.numActual)}${td(c.areaUnderRoc)}${td(c.fMeasure)}${td(c.truePositiveRate)}${td(c.trueNegativeRate)}${td(c.positivePredictiveValue)}${td(c.negativePredictiveValue)}</tr>`,
+        `<tr>${td(c.classValue)}${td(c.numActual)}${td(c.areaUnderRoc)}${td(c.fMeasure)}${td(c.truePositiveRate)}${td(c.trueNegativeRate)}${td(c.positivePredictiveValue)}${td(c.negativePredictiveValue)}${smallNCell(Math.min(c.numActual, s.numPredicted - c.numActual))}</tr>`,
     ),
     "per-class",
   );
   const empty = s.emptyClasses.length
     ? `<p class="note">Classes without any measured instance: ${s.emptyClasses.map((c) => `<code>${esc(c)}</code>`).join(", ")}.</p>`
     : "";
-  return `<section id="summary"><h2>Pooled results</h2>${POOLED_NOTE}${summaryTable(rows)}<h3>Per class</h3>${perClass}${empty}</section>`;
+  return `<section id="summary"><h2>Pooled results</h2>${POOLED_NOTE}${predictedShareWarning(s)}${summaryTable(countRows(s), rows, s.numPredicted)}<h3>Per class</h3>${perClass}${empty}</section>`;
 }
 
 function confusionSection(s: ClassificationStatistics): string {
@@ -154,8 +181,8 @@ function regressionRows(s: RegressionStatistics): [string, number][] {
 
 function foldHead(r: CrossValidationResult): string[] {
   return r.type === "classification"
-    ? ["fold", "instances", "unpredicted", "accuracy", "weighted accuracy", "average AUC"]
-    : ["fold", "instances", "unpredicted", "RMSE", "weighted RMSE", "MAE", "R²", "weighted R²", "Pearson r", "CCC"];
+    ? ["fold", "instances", "unpredicted", "accuracy", "weighted accuracy", "average AUC", "note"]
+    : ["fold", "instances", "unpredicted", "RMSE", "weighted RMSE", "MAE", "R²", "weighted R²", "Pearson r", "CCC", "note"];
 }
 
 function foldsSection(r: CrossValidationResult): string {
@@ -167,14 +194,14 @@ function foldsSection(r: CrossValidationResult): string {
     r.type === "classification"
       ? r.folds.map(
           ({ fold, statistics: s }) =>
-            `<tr>${label(fold)}${td(s.numInstances)}${td(s.numUnpredicted)}${td(s.accuracy)}${td(s.weightedAccuracy)}${td(s.averageAreaUnderRoc)}</tr>`,
+            `<tr>${label(fold)}${td(s.numInstances)}${td(s.numUnpredicted)}${td(s.accuracy)}${td(s.weightedAccuracy)}${td(s.averageAreaUnderRoc)}${smallNCell(s.numPredicted)}</tr>`,
         )
       : r.folds.map(
           ({ fold, statistics: s }) =>
             `<tr>${label(fold)}${td(s.numInstances)}${td(s.numUnpredicted)}${regressionRows(s)
               .filter(([k]) => k !== "weighted MAE")
               .map(([, v]) => td(v))
-              .join("")}</tr>`,
+              .join("")}${smallNCell(s.numPredicted)}</tr>`,
         );
   return `<section id="folds"><h2>Per fold</h2>${table(foldHead(r), rows, "folds")}</section>`;
 }
@@ -226,7 +253,7 @@ function classificationBody(r: ClassificationResult): string {
 }
 
 function regressionBody(r: RegressionResult): string {
-  const summary = `<section id="summary"><h2>Pooled results</h2>${POOLED_NOTE}${summaryTable([...countRows(r.pooled), ...regressionRows(r.pooled)])}</section>`;
+  const summary = `<section id="summary"><h2>Pooled results</h2>${POOLED_NOTE}${predictedShareWarning(r.pooled)}${summaryTable(countRows(r.pooled), regressionRows(r.pooled), r.pooled.numPredicted)}</section>`;
   const plots = `<section id="plots"><h2>Plots</h2><div class="plots">${figure(
     scatterPlot(r.predictions, r.parameters.numFolds),
     "Predicted versus measured values, one colour per fold; the dashed line is the identity.",
@@ -248,11 +275,11 @@ function coverageSection(c: Coverage): string {
       ? "the most confident predictions first"
       : "the narrowest conformal intervals first (the model states one confidence, its intervals' level, for all predictions)";
   const grid = (x: number): boolean => COVERAGE_LEVELS.some((l) => Math.abs(l - x) < 1e-12);
-  const rows = c.points.map((p) => `<tr>${td(grid(p.coverage) ? pct(p.coverage) : `${pct(p.coverage)} (all predictions)`)}${td(p.n)}${td(pct(p.actualCoverage))}${Number.isFinite(p.threshold) ? td(p.threshold) : td("unbounded")}${td(p.value)}</tr>`);
+  const rows = c.points.map((p) => `<tr>${td(grid(p.coverage) ? pct(p.coverage) : `${pct(p.coverage)} (all predictions)`)}${td(p.n)}${td(pct(p.actualCoverage))}${Number.isFinite(p.threshold) ? td(p.threshold) : td("unbounded")}${td(p.value)}${smallNCell(p.n)}</tr>`);
   const reach = c.points.at(-1)?.actualCoverage ?? 0;
   const missing = reach < 1 ? `<p class="note">Coverages above ${esc(pct(reach))} cannot be reached: the other instances were not predicted.</p>` : "";
   return `<section id="coverage"><h2>${esc(c.metric === "accuracy" ? "Accuracy" : "RMSE")} versus coverage</h2><p class="note">The ${esc(metric)} of the predictions one keeps when keeping only a share of all ${esc(c.total)} instances, ${esc(order)}. Predictions tied with the last one kept are kept too, so the actual coverage can exceed the nominal one.</p>${table(
-    ["coverage", "predictions kept", "actual coverage", threshold, metric],
+    ["coverage", "predictions kept", "actual coverage", threshold, metric, "note"],
     rows,
     "coverage",
   )}${missing}<div class="plots">${figure(coveragePlot([{ label: metric, coverage: c }]), `${metric === "RMSE" ? "RMSE" : "Accuracy"} of the kept predictions against the share of all instances they cover.`)}</div></section>`;
@@ -273,7 +300,8 @@ function calibrationSection(c: ConformalCalibration): string {
     !classes && c.meanIntervalWidth !== undefined
       ? `<p class="note">The stored intervals${c.confidenceLevel !== undefined ? ` (confidence level ${esc(c.confidenceLevel)})` : ""}: mean width ${esc(Number.isFinite(c.meanIntervalWidth) ? num(c.meanIntervalWidth) : "unbounded")}, measured values outside them ${esc(pct(c.intervalErrorRate ?? 0))}.</p>`
       : "";
-  return `<section id="calibration"><h2>Conformal calibration</h2><p class="note">Over the ${esc(c.n)} predicted instances with a conformal p-value: ${esc(rule)}. A valid model's observed error rate is about ε and not above it.</p>${table(head, rows, "calibration")}${intervals}<div class="plots">${figure(
+  const few = c.n < MIN_RELIABLE_N ? `<p>${smallN(c.n)}</p>` : "";
+  return `<section id="calibration"><h2>Conformal calibration</h2><p class="note">Over the ${esc(c.n)} predicted instances with a conformal p-value: ${esc(rule)}. A valid model's observed error rate is about ε and not above it.</p>${few}${table(head, rows, "calibration")}${intervals}<div class="plots">${figure(
     calibrationPlot([{ label: "observed", calibration: c }]),
     "Observed error rate against the significance; the dashed diagonal is error rate = significance.",
   )}</div></section>`;

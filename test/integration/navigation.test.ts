@@ -127,7 +127,7 @@ describe("navigation: header, lists, dataset pages, compound search", () => {
       assert.match(p, /<table><caption>/, list);
       assert.match(p, /<th scope="col"[^>]*><a href="\?sort=/, `${list}: sort links`);
     }
-    // the predict box of the home page names the model
+    // the predict box of the home page predicts with the model (the only one)
     assert.match(await html(`${srv.base}/`), new RegExp(`<form id="predict" method="post" action="${model}"`));
 
     const actions = /<section id="actions">([\s\S]*?)<\/section>/.exec(page)?.[1] ?? "";
@@ -141,8 +141,9 @@ describe("navigation: header, lists, dataset pages, compound search", () => {
     }
     // the forms: descriptors (POST {dataset}/pc) and predict the dataset (POST the model, dataset_uri): a browser goes to the task (303), which answers
     assert.match(actions, new RegExp(`<form id="descriptors" method="post" action="${srv.datasets.hamster}/pc">`));
-    assert.match(actions, new RegExp(`<form id="predict-dataset" method="post" action="${model}"><input type="hidden" name="dataset_uri" value="${srv.datasets.hamster}">`));
-    for (const [url, params] of [[`${srv.datasets.hamster}/pc`, { pc_type: "", lib: "" }], [model, { dataset_uri: srv.datasets.hamster }]] as const) {
+    assert.match(actions, new RegExp(`<form id="predict-dataset" method="post" action="${srv.base}/model"><input type="hidden" name="dataset_uri" value="${srv.datasets.hamster}">`));
+    assert.match(actions, new RegExp(`<select id="predict-dataset-model" name="model_uri" required><option value="${model}">`));
+    for (const [url, params] of [[`${srv.datasets.hamster}/pc`, { pc_type: "", lib: "" }], [`${srv.base}/model`, { dataset_uri: srv.datasets.hamster, model_uri: model }]] as const) {
       const r = await fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: BROWSER }, redirect: "manual" });
       assert.equal(r.status, 303, `${url}: ${await r.clone().text()}`);
       const task = r.headers.get("location")!;

@@ -259,6 +259,9 @@ describe("/openapi.json: every path and method answers as the document says", ()
     // A task of the service: the first one (the upload).
     const tasks = await api.call({ method: "GET", path: "/task", accept: "text/uri-list" });
     real["/task/{id}"] = last(tasks.text.trim().split(/\r?\n/)[0]!);
+    // A script of the pages: the first one a page of the service loads.
+    const page = await api.call({ method: "GET", path: "/algorithm/qsar", accept: "text/html" });
+    real["/static/{name}"] = /src="[^"]*\/static\/([^"]+)"/.exec(page.text)![1]!;
   });
 
   /** The path parameters of `path`, of real resources (`missing`: of none). */
@@ -289,7 +292,9 @@ describe("/openapi.json: every path and method answers as the document says", ()
       const params = paramsOf(path);
       const ok = (op.responses as Json)["200"] ? 200 : 204;
       const types = api.okTypes(op, ok);
-      const queryFor = (t: string): Record<string, string> => (path === "/sparql" ? sparqlQuery(t) : {});
+      // A required query parameter takes the document's example (GET /depiction's smiles).
+      const examples = Object.fromEntries(((op.parameters ?? []) as Json[]).filter((p) => p.in === "query" && p.required === true && p.example !== undefined).map((p) => [p.name as string, String(p.example)]));
+      const queryFor = (t: string): Record<string, string> => (path === "/sparql" ? sparqlQuery(t) : examples);
       // No Accept: the first type listed.
       const plain = await api.call({ method: "GET", path, params, query: queryFor(types[0] ?? "") });
       if (plain.status !== ok || (types.length > 0 && plain.type !== types[0])) problems.push(`${key} without Accept: ${plain.status} ${plain.type}, not ${ok} ${types[0]}`);
@@ -301,7 +306,7 @@ describe("/openapi.json: every path and method answers as the document says", ()
       for (const alias of (format?.schema.enum ?? []) as string[]) {
         // Which type an alias stands for the document does not say, so SPARQL's type (which
         // depends on the query form) is found by trying a SELECT, a CONSTRUCT and no query (the form).
-        const queries = path === "/sparql" ? [sparqlQuery(SOLUTION), sparqlQuery("text/turtle"), {}] : [{}];
+        const queries = path === "/sparql" ? [sparqlQuery(SOLUTION), sparqlQuery("text/turtle"), {}] : [examples];
         let a: Answer | undefined;
         for (const q of queries) {
           a = await api.call({ method: "GET", path, params, query: { ...q, format: alias } });

@@ -10,11 +10,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { CHROMIUM_ARGS, ensureChromium } from "../helpers/chromium.ts";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openRecorded, screenshot } from "../helpers/browser.ts";
 import { HAMSTER, uploadDataset, runTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
@@ -34,42 +31,12 @@ async function plotsOf(page: Page, selector = "svg"): Promise<{ width: number; h
   );
 }
 
-/**
- * Open `url` in a new page that records every console error, page error, failed request, HTTP
- * error and Content-Security-Policy violation (the report's inline stylesheets are allowed by
- * hash; a violation is logged as a console error).
- */
-async function openRecorded(browser: Browser, url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const problems: string[] = [];
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`));
-  });
-  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
-  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  const response = await page.goto(url, { waitUntil: "networkidle" });
-  assert.equal(response?.status(), 200);
-  assert.match(response?.headers()["content-security-policy"] ?? "", /^default-src 'none'; style-src 'sha256-.*frame-ancestors 'none'$/);
-  return { page, problems };
-}
-
-/** A full-page screenshot in a temporary folder; its path. */
-async function screenshot(page: Page, name: string): Promise<string> {
-  const shot = join(mkdtempSync(join(tmpdir(), "qsargraph-report-")), name);
-  await page.screenshot({ path: shot, fullPage: true });
-  assert.ok(statSync(shot).size > 10_000, "the screenshot holds a rendered page");
-  console.log(`screenshot: ${shot}`);
-  return shot;
-}
-
 describe("the cross-validation report in Chromium", () => {
   const srv = useServer();
   let browser: Browser;
 
   before(async () => {
-    browser = await chromium.launch({ executablePath: ensureChromium(), args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();

@@ -12,7 +12,14 @@ import type { TaskState } from "../../resources/task.ts";
 import { newId } from "../../resources/uris.ts";
 import { VERSION } from "../../version.ts";
 import { buildModelOperation } from "./operation.ts";
-import { datasetQueries, predictCompound, predictDatasetOperation, storedPrediction } from "./predict.ts";
+import { datasetQueries, predictCompound, predictDatasetOperation, storedPrediction, uploadAndPredictOperation } from "./predict.ts";
+import { resolveLines, structureLines } from "./resolve.ts";
+import { compoundQuads } from "../../resources/dataset.ts";
+import type { UploadLimits } from "../../resources/upload-limits.ts";
+import { toNTriples } from "../../store/ntriples.ts";
+import { csvRows } from "../../tabular/csv-write.ts";
+import { detectFormat, SUPPORTED_FORMATS, type UploadFormat } from "../../tabular/format.ts";
+import { UnsupportedMediaType } from "../../errors.ts";
 import { actingCreator } from "../../resources/creator.ts";
 import type { GraphStore } from "../../store/graph-store.ts";
 import { LAZAR, modelRequest } from "./spec.ts";
@@ -31,6 +38,57 @@ export async function predictDataset(m: ModelRecord, dataset: string, { store, u
   requireDataset(dataset, "dataset_uri", store, uris);
   const result = uris.dataset(newId());
   return tasks.submit(`${m.endpointTitle}: predicting ${dataset}`, "prediction", predictDatasetOperation(store, m, await datasetQueries(store, dataset, vocab), result, vocab));
+}
+
+/** A batch to predict: a CSV or SD file's bytes (checked against the upload limits on its shape by the caller, as POST /dataset does). */
+export interface BatchFile {
+  readonly bytes: Uint8Array;
+  readonly fileName: string;
+  readonly format?: UploadFormat;
+}
+
+/**
+ * Predict the structures of a file with model `m`, as one task (lazar/predict.ts
+ * uploadAndPredictOperation): the file becomes a dataset by the upload's rules, then it is predicted.
+ */
+export async function predictFile(m: ModelRecord, file: BatchFile, limits: UploadLimits, { store, uris, vocab, tasks }: Services): Promise<TaskState> {
+  let format = file.format;
+  if (format === undefined) {
+    const detected = detectFormat(file.bytes, file.fileName);
+    if ("unsupported" in detected) throw new UnsupportedMediaType(`${file.fileName} is ${detected.unsupported}; a batch to predict is ${SUPPORTED_FORMATS}`, { field: "file" });
+    format = detected.format;
+  }
+  const upload = { bytes: file.bytes, fileName: file.fileName, format, datasetUri: uris.dataset(newId()), base: vocab.base, limits };
+  return tasks.submit(`${m.endpointTitle}: predicting ${file.fileName}`, "prediction", uploadAndPredictOperation(store, m, upload, uris.dataset(newId()), actingCreator(), vocab));
+}
+
+/**
+ * Predict the structures of a `structure` text (README "Predicting"; one SMILES or InChI a line,
+ * bounded by structureLines): every line is read first (resolve.ts, in the request-time pool), and
+ * a line that cannot be read refuses the request (400 naming it) before anything is stored. One
+ * structure: its compound is stored (as POST /compound does) and predicted at once, as
+ * compound_uri (`predictOne`). Several: a CSV of them is predicted as a file (`predictFile`), a task.
+ */
+export async function predictText(
+  m: ModelRecord,
+  text: string,
+  limits: UploadLimits,
+  services: Services,
+  run: RunRequestJob,
+  train: RunJob,
+): Promise<{ readonly prediction: { uri: string; created: boolean } } | { readonly task: TaskState }> {
+  const { store, uris, vocab } = services;
+  const lines = structureLines(text);
+  if (lines.length > 1) services.tasks.admit();
+  const resolved = await resolveLines(lines, run, uris);
+  if (resolved.length === 1) {
+    const { uri, compound } = resolved[0]!;
+    if (!store.has(uri)) await store.commit([{ graph: uri, ntriples: toNTriples(compoundQuads(uri, compound, vocab)) }]);
+    return { prediction: await predictOne(m, uri, services, run, train) };
+  }
+  // The structures as the service identified them: the SMILES as given, or the InChI when it has no SMILES.
+  const csv = csvRows([["SMILES"], ...resolved.map((r) => [r.compound.smiles ?? r.compound.inchi])]);
+  return { task: await predictFile(m, { bytes: new TextEncoder().encode(csv), fileName: "structures.csv", format: "csv" }, limits, services) };
 }
 
 /**

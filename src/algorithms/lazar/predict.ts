@@ -21,6 +21,7 @@ import type { Operation, OperationContext, RunJob } from "../jobs.ts";
 import type { JobInput, JobOutput } from "../jobs.ts";
 import { DataFactory } from "n3";
 import { chunked, chunkedBody, runChunks } from "../chunks.ts";
+import { uploadOperation, type UploadInput } from "../upload/operation.ts";
 
 const { quad } = DataFactory;
 
@@ -92,6 +93,34 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
       return { ops: [{ graph: datasetUri, ntriples: body }], resultUri: datasetUri, preloaded: [stage] };
     } catch (err) {
       await stage.discard();
+      throw err;
+    }
+  };
+}
+
+/**
+ * A batch of structures (a file, or the lines of the `structure` parameter written as a CSV)
+ * predicted in one task: the upload operation makes a dataset of them (algorithms/upload: the
+ * same rules and limits as POST /dataset), which is committed, then predicted as `dataset_uri`
+ * would be. The task's result is the prediction dataset; the query dataset stays (the
+ * prediction's `dataset_uri` parameter names it), unless the prediction fails: then it is
+ * deleted again, so that a failed batch leaves nothing behind.
+ */
+export function uploadAndPredictOperation(store: GraphStore, m: ModelRecord, upload: UploadInput, resultUri: string, creator: string | undefined, v: Vocab): Operation {
+  return async (ctx: OperationContext) => {
+    const part = (from: number, to: number): OperationContext => ({
+      signal: ctx.signal,
+      taskUri: ctx.taskUri,
+      progress: (f) => ctx.progress(from + (to - from) * f),
+      run: (kind, input, onProgress) => ctx.run(kind, input, onProgress),
+    });
+    const up = await uploadOperation(store, upload)(part(0, 0.4));
+    const preloaded = up.preloaded ?? [];
+    await store.commit(await withCreator(up.ops, creator, v, (g) => !store.has(g), preloaded), { preloaded });
+    try {
+      return await predictDatasetOperation(store, m, await datasetQueries(store, upload.datasetUri, v), resultUri, v)(part(0.4, 1));
+    } catch (err) {
+      await store.commit([{ graph: upload.datasetUri, delete: true }]).catch(() => undefined);
       throw err;
     }
   };

@@ -5,6 +5,7 @@
  * the model record; `POST <model>` predicts a compound (answered directly) or a dataset (task).
  */
 import { BadRequest } from "../../errors.ts";
+import { LIMITS } from "../../chem/limits.ts";
 import { checkAlgorithm, defaultAlgorithm, LazarParameterError, PREDICTION_ALGORITHMS, usesHits, DEFAULT_MIN_SIM, DEFAULT_MIN_TRAIN_PERFORMANCE } from "../../learn/index.ts";
 import type { AlgorithmSpec, ParamSpec } from "../../resources/algorithm.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
@@ -72,17 +73,33 @@ type Generator =
   | { readonly kind: "kernel"; readonly settings: KernelSettings }
   | { readonly kind: "forest"; readonly settings: ForestSettings };
 
+/** Lines of the `structure` parameter at most (one structure a line), and characters of one line (an InChI's limit, chem/limits.ts). */
+export const MAX_STRUCTURE_LINES = 1000;
+export const MAX_STRUCTURE_LINE_CHARS = LIMITS.inchiChars;
+
 /** `POST /model/{id}`: predict one compound (answered directly) or a dataset (a task) with the model. */
 export const PREDICT: AlgorithmSpec = {
   path: "model",
   aliases: [],
   title: "prediction",
-  description: "Predict a compound or every compound of a dataset",
+  description: "Predict a compound, a few structures or every compound of a dataset",
   types: [],
   parameters: [
     { name: "compound_uri", description: "a compound (/compound/{InChI}); answered directly with the prediction dataset", required: false, kind: { type: "feature" } },
     { name: "dataset_uri", description: "a dataset of this service; predicted as a task", required: false, kind: { type: "dataset" } },
+    {
+      name: "structure",
+      description: `structures as text, one SMILES or standard InChI a line (at most ${MAX_STRUCTURE_LINES} lines of at most ${MAX_STRUCTURE_LINE_CHARS} characters; empty lines are skipped): one structure is stored as a compound and predicted at once, as compound_uri; several become a dataset that is predicted as a task, as dataset_uri. A line that cannot be read is refused (400 naming the line) and nothing is stored`,
+      required: false,
+      kind: { type: "text" },
+    },
   ],
+};
+
+/** `POST /model`: the same, with the model chosen by `model_uri` (a form that offers several models). */
+export const PREDICT_WITH_MODEL: AlgorithmSpec = {
+  ...PREDICT,
+  parameters: [{ name: "model_uri", description: "the model to predict with (a model of this service)", required: true, kind: { type: "feature" } }, ...PREDICT.parameters],
 };
 
 export interface ModelRequest {

@@ -47,8 +47,8 @@ export const VALIDATION_COLUMNS: readonly ListColumn<ValidationRow>[] = [
 ];
 
 /** The list part of /validation and /validation/crossvalidation (and of the reports' list). */
-export function validationListHtml(title: string, intro: string, p: ListPage<ValidationRow>, self: string, base: string): string {
-  return page(title, `${intro}${listTable(`${title}, with their results`, p, VALIDATION_COLUMNS, VALIDATION_LIST)}`, { base, self, formats: ["uri", "ttl"] });
+export function validationListHtml(title: string, intro: string, p: ListPage<ValidationRow>, self: string, base: string, scripts: readonly string[] = []): string {
+  return page(title, `${intro}${listTable(`${title}, with their results`, p, VALIDATION_COLUMNS, VALIDATION_LIST)}`, { base, self, formats: ["uri", "ttl"], scripts });
 }
 
 /** Tasks: title, status, progress, date, result. */

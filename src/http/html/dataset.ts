@@ -6,9 +6,11 @@
  */
 import type { CompoundView, DatasetSummary, EntryView, FeatureView } from "../../resources/dataset-read.ts";
 import type { DatasetRow, ModelRow, ValidationRow } from "../../resources/listings.ts";
+import { explainSubstructure, type MinedEndpoint } from "../../resources/feature-explain.ts";
 import { pageNav, pageParams, ROWS, type Page, type PageSpec } from "../paging.ts";
 import { dl, esc, link, page, withFormat } from "./layout.ts";
 import { LIBS, PC_TYPES } from "../../chem/descriptors/index.ts";
+import { modelLabel } from "./predict.ts";
 import { dateCell, dateValue, listTable, type ListColumn, type ListPage } from "./list.ts";
 
 /** Columns (features) of a dataset's table. */
@@ -52,8 +54,37 @@ function featureRows(f: FeatureView, computed: boolean): string {
   return `<tr id="${esc("f-" + f.index)}"><td>${link(f.uri, f.title)}</td><td>${esc(f.types.join(", "))}</td><td>${esc(f.acceptValues.join(", "))}</td><td>${esc(f.description)}</td>${extra}<td>${link(f.source)}</td></tr>`;
 }
 
-/** The features of one page of columns (`nav` moves between them). */
-export function featuresSection(features: readonly FeatureView[], total: number, nav: string): string {
+/** The picture of a mined substructure (its feature's SVG, drawn by the chem pool when the browser asks). */
+function patternImg(f: FeatureView, width: number, height: number, lazy: boolean): string {
+  return `<img src="${esc(`${f.uri}?format=svg&width=${width}&height=${height}`)}" alt="${esc(`substructure ${f.substructure?.smarts ?? f.title}`)}" width="${width}" height="${height}"${lazy ? ' loading="lazy"' : ""}>`;
+}
+
+/** "false: 5 of 40, true: 0 of 45": the compounds with the pattern per class, of the class's training compounds. */
+function classCountsText(f: FeatureView, endpoint: MinedEndpoint | null | undefined): string {
+  const counts = new Map(f.substructure?.classCounts ?? []);
+  if (!endpoint || endpoint.classes.length === 0) return [...counts].map(([c, n]) => `${c}: ${n}`).join(", ");
+  return endpoint.classes.map((c, i) => `${c}: ${counts.get(c) ?? 0} of ${endpoint.sizes[i] ?? 0}`).join(", ");
+}
+
+const PATTERN_NOTE = `<p>Each substructure was mined from the training data; the sentence says in which class it is more frequent (or, for a numeric endpoint, whether compounds that contain it have lower or higher values), with the p-value of the miner's test: χ² (fminer's statistic; BBRC with one degree of freedom, LAST-PM with one less than the number of classes) or Kuiper's test. The stored <code>ot:pValue</code> is lazar's weight, 1 − p; <code>ot:effect</code> is the class number. Both are on each feature's page.</p>`;
+
+/** The features of a mined dataset: each substructure's picture and what it says. */
+function substructureSection(features: readonly FeatureView[], total: number, nav: string, endpoint: MinedEndpoint | null | undefined): string {
+  const classified = endpoint ? endpoint.classes.length > 0 : features.some((f) => f.substructure && f.substructure.classCounts.length > 0);
+  const rows = features
+    .map((f) => {
+      if (!f.substructure) return `<tr id="${esc("f-" + f.index)}"><td></td><td>${link(f.uri, f.title)}</td><td>${esc(f.description)}</td>${classified ? "<td></td>" : ""}</tr>`;
+      const x = explainSubstructure(f.substructure, endpoint ?? null);
+      return `<tr id="${esc("f-" + f.index)}"><td>${patternImg(f, 160, 110, true)}</td><td><a href="${esc(f.uri)}" class="mono">${esc(f.substructure.smarts)}</a></td><td>${esc(x.sentence)}</td>${classified ? `<td>${esc(classCountsText(f, endpoint))}</td>` : ""}</tr>`;
+    })
+    .join("");
+  const head = `<tr><th scope="col">Substructure</th><th scope="col">SMARTS</th><th scope="col">What it says</th>${classified ? `<th scope="col">Compounds with it, by class</th>` : ""}</tr>`;
+  return `<section id="features"><h2>Features (${total})</h2>${PATTERN_NOTE}${nav}<table>${head}${rows}</table></section>`;
+}
+
+/** The features of one page of columns (`nav` moves between them); a miner's substructures with pictures and words. */
+export function featuresSection(features: readonly FeatureView[], total: number, nav: string, endpoint?: MinedEndpoint | null): string {
+  if (features.some((f) => f.substructure)) return substructureSection(features, total, nav, endpoint);
   const computed = features.some((f) => f.properties.length > 0);
   return `<section id="features"><h2>Features (${total})</h2>${nav}<table><tr><th>Feature</th><th>Types</th><th>Accept values</th><th>Description</th>${computed ? "<th>Properties</th>" : ""}<th>Source</th></tr>${features.map((f) => featureRows(f, computed)).join("")}</table></section>`;
 }
@@ -74,6 +105,8 @@ export interface DatasetPage {
   readonly compounds: ReadonlyMap<string, CompoundView | null>;
   readonly rows: Page;
   readonly columns: Page;
+  /** A mined dataset's endpoint (the words of its features), when it has substructures. */
+  readonly endpoint?: MinedEndpoint | null;
   /** What was made from the dataset and what can be done with it (resources/listings.ts). */
   readonly related: DatasetRelated;
 }
@@ -127,7 +160,7 @@ function actionsSection(s: DatasetPage["summary"], r: DatasetRelated, base: stri
   const predict =
     r.predictWith.length === 0
       ? `<li>Predict this dataset with a model: no model yet.</li>`
-      : `<li><form id="predict-dataset" method="post" action="${esc(r.predictWith[0]!.uri)}"><input type="hidden" name="dataset_uri" value="${esc(s.uri)}"><p>Predict this dataset with a model (a task; its result is a prediction dataset): ${r.predictWith.map((m, i) => `<button${i === 0 ? "" : ` formaction="${esc(m.uri)}"`}>${esc(m.title || m.uri)}</button>`).join(" ")}</p></form></li>`;
+      : `<li><form id="predict-dataset" method="post" action="${esc(base)}/model"><input type="hidden" name="dataset_uri" value="${esc(s.uri)}"><p><label for="predict-dataset-model">Predict this dataset with the model</label> <select id="predict-dataset-model" name="model_uri" required>${r.predictWith.map((m) => `<option value="${esc(m.uri)}">${esc(modelLabel({ uri: m.uri, title: m.title, endpoint: m.endpointTitle, algorithm: m.algorithm, ...(m.created !== undefined ? { created: m.created } : {}) }))}</option>`).join("")}</select> <button>Predict the dataset</button> (a task; its result is a prediction dataset)</p></form></li>`;
   const del =
     r.usedBy > 0
       ? `<li>Delete: not while ${r.usedBy} model${r.usedBy === 1 ? " or cross-validation uses" : "s or cross-validations use"} it (the DELETE answers 409 until they are deleted).</li>`
@@ -175,7 +208,7 @@ export function datasetHtml(d: DatasetPage, base: string): string {
     .join("");
   const table = `<section id="compounds"><h2>Compounds</h2>${rowNav}${columnNav}<table>${head}${body}</table>${rowNav}${columnNav}</section>`;
   const related = actionsSection(s, d.related, base) + modelsSection(d.related.models) + validationsSection(d.related.validations) + predictionsSection(d.related.predictions);
-  return page(`Dataset: ${s.title}`, summary + related + featuresSection(d.features, s.featureCount, columnNav) + warningsSection(s.warnings) + table, {
+  return page(`Dataset: ${s.title}`, summary + related + featuresSection(d.features, s.featureCount, columnNav, d.endpoint) + warningsSection(s.warnings) + table, {
     base,
     self: s.uri,
     formats: ["ttl", "nt", "jsonld", "json", "rdf", "csv", "uri"],
@@ -183,7 +216,26 @@ export function datasetHtml(d: DatasetPage, base: string): string {
   });
 }
 
-export function featureHtml(f: FeatureView, datasetUri: string, base: string): string {
+export function featureHtml(f: FeatureView, datasetUri: string, base: string, endpoint: MinedEndpoint | null = null): string {
+  const sub = f.substructure;
+  if (sub) {
+    const x = explainSubstructure(sub, endpoint);
+    const words = `<p>${patternImg(f, 300, 200, false)}</p><p id="explanation"><strong>${esc(x.sentence.charAt(0).toUpperCase() + x.sentence.slice(1))}.</strong></p>`;
+    const rows: [string, string][] = [
+      ["SMARTS", `<span class="mono">${esc(sub.smarts)}</span>`],
+      ["p-value", `${esc(x.pText)} (${esc(x.test)}${x.df !== undefined ? `, ${x.df} degree${x.df === 1 ? "" : "s"} of freedom` : ""}): the probability of an association at least this strong by chance`],
+      ["Effect", esc(x.effectClass !== undefined ? `more frequent in compounds with ${endpoint?.title ?? "the endpoint"} = ${x.effectClass}` : x.direction ? `compounds with it have ${x.direction} values of ${endpoint?.title ?? "the endpoint"} than the training data as a whole` : "none")],
+      ["Compounds with it", `${esc(sub.support ?? "–")}${endpoint ? ` of ${endpoint.instances}` : ""}${sub.classCounts.length > 0 ? ` (${esc(classCountsText(f, endpoint))})` : ""}`],
+      ["Endpoint", endpoint ? link(endpoint.uri, endpoint.title) : "unknown"],
+      ["Stored ot:pValue", esc(x.storedPValue)],
+      ["Stored ot:effect", esc(x.storedEffect)],
+      ["Statistic", `<span class="mono">${esc(sub.statistic ?? "–")}</span>`],
+      ["URI", `<span class="mono">${esc(f.uri)}</span>`],
+      ["Dataset", link(datasetUri)],
+      ["Source", link(f.source)],
+    ];
+    return page(`Substructure ${sub.smarts}`, words + dl(rows), { base, self: f.uri, formats: ["ttl", "json", "rdf", "svg"] });
+  }
   return page(`Feature: ${f.title}`, dl([
     ["URI", `<span class="mono">${esc(f.uri)}</span>`],
     ["Dataset", link(datasetUri)],

@@ -7,7 +7,7 @@ import type { DatasetRow, ModelRow, ValidationRow } from "../../resources/listin
 import { uploadForm, count, headline } from "./dataset.ts";
 import { esc, link, page } from "./layout.ts";
 import { dateCell } from "./list.ts";
-import { predictForm } from "./predict.ts";
+import { PREDICT_SCRIPTS, predictForm } from "./predict.ts";
 import { compoundSearchForm } from "./compound.ts";
 
 export interface HomePage {
@@ -36,7 +36,7 @@ export function homeHtml(h: HomePage, base: string): string {
   const q = (d: DatasetRow): string => `dataset_uri=${encodeURIComponent(d.uri)}`;
   const buildFrom = uploads.length === 0 ? "" : `<p>From a recent dataset: ${uploads.map((d) => link(`${base}/algorithm/qsar?${q(d)}`, d.title || d.uri)).join(", ")}.</p>`;
   const validateFrom = uploads.length === 0 ? "" : `<p>From a recent dataset: ${uploads.map((d) => link(`${base}/validation/crossvalidation?${q(d)}`, d.title || d.uri)).join(", ")}.</p>`;
-  const predict = h.models.length === 0 ? `<p>Build a model first (step 2): then a box for a structure appears here.</p>` : predictForm({ base, models: h.models.map((m) => ({ uri: m.uri, title: m.title })) });
+  const predict = h.models.length === 0 ? `<p>Build a model first (step 2): then a box for a structure appears here.</p>` : predictForm({ base, models: h.models.map((m) => ({ uri: m.uri, title: m.title, endpoint: m.endpointTitle, algorithm: m.algorithm, ...(m.created !== undefined ? { created: m.created } : {}) })) });
   const steps = `<ol class="steps">
 <li><h3>Upload your data</h3><p>A CSV file with a SMILES (or InChI) column and a measured endpoint — classes such as active/inactive or numbers — or an SD file. Every other column becomes a feature; a column headed "Name" names the compounds.</p>${uploadForm(base, "h4")}</li>
 <li><h3>Build a model</h3><p>${link(`${base}/algorithm/qsar`, "The model form")} trains the default model on a dataset's endpoint; every parameter has a default.</p>${buildFrom}</li>
@@ -54,5 +54,5 @@ export function homeHtml(h: HomePage, base: string): string {
 ${recent ? `<section id="recent"><h2>Recent work</h2>${recent}</section>` : ""}
 <section id="collections"><h2>Everything the service holds</h2>${collections}</section>
 <section id="service"><h2>The service</h2>${h.facts}</section>`;
-  return page("qsargraph", body, { base, self: `${base}/`, formats: ["ttl", "json", "rdf"] });
+  return page("qsargraph", body, { base, self: `${base}/`, formats: ["ttl", "json", "rdf"], scripts: PREDICT_SCRIPTS });
 }

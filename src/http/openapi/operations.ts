@@ -14,7 +14,7 @@ import { SDF_TYPES } from "../../tabular/format.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { CROSSVALIDATION } from "../../algorithms/crossvalidation/spec.ts";
 import { REPORT } from "../../algorithms/crossvalidation/report.ts";
-import { PREDICT } from "../../algorithms/lazar/spec.ts";
+import { PREDICT, PREDICT_WITH_MODEL } from "../../algorithms/lazar/spec.ts";
 import type { AlgorithmSpec } from "../../resources/algorithm.ts";
 import { GRAPH_FORMATS, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
 import { DEPICTION_SIZE } from "../../chem/structure.ts";
@@ -131,6 +131,23 @@ const COMPOUND_SEARCH_PARAMS: readonly ParamDoc[] = [
   { name: "substructure", in: "query", description: "find the stored compounds containing a SMILES or SMARTS pattern (the miners' subset; at most 200 characters and 40 atoms)", schema: { type: "string", minLength: 1, maxLength: 200 } },
 ];
 
+/** The predict routes: POST /model/{id}, and POST /model with model_uri. */
+function PREDICTING(summary: string, errors: readonly ErrorStatus[], spec: AlgorithmSpec = PREDICT): OperationDoc {
+  return {
+    tag: "Models",
+    summary,
+    description:
+      "Give exactly one of compound_uri, dataset_uri, structure, or (multipart/form-data) a CSV or SD file in the part 'file', read by the rules and limits of POST /dataset. One structure (one line) is stored as a compound and predicted at once, like compound_uri; several lines, or a file, become a dataset that is predicted in a task. A line of structure that cannot be read is refused (400 naming the line) and nothing is stored. A browser's form (Accept text/html) is answered 303 See Other to the prediction or the task.",
+    answers: [
+      { status: 201, description: "compound_uri or one structure: the prediction dataset's URI (body and Location).", types: [URI_LIST, PLAIN], headers: ["Location"] },
+      { status: 200, description: "compound_uri (or one structure) predicted before with this model, by the same token (or without tokens), and still stored: that prediction dataset's URI.", types: [URI_LIST, PLAIN] },
+      { ...TASK_CREATED, description: `dataset_uri, several structures or a file: ${TASK_CREATED.description}` },
+    ],
+    errors: [...errors, 411, 422, 503, 507],
+    paramsOf: spec,
+  };
+}
+
 const SPARQL_PARAMS: readonly ParamDoc[] = [
   {
     name: "default-graph-uri",
@@ -173,6 +190,14 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: "The JSON-LD context of the service's JSON representations",
     answers: [{ status: 200, description: "The context (its prefixes).", types: ["application/ld+json", "application/json"] }],
     errors: [],
+  },
+  "GET /static/{name}": {
+    tag: "Service",
+    summary: "A script of the HTML pages",
+    description: "The pages' own browser scripts (live depiction, forms, following a task), cached for a day. The pages work without them.",
+    answers: [{ status: 200, description: "The script.", types: ["text/javascript"] }],
+    errors: [404],
+    negotiated: false,
   },
   "GET /favicon.ico": {
     tag: "Service",
@@ -293,8 +318,16 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /dataset/{id}/feature/{name}": {
     tag: "Datasets",
     summary: "A feature of a dataset",
+    description:
+      "A substructure mined by BBRC or LAST-PM (a feature with ot:smarts) is also served as a picture: image/svg+xml (Accept, or ?format=svg; width and height in pixels), its atoms and bonds highlighted; any other feature answers that with 406. Its HTML page says what the pattern means: the p-value of the miner's test and the class it is more frequent in.",
     answers: [{ status: 200, description: "The feature: its title, types, accepted values and source.", types: [...RDF, HTML, URI_LIST] }],
-    errors: ID_GET,
+    errors: [404, 406, 422, 503],
+    params: (["width", "height"] as const).map((name) => ({
+      name,
+      in: "query" as const,
+      description: `the picture's ${name} in pixels (image/svg+xml of a substructure only)`,
+      schema: { type: "integer", minimum: DEPICTION_SIZE.min, maximum: DEPICTION_SIZE.max, default: name === "width" ? 240 : 160 },
+    })),
   },
   "POST /dataset/{id}/pc": {
     tag: "Datasets",
@@ -379,18 +412,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     answers: [{ status: 200, description: "The model record (RDF), or its page with a form that predicts (HTML).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
   },
-  "POST /model/{id}": {
-    tag: "Models",
-    summary: "Predict a compound (answered at once) or a dataset (a task)",
-    description: "Give exactly one of compound_uri and dataset_uri.",
-    answers: [
-      { status: 201, description: "compound_uri: the prediction dataset's URI (body and Location).", types: [URI_LIST, PLAIN], headers: ["Location"] },
-      { status: 200, description: "compound_uri predicted before with this model, by the same token (or without tokens), and still stored: that prediction dataset's URI.", types: [URI_LIST, PLAIN] },
-      { ...TASK_CREATED, description: `dataset_uri: ${TASK_CREATED.description}` },
-    ],
-    errors: [404, 422, 503, 507],
-    paramsOf: PREDICT,
-  },
+  "POST /model/{id}": PREDICTING("Predict a compound, structures (answered at once when one) or a dataset or file (a task)", [404]),
+  "POST /model": PREDICTING("Predict with the model chosen by model_uri (the predict box of a page that offers several models)", [], PREDICT_WITH_MODEL),
   "DELETE /model/{id}": {
     tag: "Models",
     summary: "Delete a model",
@@ -401,14 +424,31 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /model/{id}/predicted/value": {
     tag: "Models",
     summary: "The feature under which a model's predictions are written",
-    answers: [{ status: 200, description: "The feature.", types: [...RDF, URI_LIST] }],
+    answers: [{ status: 200, description: "The feature (RDF), or a page saying what it is (HTML).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
   },
   "GET /model/{id}/predicted/confidence": {
     tag: "Models",
     summary: "The feature under which a model's confidences are written",
-    answers: [{ status: 200, description: "The feature.", types: [...RDF, URI_LIST] }],
+    answers: [{ status: 200, description: "The feature (RDF), or a page saying what it is (HTML).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
+  },
+  "GET /depiction": {
+    tag: "Compounds",
+    summary: "The drawing of a structure given as text (the predict box's live drawing)",
+    description: "Nothing is stored. The text is measured against the structure limits before it is read (README \"Structure limits\"); one that is not a structure answers 422.",
+    answers: [{ status: 200, description: "The drawing.", types: ["image/svg+xml"] }],
+    errors: [400, 413, 422, 503],
+    params: [
+      { name: "smiles", in: "query", required: true, description: "the SMILES (or standard InChI) to draw", schema: { type: "string", minLength: 1 }, example: "c1ccccc1NN" },
+      { name: "highlight", in: "query", description: "a SMARTS whose first match is highlighted (atoms and bonds)", schema: { type: "string", maxLength: 2000 } },
+      ...(["width", "height"] as const).map((name) => ({
+        name,
+        in: "query" as const,
+        description: `the drawing's ${name} in pixels`,
+        schema: { type: "integer", minimum: DEPICTION_SIZE.min, maximum: DEPICTION_SIZE.max, default: name === "width" ? 300 : 200 },
+      })),
+    ],
   },
 
   "GET /validation": {
@@ -510,6 +550,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { readonly description: st
   "/dataset/{id}": { description: "a dataset's id (the last segment of its URI)", schema: { type: "string" } },
   "/dataset/{id}/feature/{name}": { description: "the feature's name, as the last segment of its URI (percent-encoded; the names . and .. are written (.) and (..))", schema: { type: "string" } },
   "/task/{id}": { description: "a task's id", schema: { type: "string" } },
+  "/static/{name}": { description: "a script's file name", schema: { type: "string" } },
   "/model/{id}": { description: "a model's id", schema: { type: "string" } },
   "/validation/crossvalidation/{id}": { description: "a cross-validation's id", schema: { type: "string" } },
   "/validation/report/crossvalidation/{id}": { description: "a report's id", schema: { type: "string" } },

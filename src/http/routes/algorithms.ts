@@ -17,8 +17,36 @@ import { readParams } from "../request-params.ts";
 import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
 import { textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
-import { algorithmHtml, pcListHtml } from "../html/algorithm.ts";
+import { algorithmHtml, FORM_DATASETS, FORM_FEATURES, pcListHtml, prefillOf, type FormContext, type UriChoice } from "../html/algorithm.ts";
+import { read } from "../../resources/reads.ts";
+import { isId } from "../../resources/uris.ts";
+import type { Context } from "koa";
 import { pcListNTriples } from "../../resources/algorithm.ts";
+
+/**
+ * What a form of the pages offers and is filled with (html/algorithm.ts): the newest datasets with
+ * the features of the uploaded ones (one named read), the URIs some parameters choose from, and
+ * the values of the page's query string.
+ */
+export async function readFormContext(ctx: Context, deps: Deps): Promise<FormContext> {
+  const { store, vocab, uris } = deps;
+  const prefix = `${uris.datasets()}/`;
+  const all = store.graphsWithPrefix(prefix).filter((g) => isId(g.slice(prefix.length)));
+  const datasets = await read(store, vocab, "datasetChoices", all, FORM_DATASETS, FORM_FEATURES);
+  const alg = uris.algorithms();
+  const generators: UriChoice[] = [
+    { uri: `${alg}/miner/bbrc`, label: "BBRC substructures (lazar's default)" },
+    { uri: `${alg}/miner/last`, label: "LAST-PM latent structures" },
+    { uri: `${alg}/pc/AllDescriptors`, label: "physico-chemical descriptors" },
+  ];
+  const modelBuilders: UriChoice[] = [
+    { uri: `${alg}/qsar`, label: "qsar: the default model (kernel SVM), or lazar with lazar's parameters" },
+    { uri: `${alg}/lazar`, label: "lazar (the same algorithm under its OpenTox name)" },
+  ];
+  const query = { ...ctx.query };
+  delete query.format;
+  return { datasets, uriChoices: { feature_generation_uri: generators, algorithm_uri: modelBuilders }, prefill: prefillOf(query) };
+}
 
 export function registerAlgorithms(router: Router, deps: Deps): void {
   const { vocab, uris } = deps;
@@ -43,7 +71,7 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
     const uri = uriOf(r.spec);
     for (const path of [r.spec.path, ...r.spec.aliases]) {
       router.get(`/algorithm/${path}`, async (ctx) => {
-        await respond(ctx, [...rdfReps(() => textSource(algorithmNTriples(r.spec, uri, vocab)), deps), ["text/html", () => algorithmHtml(r.spec, uri, vocab.base)], ["text/uri-list", () => uriList([uri])]]);
+        await respond(ctx, [...rdfReps(() => textSource(algorithmNTriples(r.spec, uri, vocab)), deps), ["text/html", async () => algorithmHtml(r.spec, uri, vocab.base, await readFormContext(ctx, deps))], ["text/uri-list", () => uriList([uri])]]);
       });
       router.post(`/algorithm/${path}`, async (ctx) => {
         const raw = await readParams(ctx);

@@ -7,7 +7,7 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { Readable } from "node:stream";
-import { BadRequest, Conflict, NotFound } from "../../errors.ts";
+import { BadRequest, Conflict, NotFound, UnprocessableEntity } from "../../errors.ts";
 import { read } from "../../resources/reads.ts";
 import { EntryOrder } from "../../resources/entry-order.ts";
 import { datasetCsv, featureList } from "../../resources/dataset-export.ts";
@@ -16,8 +16,10 @@ import type { Deps } from "../deps.ts";
 import { COLUMNS, DATASET_COLUMNS, DATASET_LIST, datasetHtml, datasetListHtml, featureHtml } from "../html/dataset.ts";
 import { listPage, NEWEST_FIRST, sortItems } from "../html/list.ts";
 import { MODEL_COLUMNS } from "../html/collections.ts";
-import { readPage, ROWS } from "../paging.ts";
-import { collectionReps, rdfReps, respond, uriList } from "../respond.ts";
+import { intParam, readPage, ROWS } from "../paging.ts";
+import { requestJob } from "../request-job.ts";
+import { DEPICTION_SIZE } from "../../chem/structure.ts";
+import { collectionReps, rdfReps, respond, uriList, type Representations } from "../respond.ts";
 import { storedSource, textSource } from "../render-rdf.ts";
 import { ot } from "../../store/vocab.ts";
 import { respondTask } from "./tasks.ts";
@@ -28,6 +30,7 @@ import { parseParams } from "../../resources/params.ts";
 import { PC_OF_RESOURCE } from "../../algorithms/descriptors/spec.ts";
 import { describeDataset } from "../../algorithms/descriptors/index.ts";
 import { submitUpload } from "../../algorithms/upload/index.ts";
+import { predictionHtml } from "./prediction-page.ts";
 
 /** Models a dataset page offers to predict it with (the newest). */
 const PREDICT_WITH = 8;
@@ -78,6 +81,9 @@ export function registerDatasets(router: Router, deps: Deps): void {
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, uri), deps),
       ["text/html", async () => {
+        // A model's prediction has a page of its own (routes/prediction-page.ts).
+        const prediction = await read(store, vocab, "predictionHeader", uri);
+        if (prediction) return predictionHtml(ctx, prediction, deps, order);
         const summary = await read(store, vocab, "datasetInfo", uri);
         const lines = await order.lines(uri);
         const rows = readPage(ctx.query, ROWS, lines.length);
@@ -89,11 +95,12 @@ export function registerDatasets(router: Router, deps: Deps): void {
         const page = lines.slice(rows.offset, rows.offset + rows.size);
         const table = { features: features.map((f) => f.uri), totalEntries: summary.entries, valuesPerEntry: valuesPerEntry(uri, summary.entries) };
         const { entries, compounds } = await read(store, vocab, "entryTable", uri, page, table, true);
+        const endpoint = features.some((f) => f.substructure) ? await read(store, vocab, "minedEndpoint", uri) : null;
         const related = await read(store, vocab, "datasetRelated", uri);
         const usedBy = (await read(store, vocab, "modelsUsing", uri)).length;
         const models = store.graphsWithPrefix(`${uris.models()}/`).filter((g) => isId(g.slice(uris.models().length + 1)));
         const predictWith = sortItems((await read(store, vocab, "modelRows", models)).filter((m) => m !== null), MODEL_COLUMNS, NEWEST_FIRST).slice(0, PREDICT_WITH);
-        return datasetHtml({ summary, features, entries, compounds, rows, columns, related: { ...related, predictWith, usedBy } }, vocab.base);
+        return datasetHtml({ summary, features, entries, compounds, rows, columns, endpoint, related: { ...related, predictWith, usedBy } }, vocab.base);
       }],
       ["text/csv", () => datasetCsv(store, order, uri, vocab)],
       ["text/uri-list", () => compoundList(uri)],
@@ -119,7 +126,24 @@ export function registerDatasets(router: Router, deps: Deps): void {
     const candidates = /^[A-Za-z0-9\-._~%!$&'()*+,;=:@]+$/.test(raw) ? [`${uri}/feature/${raw}`, fUri] : [fUri];
     const feature = await read(store, vocab, "featureOf", uri, candidates);
     if (!feature) throw new NotFound(`no feature ${fUri}`);
-    await respond(ctx, [...rdfReps(async () => textSource(await read(store, vocab, "describeInGraph", feature.uri, uri)), deps), ["text/html", () => featureHtml(feature, uri, vocab.base)], ["text/uri-list", () => uriList([feature.uri])]]);
+    const reps: Representations[number][] = [
+      ...rdfReps(async () => textSource(await read(store, vocab, "describeInGraph", feature.uri, uri)), deps),
+      ["text/html", async () => featureHtml(feature, uri, vocab.base, feature.substructure ? await read(store, vocab, "minedEndpoint", uri) : null)],
+      ["text/uri-list", () => uriList([feature.uri])],
+    ];
+    const smarts = feature.substructure?.smarts;
+    if (smarts !== undefined) {
+      // A mined substructure's picture (chem/depict-pattern.ts, in the chem pool); it never changes.
+      reps.push(["image/svg+xml", async () => {
+        const width = intParam(ctx.query, "width", DEPICTION_SIZE.min, DEPICTION_SIZE.max, 240, " (pixels)");
+        const height = intParam(ctx.query, "height", DEPICTION_SIZE.min, DEPICTION_SIZE.max, 160, " (pixels)");
+        const svg = await requestJob(deps, "chem.depictPattern", { smarts, width, height });
+        if (!svg) throw new UnprocessableEntity(`the pattern ${smarts.slice(0, 200)} could not be drawn (RDKit does not read it as SMARTS)`, { field: "smarts" });
+        ctx.set("Cache-Control", "max-age=86400");
+        return svg;
+      }]);
+    }
+    await respond(ctx, reps);
   });
 
   router.post("/dataset/:id/pc", async (ctx) => {

@@ -2,7 +2,8 @@
  * /sparql — the SPARQL 1.1 Protocol (https://www.w3.org/TR/sparql11-protocol/), query operation
  * only; queries run on the read replica (store/replica.ts), never on the main thread.
  *
- *   GET  /sparql?query=…                                    (no query: an HTML form for browsers, else 400)
+ *   GET  /sparql?query=…                                    (no query: an HTML form for browsers, else 400;
+ *                                                            HTML accepted: the form and the result as a page)
  *   POST /sparql  application/x-www-form-urlencoded query=…  (update=… → 400 read-only)
  *   POST /sparql  application/sparql-query  <query text>
  *   POST /sparql  application/sparql-update                 → 400 read-only
@@ -14,6 +15,14 @@
  * lexically (sparql-syntax.ts); the replica is the authority on validity, time limit (503) and
  * result size (400).
  *
+ * The service's prefixes (ot, ota, qg, dc, dcterms, rdf, rdfs, owl, xsd: Vocab.prefixes) are
+ * declared for every query that uses them without declaring them (store/sparql-exec.ts), for
+ * every client. A syntax error is one sentence at a line and column (400, field `query`).
+ * A browser (HTML preferred, or `format=html`) gets html/sparql.ts: the form with the query in
+ * it, then one page of the result (`page`, `page_size`) read in the replica's worker
+ * (TABLE_FORMAT), or the error above the form (still 400). Every other client gets exactly the
+ * protocol's answers: HTML is offered last, so `*\/*` still means the first format.
+ *
  * A client that disconnects before its answer is written stops its query (the replica drops it
  * from its queue or terminates the worker running it). Every 503 of the replica (a query that
  * could not start or did not end within the time limit, a full queue) carries `Retry-After`: the
@@ -23,12 +32,13 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { IncomingMessage } from "node:http";
 import { BadRequest, PayloadTooLarge, ServiceError, UnsupportedMediaType } from "../../errors.ts";
-import type { SparqlReplica, QueryDataset } from "../../store/replica.ts";
-import { READ_ONLY_MESSAGE } from "../../store/sparql-exec.ts";
+import type { SparqlReplica, QueryDataset, QueryOptions } from "../../store/replica.ts";
+import { READ_ONLY_MESSAGE, TABLE_FORMAT, type QueryTable } from "../../store/sparql-exec.ts";
 import { GRAPH_FORMATS, queryForm, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
 import type { Deps } from "../deps.ts";
-import { esc, page } from "../html/layout.ts";
+import { MAX_PAGE_SIZE, PAGE_SIZE, sparqlHtml } from "../html/sparql.ts";
 import { FORMAT_ALIASES, negotiate } from "../negotiate.ts";
+import { intParam } from "../paging.ts";
 import { readBytes } from "../body.ts";
 
 export const MAX_SPARQL_BODY_BYTES = 1024 * 1024;
@@ -83,19 +93,6 @@ function wantsHtml(ctx: Context): boolean {
   return ctx.get("Accept") !== "" && ctx.accepts("text/plain", "text/html") === "text/html";
 }
 
-function formPage(base: string): string {
-  const example = "SELECT ?g (COUNT(*) AS ?triples)\nWHERE { GRAPH ?g { ?s ?p ?o } }\nGROUP BY ?g\nORDER BY DESC(?triples)\nLIMIT 20";
-  return page(
-    "SPARQL",
-    `<p>Read-only SPARQL 1.1 queries over every graph of the service; the default graph is the union of all graphs.</p>
-<form method="get" action="${esc(base)}/sparql">
-<p><textarea name="query" rows="12" cols="90" class="mono">${esc(example)}</textarea></p>
-<p><button type="submit">Run query</button></p>
-</form>
-<p>Results are negotiated with <code>Accept</code>, or chosen with <code>format=</code>: SELECT/ASK as ${SOLUTION_FORMATS.map((f) => `<code>${esc(f)}</code>`).join(", ")}; CONSTRUCT/DESCRIBE as ${GRAPH_FORMATS.map((f) => `<code>${esc(f)}</code>`).join(", ")}.</p>`,
-    { base, self: `${base}/sparql` },
-  );
-}
 
 /**
  * An AbortSignal that fires when the client goes away before the response is complete: the
@@ -113,7 +110,43 @@ function clientGone(ctx: Context): { signal: AbortSignal; release: () => void } 
   return { signal: ac.signal, release: () => res.off("close", onClose) };
 }
 
-async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, dataset: QueryDataset): Promise<void> {
+/** The query on the replica; a 503 gets Retry-After. */
+async function run(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, format: string, options: QueryOptions): Promise<Buffer> {
+  const gone = clientGone(ctx);
+  try {
+    return (await replica.query(query, format, options, gone.signal)).body;
+  } catch (err) {
+    if (err instanceof ServiceError && err.status === 503) ctx.set("Retry-After", String(retryAfterS));
+    throw err;
+  } finally {
+    gone.release();
+  }
+}
+
+/**
+ * The page for a browser: the form with the query, and one page of its result, or the 400's
+ * sentence above the form (any other error is the service's error page).
+ */
+async function answerHtml(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, options: QueryOptions, base: string): Promise<void> {
+  const pageSize = intParam(ctx.query, "page_size", 1, MAX_PAGE_SIZE, PAGE_SIZE, " (rows per page)");
+  const pageNo = intParam(ctx.query, "page", 1, 1_000_000, 1);
+  const show = { base, prefixes: options.prefixes ?? {}, query, page: pageNo, pageSize };
+  ctx.vary("Accept");
+  ctx.set("Cache-Control", "no-store");
+  ctx.type = "text/html; charset=utf-8";
+  try {
+    if (query.trim() === "") throw new BadRequest("the query is empty", { field: "query" });
+    const body = await run(ctx, replica, retryAfterS, query, TABLE_FORMAT, { ...options, table: { offset: (pageNo - 1) * pageSize, limit: pageSize } });
+    ctx.status = 200;
+    ctx.body = sparqlHtml({ ...show, result: JSON.parse(body.toString("utf8")) as QueryTable });
+  } catch (err) {
+    if (!(err instanceof BadRequest)) throw err;
+    ctx.status = 400;
+    ctx.body = sparqlHtml({ ...show, error: err.message });
+  }
+}
+
+async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, options: QueryOptions): Promise<void> {
   if (query.trim() === "") throw new BadRequest("the query is empty", { field: "query" });
   const form = queryForm(query);
   const offers: readonly string[] = form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS;
@@ -124,25 +157,18 @@ async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number,
     ctx.vary("Accept");
     format = offers[0]!;
   }
-  const gone = clientGone(ctx);
-  let result;
-  try {
-    result = await replica.query(query, format, dataset, gone.signal);
-  } catch (err) {
-    if (err instanceof ServiceError && err.status === 503) ctx.set("Retry-After", String(retryAfterS));
-    throw err;
-  } finally {
-    gone.release();
-  }
+  const body = await run(ctx, replica, retryAfterS, query, format, options);
   ctx.status = 200;
-  ctx.type = result.contentType.startsWith("text/") ? `${result.contentType}; charset=utf-8` : result.contentType;
+  ctx.type = format.startsWith("text/") ? `${format}; charset=utf-8` : format;
   ctx.set("Cache-Control", "no-store");
-  ctx.body = result.body;
+  ctx.body = body;
 }
 
 export function registerSparql(router: Router, deps: Deps, replica: SparqlReplica): void {
   const base = deps.config.baseUrl;
   const retryAfterS = Math.ceil(deps.config.sparqlTimeoutMs / 1000);
+  const prefixes = deps.vocab.prefixes();
+  const withPrefixes = (dataset: QueryDataset): QueryOptions => ({ ...dataset, prefixes });
 
   router.get("/sparql", async (ctx) => {
     const params = new URLSearchParams(ctx.querystring);
@@ -151,10 +177,15 @@ export function registerSparql(router: Router, deps: Deps, replica: SparqlReplic
       if (!wantsHtml(ctx)) throw new BadRequest("missing the 'query' parameter (SPARQL 1.1 Protocol §2.1.1)", { field: "query" });
       ctx.vary("Accept");
       ctx.type = "text/html; charset=utf-8";
-      ctx.body = formPage(base);
+      ctx.body = sparqlHtml({ base, prefixes });
       return;
     }
-    await answer(ctx, replica, retryAfterS, query, datasetOf([params]));
+    const options = withPrefixes(datasetOf([params]));
+    // HTML is offered after the protocol's formats: only a client that prefers it gets the page.
+    const form = queryForm(query);
+    const offers = [...(form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS), "text/html"];
+    if (form ? negotiate(ctx, offers) === "text/html" : wantsHtml(ctx)) return answerHtml(ctx, replica, retryAfterS, query, options, base);
+    await answer(ctx, replica, retryAfterS, query, options);
   });
 
   router.post("/sparql", async (ctx) => {
@@ -168,12 +199,12 @@ export function registerSparql(router: Router, deps: Deps, replica: SparqlReplic
       const form = new URLSearchParams(await readBody(ctx.req));
       const query = queryParam(form);
       if (query === undefined) throw new BadRequest("missing the 'query' field of the form (SPARQL 1.1 Protocol §2.1.2)", { field: "query" });
-      await answer(ctx, replica, retryAfterS, query, datasetOf([form, urlParams]));
+      await answer(ctx, replica, retryAfterS, query, withPrefixes(datasetOf([form, urlParams])));
       return;
     }
     if (type === "application/sparql-query") {
       if (urlParams.has("update")) throw readOnly("update");
-      await answer(ctx, replica, retryAfterS, await readBody(ctx.req), datasetOf([urlParams]));
+      await answer(ctx, replica, retryAfterS, await readBody(ctx.req), withPrefixes(datasetOf([urlParams])));
       return;
     }
     throw new UnsupportedMediaType(

@@ -26,6 +26,12 @@ import { listPage, NEWEST_FIRST } from "../html/list.ts";
 import { VALIDATION_COLUMNS, VALIDATION_LIST, validationListHtml } from "../html/collections.ts";
 import { storedSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
+import { readFormContext } from "./algorithms.ts";
+import { crossValidationForm, reportForm } from "../html/crossvalidation-form.ts";
+import { FORMS_SCRIPT } from "../html/algorithm.ts";
+
+/** How many cross-validations the report form offers (the newest). */
+const REPORT_FORM_VALIDATIONS = 200;
 
 export function registerValidation(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
@@ -36,20 +42,28 @@ export function registerValidation(router: Router, deps: Deps): void {
   /** The HTML list of cross-validations and reports: every member's row in one read, sorted and paged (html/collections.ts). */
   const listHtml = async (ctx: Context, title: string, intro: string, list: readonly string[], self: string): Promise<string> => {
     const rows = (await read(store, vocab, "validationRows", list)).filter((r) => r !== null);
-    return validationListHtml(title, intro, listPage(ctx.query, rows, VALIDATION_COLUMNS, NEWEST_FIRST, VALIDATION_LIST), self, vocab.base);
+    return validationListHtml(title, intro, listPage(ctx.query, rows, VALIDATION_COLUMNS, NEWEST_FIRST, VALIDATION_LIST), self, vocab.base, [FORMS_SCRIPT]);
+  };
+  /** The report form (a checkbox per cross-validation, the newest first). */
+  const reportFormHtml = async (): Promise<string> => {
+    const choices = await read(store, vocab, "crossValidationChoices", members(cvBase), REPORT_FORM_VALIDATIONS);
+    return reportForm(reportBase, choices.validations, choices.total);
   };
 
   router.get("/validation", async (ctx) => {
     const list = [...members(cvBase), ...members(reportBase)];
     await respond(ctx, [
       ...collectionReps(uris.validations(), list, vocab.qg.CrossValidation, deps),
-      ["text/html", () => listHtml(ctx, "Validations", `<p>Cross-validations and their reports. Run one with ${link(cvBase, "the cross-validation form")}, or from a dataset's page.</p>`, list, uris.validations())],
+      ["text/html", async () => listHtml(ctx, "Validations", `<p>${link(cvBase, "Run a cross-validation")} (a form), or make a report of those below.</p>${await reportFormHtml()}`, list, uris.validations())],
     ]);
   });
 
   router.get("/validation/crossvalidation", async (ctx) => {
     const list = members(cvBase);
-    await respond(ctx, [...collectionReps(cvBase, list, vocab.qg.CrossValidation, deps), ["text/html", () => listHtml(ctx, "Cross-validations", "", list, cvBase)]]);
+    await respond(ctx, [
+      ...collectionReps(cvBase, list, vocab.qg.CrossValidation, deps),
+      ["text/html", async () => listHtml(ctx, "Cross-validations", crossValidationForm(cvBase, await readFormContext(ctx, deps)) + (await reportFormHtml()), list, cvBase)],
+    ]);
   });
 
   router.post("/validation/crossvalidation", async (ctx) => {
@@ -79,6 +93,9 @@ export function registerValidation(router: Router, deps: Deps): void {
 
   router.post("/validation/report/crossvalidation", async (ctx) => {
     const raw = await readParams(ctx);
+    // the parameter repeated (the report form's checkboxes) names several, as a list would
+    const named = raw.get("validation_uris");
+    if (named && named.length > 1) raw.set("validation_uris", [named.join(",")]);
     const t = await crossValidationReport.submit(parseParams(crossValidationReport.spec, raw), raw, reportBase, deps);
     await respondTask(ctx, t, deps);
   });

@@ -196,6 +196,17 @@ describe("reads of a store with a dataset, compounds, a model, a prediction, a t
     assert.deepEqual((await read(store, v, "crossValidations", [CV, DS])).map((x) => x?.predictions.length ?? null), [2, null]);
     assert.deepEqual(await read(store, v, "reportValidations", R), [CV]);
   });
+
+  test("what the forms offer: datasets (a computed one lists no features) and cross-validations", async () => {
+    const choices = await read(store, v, "datasetChoices", [DS], 200, 30);
+    assert.equal(choices.total, 1);
+    const [d] = choices.datasets;
+    assert.deepEqual([d?.uri, d?.title, d?.compounds, d?.computed, d?.featureCount, d?.features], [DS, "Readable title", 2, true, 2, []]);
+    assert.match(d?.created ?? "", /^1970-01-01T00:00:00/);
+    assert.deepEqual((await read(store, v, "datasetChoices", [DS], 0, 30)).datasets, [], "limit 0");
+    const cvs = await read(store, v, "crossValidationChoices", [CV], 200);
+    assert.deepEqual(cvs.validations.map((c) => [c.uri, c.title, c.dataset, c.algorithmParams, c.numFolds]), [[CV, cvParams.title, DS, "min_sim=0.3", 2]]);
+  });
 });
 
 /** Arguments for every read (each must be here: a new read gets a case). */
@@ -213,6 +224,7 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
   featureColumn: [DS, F0],
   featureValues: [DS, []],
   compoundsWithFirstLine: [DS],
+  minedEndpoint: [DS],
   statedEntries: [DS],
   maxEntryLine: [DS],
   entryLinesIn: [DS, 0, 10],
@@ -235,6 +247,13 @@ const CASES: { readonly [K in ReadName]: ReadArgs<K> } = {
   compoundsByKey: [ETHANOL.inchikey],
   compoundsByName: [["Benzene", "benzene"]],
   compoundStructures: [],
+  datasetChoices: [[DS], 200, 30],
+  crossValidationChoices: [[CV], 200],
+  predictionHeader: [P],
+  predictionEntries: [P, [1], M, F0],
+  predictionDetail: [P, 1],
+  structures: [[C1, C2]],
+  modelValidations: [{ trainingDataset: DS, endpoint: F0, predictionAlgorithm: "weighted_majority_vote", parameters: [] }],
 };
 
 describe("reads of the list pages and the compound search (resources/listings.ts, compound-lookup.ts)", () => {

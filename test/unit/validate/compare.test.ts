@@ -132,3 +132,17 @@ test("a conformal cross-validation's own report: the calibration table and plot,
   assert.match(body, /Conformal calibration/);
   assert.match(body, /inactive 0\.100<br>active 0\.600/);
 });
+
+test("the comparison notes statistics on fewer than 20 predicted compounds, and a cross-validation with less than half predicted", () => {
+  // lazar: 3 of 4 predicted; the kernel model: 4 of 4 — every figure on n < 20
+  const body = crossValidationComparisonBody([cv("l1", lazarPredictions), cv("k1", kernelPredictions)]);
+  checkMarkup(body, "html");
+  const row = (name: string): string => new RegExp(`<tr><th>${name}</th>(.*?)</tr>`).exec(body)?.[1] ?? "";
+  assert.equal((row("accuracy").match(/n = 3: too few for a reliable figure/g) ?? []).length, 1);
+  assert.equal((row("accuracy").match(/n = 4: too few for a reliable figure/g) ?? []).length, 1);
+  assert.match(row("average AUC"), /n = 3: too few/);
+  assert.match(row("conformal error rate at ε = 0.1"), /n = 4: too few/);
+  assert.doesNotMatch(row("predicted"), /less than half/);
+  const half = [...lazarPredictions.slice(0, 1), ...lazarPredictions.slice(1).map((p) => ({ ...p, predicted: null, confidence: null }))];
+  assert.match(crossValidationComparisonBody([cv("l2", half)]), /<tr><th>predicted<\/th><td class="num">1 \(25 %\)<br><span class="small-n">less than half predicted<\/span>/);
+});

@@ -122,3 +122,46 @@ test("safe URIs and depiction URIs", () => {
   assert.equal(depictionUri("/compound/x"), "/compound/x?format=svg");
   assert.equal(depictionUri("/compound/x?a=1"), "/compound/x?a=1&format=svg");
 });
+
+/**
+ * n predictions of a classification: the first `predicted` predicted (alternating classes, every
+ * third one wrong), the rest not; 2 folds by parity.
+ */
+function classificationOf(n: number, predicted: number) {
+  const preds: ClassificationInstance[] = Array.from({ length: n }, (_, i) => {
+    const measured = i % 2 === 0 ? "active" : "inactive";
+    const other = measured === "active" ? "inactive" : "active";
+    return { compound: `${C}${i}`, fold: i % 2, measured, predicted: i < predicted ? (i % 3 === 0 ? other : measured) : null, confidence: i < predicted ? 0.5 + (i % 5) / 10 : null };
+  });
+  return crossValidationResult({ uri: "http://localhost:8080/validation/crossvalidation/n", parameters: params }, { type: "classification", classes: ["inactive", "active"], predictions: preds });
+}
+
+/** The small-n notes of a report body: the rows (by their first cell) that carry one, and the n each names. */
+function smallNotes(body: string): string[] {
+  return [...body.matchAll(/<tr>(?:<th>|<td[^>]*>)([^<]*(?:<a[^>]*>[^<]*<\/a>)?)[\s\S]*?<\/tr>/g)]
+    .filter((m) => m[0].includes("too few for a reliable figure"))
+    .map((m) => `${m[1]!.replace(/<[^>]+>/g, "")}: ${/n = (\d+)/.exec(m[0])![1]}`);
+}
+
+test("a statistic on fewer than 20 predicted compounds says so (pooled, per class, per fold, coverage); 20 or more do not", () => {
+  // 24 instances, 12 predicted (6 per class, 6 per fold): every statistic is on n < 20
+  const few = crossValidationReportBody(classificationOf(24, 12));
+  const notes = smallNotes(few);
+  for (const row of ["accuracy: 12", "weighted accuracy: 12", "average AUC: 12", "inactive: 6", "active: 6", "fold 1: 6", "fold 2: 6"]) assert.ok(notes.includes(row), `${row} in ${notes.join("; ")}`);
+  assert.ok(!notes.some((n) => n.startsWith("instances") || n.startsWith("predicted")), "counts carry no note");
+  assert.ok(notes.includes("10 %: 4"), "the coverage rows too (10 % of 24: the 4 predictions of confidence ≥ 0.8, ties kept)");
+  // 60 instances, all predicted (30 per class and fold): none on the pooled or per-class figures
+  const many = smallNotes(crossValidationReportBody(classificationOf(60, 60)));
+  assert.ok(!many.some((n) => /^(accuracy|weighted accuracy|average AUC|inactive|active|fold \d):/.test(n)), many.join("; "));
+  assert.ok(many.includes("10 %: 12"), "10 % coverage keeps the 12 predictions of confidence 0.9 (ties kept): noted");
+  assert.ok(!many.some((n) => n.startsWith("100 %")), "all 60: not noted");
+});
+
+test("less than half of the compounds predicted: said at the top of the pooled results; half or more: not", () => {
+  const body = crossValidationReportBody(classificationOf(30, 14));
+  assert.match(body, /<div class="warning"><p><strong>Less than half of the compounds were predicted:<\/strong> 14 of 30 \(46\.7 %\)/);
+  assert.doesNotMatch(crossValidationReportBody(classificationOf(30, 15)), /Less than half/);
+  const doc = crossValidationReportDocument(classificationOf(30, 14));
+  checkMarkup(doc, "html");
+  assert.match(doc, /\.cv-report \.small-n\{/);
+});
