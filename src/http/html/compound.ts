@@ -21,8 +21,8 @@ export function thumbnail(c: Pick<CompoundView, "uri" | "smiles" | "inchi">, wid
 
 /** The search boxes: one for an identifier or a name, one for a substructure. */
 export function compoundSearchForm(base: string, q = "", substructure = ""): string {
-  return `<form id="compound-search" method="get" action="${esc(base)}/compound" role="search"><p><label for="compound-q">SMILES, InChI, InChIKey or name</label> <input id="compound-q" name="q" size="50" value="${esc(q)}" required maxlength="4000" spellcheck="false" autocapitalize="off"> <button>Find</button></p></form>
-<form id="substructure-search" method="get" action="${esc(base)}/compound" role="search"><p><label for="compound-substructure">Compounds containing a substructure (SMILES or SMARTS)</label> <input id="compound-substructure" name="substructure" size="40" value="${esc(substructure)}" required maxlength="${MAX_PATTERN_CHARS}" spellcheck="false" autocapitalize="off"> <button>Search</button></p></form>
+  return `<form id="compound-search" method="get" action="${esc(base)}/compound" role="search"><p><label for="compound-q">SMILES, InChI, InChIKey or name</label> <input id="compound-q" name="q" size="50" value="${esc(q)}" required maxlength="4000" spellcheck="false" autocapitalize="off"> <button type="submit">Find</button></p></form>
+<form id="substructure-search" method="get" action="${esc(base)}/compound" role="search"><p><label for="compound-substructure">Compounds containing a substructure (SMILES or SMARTS)</label> <input id="compound-substructure" name="substructure" size="40" value="${esc(substructure)}" required maxlength="${MAX_PATTERN_CHARS}" spellcheck="false" autocapitalize="off"> <button type="submit">Search</button></p></form>
 <p class="muted">A substructure is matched as the miners match their fragments: heavy atoms and bonds, aromatic or not (no charges, hydrogen counts or stereo); at most ${MAX_PATTERN_ATOMS} atoms.</p>`;
 }
 

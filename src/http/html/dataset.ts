@@ -38,7 +38,7 @@ export const DATASET_COLUMNS: readonly ListColumn<DatasetRow>[] = [
 
 /** The upload form (multipart `file`), on the dataset list and the home page. */
 export function uploadForm(base: string, heading = "h2"): string {
-  return `<${heading} id="upload-heading">Upload a CSV or SD file</${heading}><form method="post" id="upload" action="${esc(base)}/dataset" enctype="multipart/form-data" aria-labelledby="upload-heading"><p><label for="upload-file">File (CSV with a SMILES or InChI column, or SD file)</label> <input type="file" name="file" accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile" id="upload-file" required> <button>Upload</button></p></form>`;
+  return `<${heading} id="upload-heading">Upload a CSV or SD file</${heading}><form method="post" id="upload" action="${esc(base)}/dataset" enctype="multipart/form-data" aria-labelledby="upload-heading"><p><label for="upload-file">File (CSV with a SMILES or InChI column, or SD file)</label> <input type="file" name="file" accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile" id="upload-file" required> <button type="submit">Upload</button></p></form>`;
 }
 
 export function datasetListHtml(p: ListPage<DatasetRow>, base: string): string {
@@ -160,15 +160,15 @@ function actionsSection(s: DatasetPage["summary"], r: DatasetRelated, base: stri
   const predict =
     r.predictWith.length === 0
       ? `<li>Predict this dataset with a model: no model yet.</li>`
-      : `<li><form id="predict-dataset" method="post" action="${esc(base)}/model"><input type="hidden" name="dataset_uri" value="${esc(s.uri)}"><p><label for="predict-dataset-model">Predict this dataset with the model</label> <select id="predict-dataset-model" name="model_uri" required>${r.predictWith.map((m) => `<option value="${esc(m.uri)}">${esc(modelLabel({ uri: m.uri, title: m.title, endpoint: m.endpointTitle, algorithm: m.algorithm, ...(m.created !== undefined ? { created: m.created } : {}) }))}</option>`).join("")}</select> <button>Predict the dataset</button> (a task; its result is a prediction dataset)</p></form></li>`;
+      : `<li><form id="predict-dataset" method="post" action="${esc(base)}/model"><input type="hidden" name="dataset_uri" value="${esc(s.uri)}"><p><label for="predict-dataset-model">Predict this dataset with the model</label> <select id="predict-dataset-model" name="model_uri" required>${r.predictWith.map((m) => `<option value="${esc(m.uri)}">${esc(modelLabel({ uri: m.uri, title: m.title, endpoint: m.endpointTitle, algorithm: m.algorithm, ...(m.created !== undefined ? { created: m.created } : {}) }))}</option>`).join("")}</select> <button type="submit">Predict the dataset</button> (a task; its result is a prediction dataset)</p></form></li>`;
   const del =
     r.usedBy > 0
       ? `<li>Delete: not while ${r.usedBy} model${r.usedBy === 1 ? " or cross-validation uses" : "s or cross-validations use"} it (the DELETE answers 409 until they are deleted).</li>`
-      : `<li><form id="delete" data-delete="${esc(s.uri)}" data-next="${esc(base)}/dataset" data-confirm="${esc(`Delete the dataset “${s.title}”? This cannot be undone.`)}" method="post" action="${esc(s.uri)}" hidden><p><button>Delete this dataset…</button> <output></output></p></form><noscript>Delete: <code>curl -X DELETE ${esc(s.uri)}</code> (deleting from the page needs JavaScript).</noscript> <span class="muted">With API tokens, only its creator or an admin may delete it.</span></li>`;
+      : `<li><form id="delete" data-delete="${esc(s.uri)}" data-next="${esc(base)}/dataset" data-confirm="${esc(`Delete the dataset “${s.title}”? This cannot be undone.`)}" method="post" action="${esc(s.uri)}" hidden><p><button type="submit">Delete this dataset…</button> <output></output></p></form><noscript>Delete: <code>curl -X DELETE ${esc(s.uri)}</code> (deleting from the page needs JavaScript).</noscript> <span class="muted">With API tokens, only its creator or an admin may delete it.</span></li>`;
   return `<section id="actions"><h2>What you can do with this dataset</h2><ul class="actions">
 <li>${link(`${base}/algorithm/qsar?${q}`, "Build a model")} (the model form, with this dataset filled in)</li>
 <li>${link(`${base}/validation/crossvalidation?${q}`, "Cross-validate a model")} (the cross-validation form, with this dataset filled in)</li>
-<li><form id="descriptors" method="post" action="${esc(s.uri)}/pc"><p>Compute physico-chemical descriptors: <label for="pc-type">categories</label> <select id="pc-type" name="pc_type"><option value="">all (default)</option>${pcTypes}</select> <label for="pc-lib">library</label> <select id="pc-lib" name="lib"><option value="">cdk (default)</option>${libs}</select> <button>Compute descriptors</button></p></form></li>
+<li><form id="descriptors" method="post" action="${esc(s.uri)}/pc"><p>Compute physico-chemical descriptors: <label for="pc-type">categories</label> <select id="pc-type" name="pc_type"><option value="">all (default)</option>${pcTypes}</select> <label for="pc-lib">library</label> <select id="pc-lib" name="lib"><option value="">cdk (default)</option>${libs}</select> <button type="submit">Compute descriptors</button></p></form></li>
 <li>Mine substructures: ${link(`${base}/algorithm/miner/bbrc?${q}`, "BBRC")}, ${link(`${base}/algorithm/miner/last?${q}`, "LAST-PM")} (the miners' forms, with this dataset filled in)</li>
 ${predict}
 <li>${link(withFormat(s.uri, "csv"), "Download as CSV")}</li>
