@@ -38,7 +38,7 @@ code,.mono{font-family:ui-monospace,monospace;font-size:.9em;word-break:break-al
 progress{width:20em}nav.pages a{margin:0 .3em}
 .dt{color:#777;font-size:.8em}textarea{max-width:100%}
 .drawing{min-height:1.5em}.note{color:#555}figure{margin:.5em 0}.domain-outside,.domain-none{background:#fff6e0}
-header nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap}header nav li{margin:.15em 0}
+header nav{display:flex;flex-wrap:wrap;row-gap:.3em}
 header a[aria-current]{text-decoration:underline;font-weight:bold}
 .skip{position:absolute;left:-999em}.skip:focus{position:static;display:inline-block;background:#fff;color:#234;padding:.25em}
 th a{color:inherit}th a[aria-sort]{font-weight:bold}td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -106,8 +106,8 @@ export function siteNav(base: string, self?: string): string {
   const path = self?.slice(base.length).replace(/[?#].*$/, "");
   // "page" on the collection's own page, "location" on a page within it (a dataset, a model)
   const mark = (p: string): string => (p !== current ? "" : ` aria-current="${path === p || (p === "/" && path === "") ? "page" : "location"}"`);
-  const items = SECTIONS.map(([p, label]) => `<li><a href="${esc(base + p)}"${mark(p)}>${esc(label)}</a></li>`);
-  return `<nav aria-label="Collections"><ul>${items.join("")}</ul></nav>`;
+  const items = SECTIONS.map(([p, label]) => `<a href="${esc(base + p)}"${mark(p)}>${esc(label)}</a>`);
+  return `<nav aria-label="Collections">${items.join(" ")}</nav>`;
 }
 
 export function withFormat(uri: string, format: string): string {
