@@ -23,8 +23,8 @@ import type { CompoundView } from "./dataset-read.ts";
 import { read } from "./reads.ts";
 import type { Uris } from "./uris.ts";
 
-/** Longest query read (the longest SMILES the service reads). */
-export const MAX_QUERY_CHARS = LIMITS.smilesChars;
+/** Longest query read (the longest SMILES or InChI the service reads; each kind is then held to its own limit). */
+export const MAX_QUERY_CHARS = Math.max(LIMITS.smilesChars, LIMITS.inchiChars);
 
 export type QueryKind = "inchikey" | "inchi" | "text";
 

@@ -115,6 +115,18 @@ describe("the predict box and the prediction page", () => {
     }
   });
 
+  test("a name the service knows (a dataset's name column) predicts as its structure does; an unknown name is refused naming its line", async () => {
+    // a dataset that names two compounds (README "CSV rules": a column whose header ends in "name")
+    await uploadCsv(srv.base, "SMILES,Chemical Name,x\nc1ccccc1NN,Phenylhydrazine,1\nCCO,ethanol,2\n", "names.csv");
+    const bySmiles = await postForm(model, { structure: "c1ccccc1NN" });
+    const byName = await postForm(model, { structure: "phenylhydrazine" });
+    assert.equal(byName.status, 200, "the prediction of the same compound, asked before");
+    assert.equal((await byName.text()).trim(), (await bySmiles.text()).trim());
+    const unknown = await postForm(model, { structure: "CCO\nno such chemical" }, "text/plain");
+    assert.equal(unknown.status, 400);
+    assert.match(await unknown.text(), /line 2: 'no such chemical' is no structure, InChIKey or name the service knows/);
+  });
+
   test("a batch of 3 with a bad second line: 400 naming line 2, nothing stored", async () => {
     const before = await storeSnapshot(srv.base);
     const r = await postForm(model, { structure: "CCO\nC1CC(\nc1ccccc1O" }, "text/plain");

@@ -80,7 +80,7 @@ export async function predictText(
   const { store, uris, vocab } = services;
   const lines = structureLines(text);
   if (lines.length > 1) services.tasks.admit();
-  const resolved = await resolveLines(lines, run, uris);
+  const resolved = await resolveLines(lines, { store, vocab, uris, run });
   if (resolved.length === 1) {
     const { uri, compound } = resolved[0]!;
     if (!store.has(uri)) await store.commit([{ graph: uri, ntriples: toNTriples(compoundQuads(uri, compound, vocab)) }]);

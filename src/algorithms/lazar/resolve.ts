@@ -1,13 +1,16 @@
 /**
  * Text a person typed for a structure → a compound of this service: the one place where the
  * predict box's text (the `structure` parameter of `POST /model/{id}`, README "Predicting") is
- * read. Today a line is a SMILES or a standard InChI, read by `chem.identify` in the request-time
- * chem pool (as `POST /compound` reads its body; never on the main thread); a lookup by name
- * belongs here too, so that every caller gets it at once.
+ * read. A line is what the compound search takes (resources/compound-query.ts, the one
+ * resolution of a compound box): a SMILES or a standard InChI, read by `chem.identify` in the
+ * request-time chem pool (never on the main thread), an InChIKey or a name the service knows.
  */
 import { BadRequest } from "../../errors.ts";
 import type { StructureRecord } from "../../chem/structure.ts";
+import { resolveCompoundQuery } from "../../resources/compound-query.ts";
 import type { Uris } from "../../resources/uris.ts";
+import type { GraphStore } from "../../store/graph-store.ts";
+import type { Vocab } from "../../store/vocab.ts";
 import type { RunRequestJob } from "../jobs.ts";
 import { MAX_STRUCTURE_LINE_CHARS, MAX_STRUCTURE_LINES } from "./spec.ts";
 
@@ -39,14 +42,25 @@ export function structureLines(text: string, field = "structure"): StructureLine
 /** A structure read: the compound's URI and identity, or why it could not be read. */
 export type Resolved = { readonly ok: true; readonly uri: string; readonly compound: StructureRecord } | { readonly ok: false; readonly error: string };
 
+/** What reading a line needs: the store (names, InChIKeys), the vocabulary, the URIs, the request-time jobs. */
+export interface ResolveServices {
+  readonly store: GraphStore;
+  readonly vocab: Vocab;
+  readonly uris: Uris;
+  readonly run: RunRequestJob;
+}
+
 /**
- * One line's text → a compound: a SMILES or a standard InChI (chem.identify). The place for a
- * name lookup: a text that is neither would be looked up among the names the service knows.
+ * One line's text → one compound (resolveCompoundQuery): the structure it spells, else the one
+ * stored compound its InChIKey or name finds; a name or key of several compounds is refused with
+ * their number (a structure says which is meant).
  */
-export async function resolveStructure(text: string, run: RunRequestJob, uris: Uris): Promise<Resolved> {
-  const r = await run("chem.identify", { cell: text });
-  if (!r.ok) return { ok: false, error: r.error };
-  return { ok: true, uri: uris.compound(r.value.inchi), compound: r.value };
+export async function resolveStructure(text: string, s: ResolveServices): Promise<Resolved> {
+  const r = await resolveCompoundQuery(text, { store: s.store, vocab: s.vocab, uris: s.uris, identify: (cell) => s.run("chem.identify", { cell }) });
+  const hit = r.hits.find((h) => h.via.includes("structure")) ?? (r.hits.length === 1 ? r.hits[0] : undefined);
+  if (hit) return { ok: true, uri: hit.compound.uri, compound: { inchi: hit.compound.inchi, inchikey: hit.compound.inchikey, smiles: hit.compound.smiles ?? null } };
+  if (r.hits.length > 1) return { ok: false, error: `'${text}' names ${r.hits.length} compounds (${r.hits.slice(0, 3).map((h) => h.compound.smiles ?? h.compound.inchikey).join(", ")}${r.hits.length > 3 ? ", …" : ""}): give its SMILES` };
+  return { ok: false, error: r.structureError ?? `'${text}' is no structure, InChIKey or name the service knows` };
 }
 
 /** How many structures are read at once (the chem pool queues them; a few in flight keep its worker busy). */
@@ -58,11 +72,11 @@ const SHOWN_ERRORS = 5;
  * Every line resolved, or a BadRequest naming the lines that could not be read (the first
  * SHOWN_ERRORS of them, with why; `details.line` is the first). Nothing is stored here.
  */
-export async function resolveLines(lines: readonly StructureLine[], run: RunRequestJob, uris: Uris, field = "structure"): Promise<{ readonly line: number; readonly text: string; readonly uri: string; readonly compound: StructureRecord }[]> {
+export async function resolveLines(lines: readonly StructureLine[], services: ResolveServices, field = "structure"): Promise<{ readonly line: number; readonly text: string; readonly uri: string; readonly compound: StructureRecord }[]> {
   const results = new Array<Resolved>(lines.length);
   for (let i = 0; i < lines.length; i += IN_FLIGHT) {
     const part = lines.slice(i, i + IN_FLIGHT);
-    (await Promise.all(part.map((l) => resolveStructure(l.text, run, uris)))).forEach((r, k) => (results[i + k] = r));
+    (await Promise.all(part.map((l) => resolveStructure(l.text, services)))).forEach((r, k) => (results[i + k] = r));
   }
   const bad = lines.flatMap((l, i) => {
     const r = results[i]!;
