@@ -8,6 +8,8 @@
 import { RANDOM_FOREST } from "../../algorithms/global/spec.ts";
 import { predictedConfidenceUri, predictedValueUri, type ModelRecord } from "../../resources/model.ts";
 import { modelAlgorithmParams, type ValidationSummary } from "../../resources/model-validations.ts";
+import { PREDICT } from "../../algorithms/lazar/spec.ts";
+import { FORMS_SCRIPT, paramRow, type FormContext } from "./algorithm.ts";
 import { predictForm, PREDICT_SCRIPTS } from "./predict.ts";
 import { sig3 } from "./prediction.ts";
 import { dl, esc, link, page } from "./layout.ts";
@@ -61,13 +63,19 @@ function validationsSection(m: ModelRecord, validations: readonly ValidationSumm
   return `<section id="validations"><h2>Validations (${validations.length})</h2><p>Cross-validations of the same training data and endpoint with the same prediction algorithm, whose parameters agree with the model's.</p><table><tr><th>Cross-validation</th><th>Folds</th><th>Statistics (pooled)</th><th>Date</th></tr>${rows}</table>${action}</section>`;
 }
 
-export function modelHtml(m: ModelRecord, base: string, validations: readonly ValidationSummary[] = []): string {
+/** The form that predicts a whole dataset: the dataset as the algorithm forms offer it (a select of the newest, or a URI). */
+function predictDatasetForm(m: ModelRecord, forms: FormContext): string {
+  const param = PREDICT.parameters.find((p) => p.name === "dataset_uri")!;
+  return `<form id="predict-dataset" method="post" action="${esc(m.uri)}"><h3>Or every compound of a dataset</h3><table>${paramRow({ ...param, required: true }, forms, "predict-")}</table><p><button type="submit">Predict the dataset</button></p></form>`;
+}
+
+export function modelHtml(m: ModelRecord, base: string, forms: FormContext, validations: readonly ValidationSummary[] = []): string {
   const global = m.featureKind === "fingerprints" ? globalModel(m) : null;
   const box = predictForm({ base, models: [{ uri: m.uri, title: m.title, endpoint: m.endpointTitle, algorithm: m.predictionAlgorithm, created: m.created }] });
   return page(
     m.title,
     `<section id="predict-box"><h2>Predict</h2>${box}` +
-      `<form method="post" action="${esc(m.uri)}"><p><label for="predict-dataset">Or every compound of a dataset of this service (its URI)</label> <input id="predict-dataset" name="dataset_uri" size="60" placeholder="${esc(base)}/dataset/…"> <button>Predict the dataset</button></p></form></section>` +
+      `${predictDatasetForm(m, forms)}</section>` +
       `<section id="model"><h2>The model</h2>` +
       dl([
         ["URI", `<span class="mono">${esc(m.uri)}</span>`],
@@ -89,7 +97,7 @@ export function modelHtml(m: ModelRecord, base: string, validations: readonly Va
       ]) +
       `</section>` +
       validationsSection(m, validations, base),
-    { base, self: m.uri, formats: ["ttl", "json", "rdf"], scripts: PREDICT_SCRIPTS },
+    { base, self: m.uri, formats: ["ttl", "json", "rdf"], scripts: [...PREDICT_SCRIPTS, FORMS_SCRIPT] },
   );
 }
 

@@ -46,6 +46,6 @@ export function predictForm(o: PredictFormOptions): string {
     `<textarea id="predict-structure" name="structure" rows="3" cols="70" spellcheck="false" autocomplete="off" autocapitalize="off" placeholder="c1ccccc1NN" data-depiction="${esc(o.base)}/depiction" aria-describedby="predict-drawing"></textarea></p>` +
     `<div id="predict-drawing" class="drawing" aria-live="polite"></div>` +
     `<p><label for="predict-file">Or a CSV or SD file of structures</label> <input type="file" id="predict-file" name="file" accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile"></p>` +
-    `<p><button>Predict</button></p></form>`
+    `<p><button type="submit">Predict</button></p></form>`
   );
 }

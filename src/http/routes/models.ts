@@ -29,6 +29,7 @@ import { MODEL_COLUMNS, MODEL_LIST, modelListHtml } from "../html/collections.ts
 import { storedSource, textSource } from "../render-rdf.ts";
 import { respondTask } from "./tasks.ts";
 import { modelHtml, predictedFeatureHtml } from "../html/model.ts";
+import { readFormContext } from "./algorithms.ts";
 
 export function registerModels(router: Router, deps: Deps): void {
   const { store, vocab, uris, tasks } = deps;
@@ -52,7 +53,7 @@ export function registerModels(router: Router, deps: Deps): void {
 
   router.get("/model/:id", async (ctx) => {
     const m = await modelOf(ctx);
-    await respond(ctx, [...rdfReps(() => storedSource(store, m.uri), deps), ["text/html", async () => modelHtml(m, vocab.base, await read(store, vocab, "modelValidations", m))], ["text/uri-list", () => uriList([m.uri])]]);
+    await respond(ctx, [...rdfReps(() => storedSource(store, m.uri), deps), ["text/html", async () => modelHtml(m, vocab.base, await readFormContext(ctx, deps), await read(store, vocab, "modelValidations", m))], ["text/uri-list", () => uriList([m.uri])]]);
   });
 
   for (const which of ["value", "confidence"] as const) {

@@ -35,7 +35,7 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
     [uris.compounds(), "Compounds", "every compound the service knows, by standard InChI"],
     [uris.tasks(), "Tasks", "long-running operations and their progress"],
     [uris.algorithms(), "Algorithms", "substructure miners, descriptors, lazar and the other algorithms, with their parameters"],
-    [uris.models(), "Models", "lazar models: predict compounds and datasets"],
+    [uris.models(), "Models", "models built from a dataset: predict compounds and datasets"],
     [uris.sparql(), "SPARQL", "read-only SPARQL 1.1 over every graph"],
     [uris.ontology(), "Ontology", "the vocabulary this service adds to OpenTox 1.1"],
   ];

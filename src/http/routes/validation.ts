@@ -82,11 +82,15 @@ export function registerValidation(router: Router, deps: Deps): void {
     return r;
   };
 
+  /** A cross-validation page's actions: its report as a resource of its own (to keep, cite or share), and a comparison. */
+  const reportActions = (cv: string): string =>
+    `<form id="make-report" method="post" action="${esc(reportBase)}"><input type="hidden" name="validation_uris" value="${esc(cv)}"><p><button type="submit">Make a report of this cross-validation</button> (a report resource of its own), or ${link(uris.validations(), "compare it with others")} (the report form of the validations).</p></form>`;
+
   router.get("/validation/crossvalidation/:id", async (ctx) => {
     const r = await cvOf(ctx);
     await respond(ctx, [
       ...rdfReps(() => storedSource(store, r.uri), deps),
-      ["text/html", () => page("Cross-validation", crossValidationReportBody(r), { base: vocab.base, self: r.uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE })],
+      ["text/html", () => page("Cross-validation", reportActions(r.uri) + crossValidationReportBody(r), { base: vocab.base, self: r.uri, formats: ["ttl", "json", "rdf"], head: REPORT_STYLE })],
       ["text/uri-list", () => uriList([r.uri])],
     ]);
   });
