@@ -5,7 +5,7 @@
  * failed requests and HTTP errors — screenshots in a temporary folder, and a check of links.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -54,8 +54,16 @@ export async function openRecorded(browser: Browser, url: string): Promise<Recor
   return r;
 }
 
-/** A folder for this run's screenshots. */
+/**
+ * A folder for this run's screenshots: a new temporary one, or the folder named by
+ * QSARGRAPH_SCREENSHOTS (how the README's pictures are made: docs/img).
+ */
 export function screenshotDir(prefix = "qsargraph-browser-"): string {
+  const chosen = process.env.QSARGRAPH_SCREENSHOTS;
+  if (chosen) {
+    mkdirSync(chosen, { recursive: true });
+    return chosen;
+  }
   return mkdtempSync(join(tmpdir(), prefix));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The predict box of the home page and of each model page (README "Predicting"): a text area for
- * structures (one SMILES or standard InChI a line), a CSV or SD file for a batch, and on a page
+ * structures (one SMILES, InChI, InChIKey or known name a line), a CSV or SD file for a batch, and on a page
  * that offers several models a choice of model. It posts to the model (POST /model/{id}) or, with
  * the choice, to POST /model with `model_uri`; a browser is sent on (303) to the prediction or its
  * task. Without scripts the form works as it is; the page's script `depict-live`
@@ -42,7 +42,7 @@ export function predictForm(o: PredictFormOptions): string {
     : "";
   return (
     `<form id="predict" method="post" action="${esc(action)}" enctype="multipart/form-data">${select}` +
-    `<p><label for="predict-structure">Structure: a SMILES or standard InChI, one a line (several lines are predicted together)</label><br>` +
+    `<p><label for="predict-structure">Structure: a SMILES, standard InChI, InChIKey or a name the service knows, one a line (several lines are predicted together)</label><br>` +
     `<textarea id="predict-structure" name="structure" rows="3" cols="70" spellcheck="false" autocomplete="off" autocapitalize="off" placeholder="c1ccccc1NN" data-depiction="${esc(o.base)}/depiction" aria-describedby="predict-drawing"></textarea></p>` +
     `<div id="predict-drawing" class="drawing" aria-live="polite"></div>` +
     `<p><label for="predict-file">Or a CSV or SD file of structures</label> <input type="file" id="predict-file" name="file" accept=".csv,.tsv,.txt,text/csv,.sdf,.sd,.mol,chemical/x-mdl-sdfile"></p>` +
