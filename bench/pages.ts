@@ -4,8 +4,8 @@
  * lazar model (weighted majority vote) built, a compound predicted by each, one 10-fold
  * cross-validation with its report, and `--datasets=N` more small datasets (hamster, default 30)
  * so that the lists have more than one page. Then every kind of page is fetched as a browser
- * does (Accept: text/html) `--runs=N` times (default 7) and the median, the slowest and the size
- * are printed. Server-side time only counts what the service does: the body is read in full.
+ * does (Accept: text/html): once (the first view, printed), then `--runs=N` times (default 7),
+ * whose median and slowest are printed with the page's size. Server-side time only counts what the service does: the body is read in full.
  *
  *   nice -n 5 npx tsx bench/pages.ts [--runs=7] [--datasets=30]
  */
@@ -28,12 +28,21 @@ async function timed(url: string): Promise<{ ms: number; bytes: number; status: 
   return { ms: performance.now() - t0, bytes: body.byteLength, status: r.status };
 }
 
-/** A prediction of `smiles` by `model` (the prediction dataset's URI), as the predict box posts it. */
-async function predict(model: string, smiles: string): Promise<string> {
-  const r = await postForm(model, { structure: smiles });
-  const body = (await r.text()).trim();
-  if (r.status !== 200 && r.status !== 201) throw new Error(`predict ${smiles} with ${model}: ${r.status} ${body}`);
-  return body;
+/**
+ * A prediction by `model` (the prediction dataset's URI), as the predict box posts it, of the first
+ * of these structures that is not a training compound (whose page would show its measured value
+ * only, not neighbours and fragments).
+ */
+const QUERIES = ["c1ccccc1NN", "O=C(Nc1ccc(cc1)[N+](=O)[O-])C1CCCCC1", "Clc1ccc(cc1)C(=O)NN", "CC1=CC(=O)c2ccccc2C1=O"];
+async function predict(model: string): Promise<string> {
+  for (const smiles of QUERIES) {
+    const r = await postForm(model, { structure: smiles });
+    const body = (await r.text()).trim();
+    if (r.status !== 200 && r.status !== 201) throw new Error(`predict ${smiles} with ${model}: ${r.status} ${body}`);
+    const page = await (await fetch(body, { headers: { Accept: "text/html" } })).text();
+    if (!page.includes("a training compound")) return body;
+  }
+  throw new Error(`every query is a training compound of ${model}`);
 }
 
 const srv = await startServer();
@@ -43,8 +52,8 @@ try {
   const bbrc = await runTask(`${srv.base}/algorithm/fminer/bbrc`, { dataset_uri: kazius });
   const model = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: kazius });
   const lazar = await runTask(`${srv.base}/algorithm/qsar`, { dataset_uri: kazius, feature_dataset_uri: bbrc, prediction_algorithm: "weighted_majority_vote" });
-  const predicted = await predict(model, "c1ccccc1NN");
-  const predictedLazar = await predict(lazar, "c1ccccc1NN");
+  const predicted = await predict(model);
+  const predictedLazar = await predict(lazar);
   const cv = await runTask(`${srv.base}/validation/crossvalidation`, { dataset_uri: kazius, algorithm_uri: `${srv.base}/algorithm/qsar` }, 1_800_000);
   const report = await runTask(`${srv.base}/validation/report/crossvalidation`, { validation_uris: cv });
   for (let i = 0; i < EXTRA; i++) await uploadDataset(srv.base, HAMSTER, `hamster-${i}.csv`);
@@ -79,14 +88,14 @@ try {
     ["SPARQL page", `${srv.base}/sparql`],
     ["SPARQL results page", `${srv.base}/sparql?query=${encodeURIComponent("SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 100")}`],
   ];
-  console.log(`\n${RUNS} runs each (Accept: text/html), median / slowest:`);
-  console.log("| page | status | median ms | slowest ms | KB |\n|---|---|---|---|---|");
+  console.log(`\nthe first request of each page, then ${RUNS} more (Accept: text/html): median and slowest of those:`);
+  console.log("| page | status | first ms | median ms | slowest ms | KB |\n|---|---|---|---|---|---|");
   for (const [name, url] of pages) {
-    await timed(url); // warm: the first reading of a graph
+    const first = await timed(url); // the first reading of a graph (a page may keep what it read)
     const runs: { ms: number; bytes: number; status: number }[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(await timed(url));
     const ms = runs.map((r) => r.ms);
-    console.log(`| ${name} | ${runs[0]!.status} | ${median(ms).toFixed(0)} | ${Math.max(...ms).toFixed(0)} | ${(runs[0]!.bytes / 1024).toFixed(0)} |`);
+    console.log(`| ${name} | ${runs[0]!.status} | ${first.ms.toFixed(0)} | ${median(ms).toFixed(0)} | ${Math.max(...ms).toFixed(0)} | ${(runs[0]!.bytes / 1024).toFixed(0)} |`);
   }
 } finally {
   await srv.stop();

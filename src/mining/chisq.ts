@@ -31,25 +31,7 @@ export function gammaP(a: number, x: number): number {
     }
     return sum * Math.exp(lnPrefix);
   }
-  // Lentz's continued fraction for Q(a, x)
-  const tiny = 1e-300;
-  let b = x + 1 - a;
-  let c = 1 / tiny;
-  let d = 1 / b;
-  let h = d;
-  for (let i = 1; i < 1000; i++) {
-    const an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  return 1 - Math.exp(lnPrefix) * h;
+  return 1 - upperByContinuedFraction(a, x, lnPrefix);
 }
 
 /** CDF of the chi-square distribution with `df` degrees of freedom at `x`. */
@@ -65,7 +47,11 @@ export function chiSquareCdf(x: number, df: number): number {
 export function gammaQ(a: number, x: number): number {
   if (x <= 0) return 1;
   if (x < a + 1) return 1 - gammaP(a, x);
-  const lnPrefix = a * Math.log(x) - x - lnGamma(a);
+  return upperByContinuedFraction(a, x, a * Math.log(x) - x - lnGamma(a));
+}
+
+/** Q(a, x) for x ≥ a + 1 by Lentz's continued fraction; `lnPrefix` = a ln x − x − ln Γ(a). */
+function upperByContinuedFraction(a: number, x: number, lnPrefix: number): number {
   const tiny = 1e-300;
   let b = x + 1 - a;
   let c = 1 / tiny;

@@ -66,6 +66,7 @@ export {
 export {
   crossValidationReportBody,
   crossValidationReportDocument,
+  type PredictionsShown,
   depictionUri,
   isSafeUri,
   REPORT_STYLE,

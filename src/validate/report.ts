@@ -206,7 +206,17 @@ function foldsSection(r: CrossValidationResult): string {
   return `<section id="folds"><h2>Per fold</h2>${table(foldHead(r), rows, "folds")}</section>`;
 }
 
-function predictionsSection(r: CrossValidationResult): string {
+/**
+ * Which predictions a report page lists (a page of them: Kazius has 4,069, ≈ 2.4 MB of HTML
+ * all at once), and `nav`, the HTML that moves between the pages (the caller's paging).
+ */
+export interface PredictionsShown {
+  readonly offset: number;
+  readonly count: number;
+  readonly nav: string;
+}
+
+function predictionsSection(r: CrossValidationResult, shown?: PredictionsShown): string {
   const conformal = r.calibration !== null;
   const head = ["structure", "compound", "measured", "predicted", r.type === "classification" ? "miss" : "error", "confidence", ...(conformal ? [r.type === "classification" ? "p-values" : "interval (p-value of the measured value)"] : []), "fold"];
   const classes = r.type === "classification" ? r.classes : [];
@@ -219,7 +229,8 @@ function predictionsSection(r: CrossValidationResult): string {
     }
     return "<td>–</td>";
   };
-  const rows = r.predictions.map((p) => {
+  const listed = shown ? r.predictions.slice(shown.offset, shown.offset + shown.count) : r.predictions;
+  const rows = listed.map((p) => {
     const img = isSafeUri(p.compound)
       ? `<img class="depiction" src="${esc(depictionUri(p.compound))}" alt="structure" loading="lazy">`
       : "";
@@ -238,7 +249,8 @@ function predictionsSection(r: CrossValidationResult): string {
       p.predicted === null ? "<td>not predicted</td>" : value(p.predicted)
     }<td>${esc(flag)}</td>${p.predicted === null || p.confidence === null ? "<td>–</td>" : td(p.confidence)}${conformalCell(p)}${td(p.fold + 1)}</tr>`;
   });
-  return `<section id="predictions"><h2>All predictions</h2>${table(head, rows, "predictions")}</section>`;
+  const nav = shown?.nav ?? "";
+  return `<section id="predictions"><h2>All predictions (${r.predictions.length})</h2>${nav}${table(head, rows, "predictions")}${nav}</section>`;
 }
 
 function classificationBody(r: ClassificationResult): string {
@@ -307,11 +319,11 @@ function calibrationSection(c: ConformalCalibration): string {
   )}</div></section>`;
 }
 
-/** The report body (to be wrapped in the service's page frame, with {@link REPORT_STYLE} in the head). */
-export function crossValidationReportBody(r: CrossValidationResult): string {
+/** The report body (to be wrapped in the service's page frame, with {@link REPORT_STYLE} in the head); `shown`: a page of the predictions, else all. */
+export function crossValidationReportBody(r: CrossValidationResult, shown?: PredictionsShown): string {
   const main = r.type === "classification" ? classificationBody(r) : regressionBody(r);
   const conformal = r.calibration ? calibrationSection(r.calibration) : "";
-  return `<div class="cv-report">\n${parametersSection(r)}\n${main}\n${coverageSection(r.coverage)}\n${conformal}\n${foldsSection(r)}\n${predictionsSection(r)}\n</div>`;
+  return `<div class="cv-report">\n${parametersSection(r)}\n${main}\n${coverageSection(r.coverage)}\n${conformal}\n${foldsSection(r)}\n${predictionsSection(r, shown)}\n</div>`;
 }
 
 /** A complete standalone HTML document of the report. */

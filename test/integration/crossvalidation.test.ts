@@ -99,6 +99,26 @@ describe("cross-validation over HTTP", () => {
     assert.ok(list.includes(first) && list.includes(report));
   });
 
+  test("the cross-validation's page and its report list the 85 predictions a page at a time", async () => {
+    const report = await runTask(`${srv.base}/validation/report/crossvalidation`, { validation_uris: first });
+    for (const uri of [first, report]) {
+      const rows = async (query: string): Promise<{ rows: number; html: string }> => {
+        const html = await (await get(`${uri}${query}`, "text/html")).text();
+        const section = /<section id="predictions">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+        return { rows: (section.match(/<tr[ >]/g) ?? []).length - 1, html: section };
+      };
+      // hamster: 85 compounds, one prediction (or "not predicted") each
+      const whole = await rows("");
+      assert.equal(whole.rows, 85, "the default page (100) holds all 85");
+      assert.match(whole.html, /All predictions \(85\)/);
+      const second = await rows("?page=2&page_size=20");
+      assert.equal(second.rows, 20);
+      assert.match(second.html, /predictions 21–40 of 85/);
+      assert.equal((await rows("?page=5&page_size=20")).rows, 5);
+      assert.equal((await get(`${uri}?page=6&page_size=20`, "text/html")).status, 400, "past the last page");
+    }
+  });
+
   test("bad parameters → 400 naming them", async () => {
     const cases: [Record<string, string>, RegExp, string][] = [
       [{ algorithm_uri: "http://example.org/alg", dataset_uri: srv.datasets.hamster }, /cannot be cross-validated/, "algorithm_uri"],
