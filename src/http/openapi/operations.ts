@@ -477,8 +477,9 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /validation/crossvalidation/{id}": {
     tag: "Validation",
     summary: "A cross-validation",
-    answers: [{ status: 200, description: "Its parameters, pooled statistics and every prediction (RDF), or its report (HTML).", types: [...RDF, HTML, URI_LIST] }],
+    answers: [{ status: 200, description: "Its parameters, pooled statistics and every prediction (RDF), or its report (HTML; the predictions a page at a time).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
+    paging: ["page", "page_size"],
   },
   "DELETE /validation/crossvalidation/{id}": {
     tag: "Validation",
@@ -497,8 +498,9 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /validation/report/crossvalidation/{id}": {
     tag: "Validation",
     summary: "A cross-validation report",
-    answers: [{ status: 200, description: "The report: the cross-validations it shows (RDF), or the report itself (HTML; of several, their comparison first).", types: [...RDF, HTML, URI_LIST] }],
+    answers: [{ status: 200, description: "The report: the cross-validations it shows (RDF), or the report itself (HTML; of several, their comparison first; the predictions a page at a time).", types: [...RDF, HTML, URI_LIST] }],
     errors: ID_GET,
+    paging: ["page", "page_size"],
   },
   "DELETE /validation/report/crossvalidation/{id}": {
     tag: "Validation",

@@ -105,7 +105,7 @@ export function registerValidation(router: Router, deps: Deps): void {
   };
 
   /** A report page lists the predictions a page at a time (all 4,069 of Kazius are ≈ 2.4 MB of HTML and 200 ms to render). */
-  const PREDICTIONS = { ...ROWS, defaultSize: 100, maxSize: 1000, items: "predictions" };
+  const PREDICTIONS = { ...ROWS, defaultSize: 100, items: "predictions" };
   const predictionsPage = (ctx: Context, r: CrossValidationResult): PredictionsShown => {
     const p = readPage(ctx.query, PREDICTIONS, r.predictions.length);
     return { offset: p.offset, count: p.count, nav: pageNav(p, PREDICTIONS) };
