@@ -24,7 +24,7 @@ export const REPORT_STYLE = `<style>
 .cv-report table{border-collapse:collapse;margin:.5em 0}
 .cv-report td,.cv-report th{border:1px solid #ccc;padding:.2em .45em;text-align:left;vertical-align:middle}
 .cv-report td.num{text-align:right;font-variant-numeric:tabular-nums}
-.cv-report .miss{background:#fde8e8}.cv-report .unpredicted{color:#777}
+.cv-report .miss{background:#fde8e8}.cv-report .unpredicted{color:#595959}
 .cv-report .plots{display:flex;flex-wrap:wrap;gap:1em}.cv-report figure{margin:0}
 .cv-report figcaption{font-size:.85em;color:#555;max-width:480px}
 .cv-report img.depiction{width:120px;height:90px;object-fit:contain}

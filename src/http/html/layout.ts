@@ -36,7 +36,7 @@ td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:to
 code,.mono{font-family:ui-monospace,monospace;font-size:.9em;word-break:break-all}
 .warn{background:#fff6e0}.err{background:#fde8e8;padding:.5em}.formats a{margin-right:.6em}
 progress{width:20em}nav.pages a{margin:0 .3em}
-.dt{color:#777;font-size:.8em}textarea{max-width:100%}
+.dt{color:#595959;font-size:.8em}textarea{max-width:100%}
 .drawing{min-height:1.5em}.note{color:#555}figure{margin:.5em 0}.domain-outside,.domain-none{background:#fff6e0}
 header nav{display:flex;flex-wrap:wrap;row-gap:.3em}
 header a[aria-current]{text-decoration:underline;font-weight:bold}
