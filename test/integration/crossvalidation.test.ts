@@ -11,6 +11,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { EPAFHM, get, HAMSTER, uploadDataset, postForm as post, runTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { section } from "../helpers/html.ts";
 
 
 
@@ -104,8 +105,8 @@ describe("cross-validation over HTTP", () => {
     for (const uri of [first, report]) {
       const rows = async (query: string): Promise<{ rows: number; html: string }> => {
         const html = await (await get(`${uri}${query}`, "text/html")).text();
-        const section = /<section id="predictions">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
-        return { rows: (section.match(/<tr[ >]/g) ?? []).length - 1, html: section };
+        const predictions = section(html, "predictions");
+        return { rows: (predictions.match(/<tr[ >]/g) ?? []).length - 1, html: predictions };
       };
       // hamster: 85 compounds, one prediction (or "not predicted") each
       const whole = await rows("");

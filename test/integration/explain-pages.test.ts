@@ -20,6 +20,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { get, HAMSTER, runTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { unescapeHtml } from "../helpers/html.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 
@@ -82,9 +83,6 @@ function topLevelAtoms(smarts: string): number {
   return atoms;
 }
 
-function unescapeHtml(s: string): string {
-  return s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, "&");
-}
 
 describe("explain pages: mined substructures in words and pictures", () => {
   const srv = useServer({ upload: { hamster: HAMSTER } });

@@ -18,20 +18,9 @@ import { CHROMIUM_ARGS, ensureChromium } from "../helpers/chromium.ts";
 import { readSmilesCsv } from "../helpers/data.ts";
 import { EPAFHM, get, HAMSTER, postForm, runTask, storeSnapshot, uploadCsv, waitForTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { section, unescapeHtml as unescape } from "../helpers/html.ts";
 
 const HTML = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
-
-/** The text of HTML with its character references decoded (the pages escape with &#NN;). */
-function unescape(s: string): string {
-  return s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, "&");
-}
-
-/** A section of a page by its id. */
-function section(html: string, id: string): string {
-  const m = new RegExp(`<section id="${id}">([\\s\\S]*?)</section>`).exec(html);
-  assert.ok(m, `the page has a section #${id}`);
-  return m[1]!;
-}
 
 /** POST a form as a browser does (multipart, Accept text/html, no redirect followed). */
 async function browserPost(url: string, fields: Record<string, string>, file?: { text: string; name: string }): Promise<Response> {

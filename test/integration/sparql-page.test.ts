@@ -18,6 +18,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { HAMSTER } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { unescapeHtml } from "../helpers/html.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 /** What a browser sends (Chromium's Accept for a page). */
@@ -27,9 +28,6 @@ const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avi
 const TEXT = "application/sparql-results+json, text/plain;q=0.1";
 const PROBLEM = "application/sparql-results+json, application/problem+json;q=0.1";
 
-function unescapeHtml(s: string): string {
-  return s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
-}
 
 describe("the SPARQL page", () => {
   const srv = useServer({ upload: { hamster: HAMSTER } });
