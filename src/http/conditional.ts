@@ -14,11 +14,16 @@
  *   request says `Cache-Control: no-cache`, which fetch() adds to every conditional request it is
  *   given, while RFC 9110 has the origin server evaluate them whatever the request's caching
  *   directives (those are for caches).
- * - A streamed body gets no ETag (it is not hashed before it is sent).
+ * - A streamed body gets no ETag (it is not hashed before it is sent), nor does a body over
+ *   ETAG_MAX_BYTES: hashing runs on the main thread (SHA-1: 10 MiB in 13–19 ms here), and a
+ *   rendered Turtle of a million triples would hold the event loop for well over 100 ms.
  * Tasks set `Cache-Control: no-cache` themselves (routes/tasks.ts): their state changes.
  */
 import { createHash } from "node:crypto";
 import type { Context, Next } from "koa";
+
+/** Largest body given an ETag: 16 MiB (≈ 20–30 ms of SHA-1). */
+export const ETAG_MAX_BYTES = 16 * 1024 * 1024;
 
 export function etagOf(body: string | Buffer): string {
   return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
@@ -29,7 +34,7 @@ export function conditional() {
     await next();
     if ((ctx.method !== "GET" && ctx.method !== "HEAD") || ctx.status !== 200) return;
     const body: unknown = ctx.body;
-    if (!ctx.response.get("ETag") && (typeof body === "string" || Buffer.isBuffer(body))) ctx.etag = etagOf(body);
+    if (!ctx.response.get("ETag") && (typeof body === "string" || Buffer.isBuffer(body)) && ctx.response.length <= ETAG_MAX_BYTES) ctx.etag = etagOf(body);
     if (notModified(ctx.get("If-None-Match"), ctx.get("If-Modified-Since"), ctx.response.get("ETag"), ctx.response.get("Last-Modified"))) ctx.status = 304;
   };
 }

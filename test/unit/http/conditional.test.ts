@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { entityTags, etagOf, notModified } from "../../../src/http/conditional.ts";
+import { entityTags, ETAG_MAX_BYTES, etagOf, notModified } from "../../../src/http/conditional.ts";
 
 describe("conditional GET", () => {
   it("reads the entity tags of If-None-Match, without W/", () => {
@@ -33,5 +33,16 @@ describe("conditional GET", () => {
     assert.match(etagOf("a"), /^W\/"[A-Za-z0-9_-]+"$/);
     assert.equal(etagOf("a"), etagOf(Buffer.from("a")));
     assert.notEqual(etagOf("a"), etagOf("b"));
+  });
+});
+
+describe("the ETag size limit", () => {
+  it("is 16 MiB, which SHA-1 hashes well within the 100 ms a piece of work may hold the event loop", () => {
+    assert.equal(ETAG_MAX_BYTES, 16 * 1024 * 1024);
+    const body = Buffer.alloc(ETAG_MAX_BYTES, 0x61);
+    const t0 = performance.now();
+    etagOf(body);
+    const ms = performance.now() - t0;
+    assert.ok(ms < 100, `${ms.toFixed(1)} ms`);
   });
 });
