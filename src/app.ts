@@ -4,14 +4,19 @@
  * the layers: docs/ARCHITECTURE.md).
  */
 import Koa from "koa";
+import compress from "koa-compress";
 import Router from "@koa/router";
 import type { Server } from "node:http";
 import type { Config } from "./config.ts";
-import { MethodNotAllowed, NotFound } from "./errors.ts";
+import { NotFound } from "./errors.ts";
+import { allowedMethods } from "./http/allow.ts";
 import { accessMiddleware, accessPolicy, type Access } from "./http/auth.ts";
 import type { Deps } from "./http/deps.ts";
 import { setFormTokenFields } from "./http/html/layout.ts";
 import { securityHeaders } from "./http/security-headers.ts";
+import { cors } from "./http/cors.ts";
+import { conditional } from "./http/conditional.ts";
+import { acceptParams } from "./http/negotiate.ts";
 import { errorMiddleware } from "./http/error-response.ts";
 import { registerAlgorithms } from "./http/routes/algorithms.ts";
 import { registerModels } from "./http/routes/models.ts";
@@ -43,6 +48,11 @@ export interface App {
   readonly access: Access;
   listen(): Promise<Server>;
   close(): Promise<void>;
+}
+
+/** Media types worth compressing: text, JSON, XML, SVG and the RDF types (the `compressible` list), but not event streams. */
+function compressibleType(type: string): boolean {
+  return type !== "text/event-stream" && (type.startsWith("text/") || /[/+](json|xml)$/.test(type) || type === "application/n-triples" || type === "image/svg+xml");
 }
 
 export async function createApp(config: Config): Promise<App> {
@@ -80,21 +90,22 @@ export async function createApp(config: Config): Promise<App> {
 
   const koa = new Koa();
   koa.use(securityHeaders(config.baseUrl));
+  // CORS first after the security headers: a preflight is answered before access control
+  koa.use(cors());
+  koa.use(acceptParams());
+  // gzip (or br) when Accept-Encoding asks, for bodies over 1 KiB; a stream stays a stream. Not
+  // for server-sent events: a compressor holds back the events until its buffer fills.
+  koa.use(compress({ threshold: 1024, filter: compressibleType }));
   koa.use(errorMiddleware(vocab));
+  koa.use(conditional());
   koa.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) throw new NotFound(`no resource at ${ctx.path}`);
   });
   koa.use(accessMiddleware(access));
   koa.use(compoundMiddleware(deps));
+  koa.use(allowedMethods(router));
   koa.use(router.routes());
-  koa.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new MethodNotAllowed("this method is not allowed on this resource"),
-      notImplemented: () => new MethodNotAllowed("this method is not implemented"),
-    }),
-  );
 
   let server: Server | undefined;
   return {

@@ -4,6 +4,13 @@
  * 406 listing what is available. The first offer is the default for `*\/*` or a missing Accept. A
  * `?format=` query parameter (e.g. `?format=ttl`) overrides the header, for browsers and `<img>`
  * tags.
+ *
+ * Media-type parameters of an Accept header other than `q` (`text/turtle; charset=utf-8`,
+ * `application/ld+json; profile="…#expanded"`) are dropped before negotiation (acceptParams, a
+ * middleware): the service's offers carry no parameters, and negotiator would otherwise match
+ * nothing and answer 406. The charset is always UTF-8 anyway; a JSON-LD profile is not honoured
+ * (the service writes one form of JSON-LD), which RFC 9110 allows: a server may ignore what it
+ * does not support rather than refuse.
  */
 import type { Context } from "koa";
 import { BadRequest, NotAcceptable } from "../errors.ts";
@@ -32,6 +39,40 @@ export const FORMAT_ALIASES: Readonly<Record<string, string>> = {
   events: "text/event-stream",
   problem: "application/problem+json",
 };
+
+/** One media range of an Accept header: the type, then `;`-separated parameters (a quoted value may hold `,` or `;`). */
+const MEDIA_RANGE = /\s*([^\s,;]+)((?:\s*;\s*[^\s=;,]+\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^\s;,]*))*)\s*(?:,|$)/gy;
+const PARAM = /;\s*([^\s=;,]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s;,]*)/g;
+
+/**
+ * An Accept header with every parameter but `q` removed, e.g. `text/turtle; charset=utf-8;q=0.9,
+ * *\/*;q=0.1` → `text/turtle;q=0.9, *\/*;q=0.1`; undefined when it cannot be read (left as is: negotiator
+ * then decides).
+ */
+export function withoutMediaParams(accept: string): string | undefined {
+  if (!accept.includes(";")) return accept;
+  const out: string[] = [];
+  MEDIA_RANGE.lastIndex = 0;
+  while (MEDIA_RANGE.lastIndex < accept.length) {
+    const m = MEDIA_RANGE.exec(accept);
+    if (!m || m[0] === "") return undefined;
+    const q = [...m[2]!.matchAll(PARAM)].find((p) => p[1]!.toLowerCase() === "q");
+    out.push(q ? `${m[1]};q=${q[2]}` : m[1]!);
+  }
+  return out.join(", ");
+}
+
+/** Middleware: the request's Accept without media-type parameters (see above), before anything reads it. */
+export function acceptParams() {
+  return async function dropAcceptParams(ctx: Context, next: () => Promise<unknown>): Promise<void> {
+    const accept = ctx.req.headers.accept;
+    if (typeof accept === "string" && accept.includes(";")) {
+      const plain = withoutMediaParams(accept);
+      if (plain !== undefined) ctx.req.headers.accept = plain;
+    }
+    await next();
+  };
+}
 
 /** Pick the media type to answer with among `offers` (ordered: default first). */
 export function negotiate(ctx: Context, offers: readonly string[]): string {

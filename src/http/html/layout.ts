@@ -6,6 +6,7 @@
  * by hash and the service's own script files: a page needing another stylesheet must add it there.
  */
 import { FORM_TOKEN_FIELD } from "../auth.ts";
+import { FORMAT_ALIASES } from "../negotiate.ts";
 import { scriptUri } from "./scripts.ts";
 
 export function esc(s: unknown): string {
@@ -70,12 +71,25 @@ export function page(title: string, body: string, o: PageOptions): string {
     : "";
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)} — qsargraph</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1">${alternates(o)}
 <style>${PAGE_STYLE}</style>${o.head ?? ""}${(o.scripts ?? []).map((n) => `<script src="${esc(scriptUri(o.base, n))}" defer></script>`).join("")}</head>
 <body><a class="skip" href="#main">Skip to the content</a><header>${siteNav(o.base, o.self)}</header>
 <main id="main"><h1>${esc(title)}</h1>${formats}
 ${withTokenFields(body)}
 </main></body></html>`;
+}
+
+/**
+ * `<link rel="alternate">` to every other representation a page offers (its `formats`), with the
+ * media type, so that a client that fetched the HTML finds the RDF (HTML 5 "alternate" link type).
+ */
+export function alternates(o: PageOptions): string {
+  if (!o.self || !o.formats) return "";
+  return o.formats
+    .map((f) => [f, FORMAT_ALIASES[f]] as const)
+    .filter((e): e is readonly [string, string] => e[1] !== undefined)
+    .map(([f, type]) => `\n<link rel="alternate" type="${esc(type)}" href="${esc(withFormat(o.self!, f))}">`)
+    .join("");
 }
 
 /** The collections of the header, in order: path under the base → label. */

@@ -122,7 +122,7 @@ function content(types: readonly string[]): Record<string, { schema: JsonSchema 
 const HEADERS: Readonly<Record<HeaderName, Record<string, unknown>>> = {
   Location: { description: "The URI of the resource created, of the task that creates it, or of a completed task's result.", schema: { type: "string", format: "uri" } },
   Link: { description: "`<…/openapi.json>; rel=\"service-desc\"`: this API description (RFC 8631).", schema: { type: "string" } },
-  ETag: { description: "The version of the document (If-None-Match gets 304 while it holds).", schema: { type: "string" } },
+  ETag: { description: "The version of the representation (If-None-Match gets 304 while it holds). Every successful GET answered at once has one (a weak ETag: a hash of the representation); this document's is strong.", schema: { type: "string" } },
   "Retry-After": { description: "Seconds after which the request may succeed (a full task queue; the SPARQL time limit).", schema: { type: "integer", minimum: 0 } },
   "WWW-Authenticate": { description: "`Bearer realm=\"qsargraph\"` (with `error=\"invalid_token\"` for an unknown token).", schema: { type: "string" } },
 };
@@ -312,6 +312,7 @@ export function buildApiDocument(routes: readonly RouteEntry[], o: DocumentOptio
         "Every resource is served as RDF (Turtle, N-Triples, JSON-LD, RDF/XML), HTML and, where it fits, text/uri-list, CSV or chemical formats: choose with Accept, or with ?format=.",
         "A long operation answers 202 with a task's URI (body and Location): poll the task (GET /task/{id} with Accept: text/uri-list) until its body is no longer its own URI: then it is the result's URI (200), or the error report (the error's status).",
         "Every error is a report naming the field, limit or option at fault, as text/plain, application/problem+json, RDF or HTML.",
+        "HTTP for generic clients: every answer allows any origin (CORS: Access-Control-Allow-Origin: *; a preflight gets 204); Accept parameters other than q are ignored; a successful GET answered at once has a weak ETag (If-None-Match with it → 304 Not Modified); tasks say Cache-Control: no-cache; Accept-Encoding: gzip or br compresses answers over 1 KiB; a method a path does not have → 405 with Allow; OPTIONS on any resource → 204 with Allow.",
         access,
         "The README of the service says more; docs/opentox-api.md the OpenTox 1.1 conventions it keeps.",
       ].join("\n\n"),

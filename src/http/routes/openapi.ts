@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { VERSION } from "../../version.ts";
 import type { Access } from "../auth.ts";
 import type { Deps } from "../deps.ts";
+import { notModified } from "../conditional.ts";
 import { negotiate } from "../negotiate.ts";
 import { buildApiDocument, type ApiDocument } from "../openapi/document.ts";
 import { OPENAPI_TYPES } from "../openapi/operations.ts";
@@ -25,11 +26,8 @@ export function registerOpenApi(router: Router, deps: Deps, access: Access): Api
     const type = negotiate(ctx, OPENAPI_TYPES);
     ctx.set("Cache-Control", `max-age=${MAX_AGE_S}`);
     ctx.set("ETag", etag);
-    // RFC 9110 §13.1.2 (weak comparison). Not koa's ctx.fresh: it ignores If-None-Match when the
-    // request says `Cache-Control: no-cache`, which fetch() adds to every conditional request,
-    // though that directive is for caches, not for the origin.
-    const inm = ctx.get("If-None-Match");
-    if (inm !== "" && (inm.trim() === "*" || inm.split(",").some((t) => t.trim().replace(/^W\//, "") === etag))) {
+    // RFC 9110 §13.1.2 (weak comparison), as for every resource (http/conditional.ts)
+    if (notModified(ctx.get("If-None-Match"), "", etag, "")) {
       ctx.status = 304;
       return;
     }

@@ -36,6 +36,8 @@ export function registerTasks(router: Router, deps: Deps): void {
   };
 
   router.get("/task", async (ctx) => {
+    // tasks change state: a cache must ask again every time (with the ETag: a 304 if unchanged)
+    ctx.set("Cache-Control", "no-cache");
     const list = tasks.list();
     const html = (): string => taskListHtml(listPage(ctx.query, list, TASK_COLUMNS, NEWEST_FIRST, TASK_LIST), vocab.base);
     await respond(ctx, [...collectionReps(uris.tasks(), list.map((t) => t.uri), ot.Task, deps), ["text/html", html]]);
@@ -43,6 +45,7 @@ export function registerTasks(router: Router, deps: Deps): void {
 
   router.get("/task/:id", async (ctx) => {
     const t = find(ctx);
+    ctx.set("Cache-Control", "no-cache");
     const offers = ["text/uri-list", "text/turtle", "application/n-triples", "application/ld+json", "application/json", "application/rdf+xml", "text/html", "text/plain", "application/problem+json", "text/event-stream"];
     if (negotiate(ctx, offers) === "text/event-stream") return streamEvents(ctx, deps, t);
     const status = taskHttpStatus(t);

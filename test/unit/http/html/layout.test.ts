@@ -35,3 +35,16 @@ describe("the header", () => {
     assert.match(html, /@media print\{header,/);
   });
 });
+
+describe("alternate links", () => {
+  it("one <link rel=alternate> per format, with its media type, in the head", () => {
+    const html = page("T", "", { base: B, self: `${B}/dataset/abc`, formats: ["ttl", "jsonld", "csv"] });
+    const head = html.slice(0, html.indexOf("</head>"));
+    assert.deepEqual([...head.matchAll(/<link rel="alternate" type="([^"]+)" href="([^"]+)">/g)].map((m) => [m[1], m[2]]), [
+      ["text/turtle", `${B}/dataset/abc?format=ttl`],
+      ["application/ld+json", `${B}/dataset/abc?format=jsonld`],
+      ["text/csv", `${B}/dataset/abc?format=csv`],
+    ]);
+    assert.doesNotMatch(page("T", "", { base: B }), /rel="alternate"/);
+  });
+});
