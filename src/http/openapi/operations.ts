@@ -166,7 +166,7 @@ const SPARQL_PARAMS: readonly ParamDoc[] = [
 /** A SELECT that every store answers (the test and a generic client can send it). */
 export const SPARQL_EXAMPLE = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }";
 
-const SPARQL_RESULTS = `SELECT and ASK answer ${SOLUTION_FORMATS.join(", ")}; CONSTRUCT and DESCRIBE answer ${GRAPH_FORMATS.join(", ")}; application/json is SPARQL JSON results for SELECT and ASK, JSON-LD for CONSTRUCT and DESCRIBE.`;
+const SPARQL_RESULTS = `SELECT and ASK answer ${SOLUTION_FORMATS.join(", ")}; CONSTRUCT and DESCRIBE answer ${GRAPH_FORMATS.join(", ")}; Accept: application/json gets SPARQL JSON results (application/sparql-results+json) for SELECT and ASK, JSON-LD (application/ld+json) for CONSTRUCT and DESCRIBE.`;
 
 const STRUCTURE_TYPES = ["chemical/x-daylight-smiles", "chemical/x-inchi", "chemical/x-mdl-molfile", PLAIN];
 
@@ -521,7 +521,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: "SPARQL",
     summary: "A SPARQL query (SPARQL 1.1 Protocol, query operation)",
     description: `Without a query, a browser (Accept: text/html) gets a form, a client that takes RDF the SPARQL 1.1 Service Description of the endpoint (Turtle by default), any other client a 400. ${SPARQL_RESULTS} A query that cannot start or end within the time limit is refused with 503 and Retry-After.`,
-    answers: [{ status: 200, description: "The query's result (or the form, or the service description).", types: [...SOLUTION_FORMATS, ...GRAPH_FORMATS, "application/json", HTML] }],
+    answers: [{ status: 200, description: "The query's result (or the form, or the service description).", types: [...SOLUTION_FORMATS, ...GRAPH_FORMATS, HTML] }],
     errors: [400, 503],
     params: [{ name: "query", in: "query", description: "the query (read-only: an update is a 400)", schema: { type: "string" }, example: SPARQL_EXAMPLE }, ...SPARQL_PARAMS],
   },
@@ -529,7 +529,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: "SPARQL",
     summary: "A SPARQL query sent in the body",
     description: `${SPARQL_RESULTS} application/sparql-update is refused (400: read-only). A query that cannot start or end within the time limit is refused with 503 and Retry-After.`,
-    answers: [{ status: 200, description: "The query's result.", types: [...SOLUTION_FORMATS, ...GRAPH_FORMATS, "application/json"] }],
+    answers: [{ status: 200, description: "The query's result.", types: [...SOLUTION_FORMATS, ...GRAPH_FORMATS] }],
     errors: [400, 413, 415, 503],
     params: SPARQL_PARAMS,
     body: {

@@ -15,7 +15,8 @@
  * the query's FROM clauses; without them the default graph is the union of all graphs. The result
  * type is negotiated (Accept or `?format=`) among the types of the query's form, which is read
  * lexically (sparql-syntax.ts); `application/json` is offered last, for clients that know no
- * other JSON type: SPARQL JSON results for SELECT/ASK, JSON-LD for CONSTRUCT/DESCRIBE; the replica is the authority on validity, time limit (503) and
+ * other JSON type: they get SPARQL JSON results for SELECT/ASK, JSON-LD for CONSTRUCT/DESCRIBE,
+ * labelled with those types (application/sparql-results+json, application/ld+json); the replica is the authority on validity, time limit (503) and
  * result size (400).
  *
  * The service's prefixes (ot, ota, qg, dc, dcterms, rdf, rdfs, owl, xsd: Vocab.prefixes) are
@@ -49,7 +50,7 @@ import { serviceDescriptionNt } from "../service-description.ts";
 
 /**
  * The formats offered for a query form, the default first; `application/json` last, answered
- * with the body of `JSON_AS` (a client asking only for JSON gets JSON it can read).
+ * as replicaFormat says (a client asking only for JSON gets JSON it can read).
  */
 function offersFor(form: string | undefined): readonly string[] {
   return [...(form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS), "application/json"];
@@ -177,7 +178,9 @@ async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number,
     ctx.vary("Accept");
     format = offers[0]!;
   }
-  const body = await run(ctx, replica, retryAfterS, query, replicaFormat(format, form), options);
+  // application/json is answered with the more precise JSON type of the result (its body is that).
+  format = replicaFormat(format, form);
+  const body = await run(ctx, replica, retryAfterS, query, format, options);
   ctx.status = 200;
   ctx.type = format.startsWith("text/") ? `${format}; charset=utf-8` : format;
   ctx.set("Cache-Control", "no-store");
