@@ -17,7 +17,7 @@ export const SOLUTION_FORMATS = [
 ] as const;
 
 /** Result types of CONSTRUCT and DESCRIBE, the default first. */
-export const GRAPH_FORMATS = ["text/turtle", "application/n-triples", "application/rdf+xml"] as const;
+export const GRAPH_FORMATS = ["text/turtle", "application/n-triples", "application/rdf+xml", "application/ld+json", "application/n-quads"] as const;
 
 export function isSolutionFormat(format: string): boolean {
   return (SOLUTION_FORMATS as readonly string[]).includes(format);

@@ -39,10 +39,30 @@ export const ot = terms(NS.ot, [
 ] as const);
 
 export const dc = terms(NS.dc, ["title", "description", "creator", "date", "identifier", "source", "format"] as const);
-export const dcterms = terms(NS.dcterms, ["created", "modified", "hasPart", "isPartOf"] as const);
+export const dcterms = terms(NS.dcterms, ["created", "modified", "hasPart", "isPartOf", "title", "description"] as const);
 export const rdf = terms(NS.rdf, ["type"] as const);
 export const rdfs = terms(NS.rdfs, ["label", "comment", "seeAlso", "Class", "member"] as const);
 export const owl = terms(NS.owl, ["sameAs"] as const);
+
+/**
+ * The vocabularies that describe the service to generic clients (http/service-description.ts):
+ * SPARQL 1.1 Service Description, VoID, and the W3C format IRIs. Not among the prefixes
+ * predeclared for queries (NS), which stay as documented.
+ */
+export const DESCRIBE_NS = {
+  sd: "http://www.w3.org/ns/sparql-service-description#",
+  void: "http://rdfs.org/ns/void#",
+  formats: "http://www.w3.org/ns/formats/",
+  entailment: "http://www.w3.org/ns/entailment/",
+} as const;
+
+export const sd = terms(DESCRIBE_NS.sd, [
+  "Service", "endpoint", "supportedLanguage", "SPARQL11Query", "resultFormat", "feature", "UnionDefaultGraph",
+  "defaultDataset", "Dataset", "defaultGraph", "Graph", "defaultEntailmentRegime",
+] as const);
+export const voiD = terms(DESCRIBE_NS.void, [
+  "Dataset", "sparqlEndpoint", "uriSpace", "vocabulary", "rootResource", "triples", "classPartition", "class", "entities",
+] as const);
 
 export const xsd = terms(NS.xsd, ["string", "integer", "double", "boolean", "dateTime", "float", "decimal"] as const);
 

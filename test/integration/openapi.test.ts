@@ -280,7 +280,7 @@ describe("/openapi.json: every path and method answers as the document says", ()
   const sparqlQuery = (type: string): Record<string, string> => {
     if (type === "text/html") return {};
     const example = (api.operation("GET", "/sparql").parameters as Json[]).find((p) => p.name === "query")!.example as string;
-    return { query: ["text/turtle", "application/n-triples", "application/rdf+xml"].includes(type) ? "CONSTRUCT WHERE { ?s ?p ?o } LIMIT 3" : example };
+    return { query: ["text/turtle", "application/n-triples", "application/rdf+xml", "application/ld+json", "application/n-quads"].includes(type) ? "CONSTRUCT WHERE { ?s ?p ?o } LIMIT 3" : example };
   };
 
   it("every GET serves each media type it lists (Accept and ?format=), the first without Accept; a missing id is the documented 404", async () => {

@@ -166,7 +166,7 @@ const SPARQL_PARAMS: readonly ParamDoc[] = [
 /** A SELECT that every store answers (the test and a generic client can send it). */
 export const SPARQL_EXAMPLE = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }";
 
-const SPARQL_RESULTS = `SELECT and ASK answer ${SOLUTION_FORMATS.join(", ")}; CONSTRUCT and DESCRIBE answer ${GRAPH_FORMATS.join(", ")}.`;
+const SPARQL_RESULTS = `SELECT and ASK answer ${SOLUTION_FORMATS.join(", ")}; CONSTRUCT and DESCRIBE answer ${GRAPH_FORMATS.join(", ")}; Accept: application/json gets SPARQL JSON results (application/sparql-results+json) for SELECT and ASK, JSON-LD (application/ld+json) for CONSTRUCT and DESCRIBE.`;
 
 const STRUCTURE_TYPES = ["chemical/x-daylight-smiles", "chemical/x-inchi", "chemical/x-mdl-molfile", PLAIN];
 
@@ -177,6 +177,13 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: "The service description",
     description: "What the service holds and serves: its collections, SPARQL endpoint, vocabulary, this API description (qg:apiDescription, and the Link header with rel service-desc) and the store's figures.",
     answers: [{ status: 200, description: "The service (RDF), its home page (HTML), or its collections (uri-list).", types: [...RDF, HTML, URI_LIST], headers: ["Link"] }],
+    errors: [],
+  },
+  "GET /.well-known/void": {
+    tag: "Service",
+    summary: "The VoID description of the service's data",
+    description: "A void:Dataset of everything the service holds (VoID §7.2): its SPARQL endpoint, URI space, vocabularies, size in triples and the classes of its main resources.",
+    answers: [{ status: 200, description: "The description (RDF).", types: [...RDF] }],
     errors: [],
   },
   "GET /ontology": {
@@ -513,8 +520,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "GET /sparql": {
     tag: "SPARQL",
     summary: "A SPARQL query (SPARQL 1.1 Protocol, query operation)",
-    description: `Without a query, a browser (Accept: text/html) gets a form. ${SPARQL_RESULTS} A query that cannot start or end within the time limit is refused with 503 and Retry-After.`,
-    answers: [{ status: 200, description: "The query's result (or the form).", types: [...SOLUTION_FORMATS, ...GRAPH_FORMATS, HTML] }],
+    description: `Without a query, a browser (Accept: text/html) gets a form, a client that takes RDF the SPARQL 1.1 Service Description of the endpoint (Turtle by default), any other client a 400. ${SPARQL_RESULTS} A query that cannot start or end within the time limit is refused with 503 and Retry-After.`,
+    answers: [{ status: 200, description: "The query's result (or the form, or the service description).", types: [...SOLUTION_FORMATS, ...GRAPH_FORMATS, HTML] }],
     errors: [400, 503],
     params: [{ name: "query", in: "query", description: "the query (read-only: an update is a 400)", schema: { type: "string" }, example: SPARQL_EXAMPLE }, ...SPARQL_PARAMS],
   },

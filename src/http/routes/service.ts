@@ -2,7 +2,7 @@
  * `/` (the service: links to every collection and to the API description, as HTML and RDF, and
  * the Link header `rel="service-desc"` to the latter) and `/ontology` (the served
  * vocabulary from ontology/qsargraph.ttl, resolved against this deployment's base URL, plus the
- * JSON-LD context `/ontology/context.jsonld`).
+ * JSON-LD context `/ontology/context.jsonld`), and `/.well-known/void` (VoID: http/service-description.ts).
  */
 import type Router from "@koa/router";
 import { readFileSync } from "node:fs";
@@ -10,7 +10,8 @@ import { Parser } from "n3";
 import { DataFactory } from "n3";
 import { toNTriples } from "../../store/ntriples.ts";
 import type { SparqlReplica } from "../../store/replica.ts";
-import { iri, int, rdf, rdfs, str, dc } from "../../store/vocab.ts";
+import { iri, int, rdf, rdfs, str, dc, voiD } from "../../store/vocab.ts";
+import { VOID_PATH, voidDatasetIri, voidNt } from "../service-description.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
 import { SCRIPTS } from "../html/scripts.ts";
@@ -45,7 +46,14 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
     for (const [u, title] of collections) {
       q.push(DataFactory.quad(s, vocab.qg.collection, iri(u)), DataFactory.quad(iri(u), rdfs.label, str(title)));
     }
+    // the validations are a collection too (the uri-list keeps its members, which clients read)
+    q.push(DataFactory.quad(s, vocab.qg.collection, iri(uris.validations())), DataFactory.quad(iri(uris.validations()), rdfs.label, str("Validations")));
     q.push(DataFactory.quad(s, vocab.qg.sparqlEndpoint, iri(uris.sparql())), DataFactory.quad(s, vocab.qg.ontology, iri(uris.ontology())));
+    // the same for generic clients: VoID's endpoint, and the VoID description of the data (whose
+    // dataset names the endpoint too; GET /sparql answers its SPARQL 1.1 Service Description)
+    const voidDoc = iri(`${vocab.base}${VOID_PATH}`);
+    q.push(DataFactory.quad(s, voiD.sparqlEndpoint, iri(uris.sparql())), DataFactory.quad(s, rdfs.seeAlso, voidDoc), DataFactory.quad(voidDoc, rdfs.label, str("VoID description of the data")));
+    q.push(DataFactory.quad(iri(voidDatasetIri(deps)), voiD.rootResource, s));
     q.push(DataFactory.quad(s, vocab.qg.apiDescription, iri(uris.apiDescription())), DataFactory.quad(iri(uris.apiDescription()), rdfs.label, str("API description (OpenAPI 3.1)")));
     const c = deps.store.capacity();
     q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)), DataFactory.quad(s, vocab.qg.storeRenewals, int(c.renewals)));
@@ -77,6 +85,11 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
       ],
       ["text/uri-list", () => collections.map(([u]) => u).join("\r\n") + "\r\n"],
     ]);
+  });
+
+  // VoID §7.2: the description of the service's data at the well-known URI
+  router.get(VOID_PATH, async (ctx) => {
+    await respond(ctx, rdfReps(() => textSource(voidNt(deps)), deps));
   });
 
   const ontologyNt = (): string => {

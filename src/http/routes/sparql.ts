@@ -2,7 +2,9 @@
  * /sparql — the SPARQL 1.1 Protocol (https://www.w3.org/TR/sparql11-protocol/), query operation
  * only; queries run on the read replica (store/replica.ts), never on the main thread.
  *
- *   GET  /sparql?query=…                                    (no query: an HTML form for browsers, else 400;
+ *   GET  /sparql?query=…                                    (no query: an HTML form for browsers, the SPARQL 1.1
+ *                                                            Service Description to a client that takes RDF
+ *                                                            (http/service-description.ts; Turtle by default), else 400;
  *                                                            HTML accepted: the form and the result as a page)
  *   POST /sparql  application/x-www-form-urlencoded query=…  (update=… → 400 read-only)
  *   POST /sparql  application/sparql-query  <query text>
@@ -12,7 +14,9 @@
  * `default-graph-uri` / `named-graph-uri` (repeatable, absolute IRIs) set the dataset and replace
  * the query's FROM clauses; without them the default graph is the union of all graphs. The result
  * type is negotiated (Accept or `?format=`) among the types of the query's form, which is read
- * lexically (sparql-syntax.ts); the replica is the authority on validity, time limit (503) and
+ * lexically (sparql-syntax.ts); `application/json` is offered last, for clients that know no
+ * other JSON type: they get SPARQL JSON results for SELECT/ASK, JSON-LD for CONSTRUCT/DESCRIBE,
+ * labelled with those types (application/sparql-results+json, application/ld+json); the replica is the authority on validity, time limit (503) and
  * result size (400).
  *
  * The service's prefixes (ot, ota, qg, dc, dcterms, rdf, rdfs, owl, xsd: Vocab.prefixes) are
@@ -40,6 +44,23 @@ import { MAX_PAGE_SIZE, PAGE_SIZE, sparqlHtml } from "../html/sparql.ts";
 import { FORMAT_ALIASES, negotiate } from "../negotiate.ts";
 import { intParam } from "../paging.ts";
 import { readBytes } from "../body.ts";
+import { RDF_TYPES, textSource } from "../render-rdf.ts";
+import { rdfReps, respond } from "../respond.ts";
+import { serviceDescriptionNt } from "../service-description.ts";
+
+/**
+ * The formats offered for a query form, the default first; `application/json` last, answered
+ * as replicaFormat says (a client asking only for JSON gets JSON it can read).
+ */
+function offersFor(form: string | undefined): readonly string[] {
+  return [...(form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS), "application/json"];
+}
+
+/** The replica's format of `application/json` for each kind of result. */
+function replicaFormat(type: string, form: string | undefined): string {
+  if (type !== "application/json") return type;
+  return form === "CONSTRUCT" || form === "DESCRIBE" ? "application/ld+json" : "application/sparql-results+json";
+}
 
 export const MAX_SPARQL_BODY_BYTES = 1024 * 1024;
 
@@ -149,7 +170,7 @@ async function answerHtml(ctx: Context, replica: SparqlReplica, retryAfterS: num
 async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, options: QueryOptions): Promise<void> {
   if (query.trim() === "") throw new BadRequest("the query is empty", { field: "query" });
   const form = queryForm(query);
-  const offers: readonly string[] = form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS;
+  const offers = offersFor(form);
   // Not a query form (an update, or not SPARQL): the replica reports why; no format to negotiate.
   let format: string;
   if (form) format = negotiate(ctx, offers);
@@ -157,6 +178,8 @@ async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number,
     ctx.vary("Accept");
     format = offers[0]!;
   }
+  // application/json is answered with the more precise JSON type of the result (its body is that).
+  format = replicaFormat(format, form);
   const body = await run(ctx, replica, retryAfterS, query, format, options);
   ctx.status = 200;
   ctx.type = format.startsWith("text/") ? `${format}; charset=utf-8` : format;
@@ -174,16 +197,25 @@ export function registerSparql(router: Router, deps: Deps, replica: SparqlReplic
     const params = new URLSearchParams(ctx.querystring);
     const query = queryParam(params);
     if (query === undefined) {
-      if (!wantsHtml(ctx)) throw new BadRequest("missing the 'query' parameter (SPARQL 1.1 Protocol §2.1.1)", { field: "query" });
-      ctx.vary("Accept");
-      ctx.type = "text/html; charset=utf-8";
-      ctx.body = sparqlHtml({ base, prefixes });
+      if (wantsHtml(ctx)) {
+        ctx.vary("Accept");
+        ctx.type = "text/html; charset=utf-8";
+        ctx.body = sparqlHtml({ base, prefixes });
+        return;
+      }
+      // The service description (SPARQL 1.1 Service Description §2) for a client that takes RDF.
+      const takesRdf = ctx.query.format !== undefined || ctx.get("Accept") === "" || typeof ctx.accepts(...RDF_TYPES) === "string";
+      if (!takesRdf) {
+        ctx.vary("Accept");
+        throw new BadRequest("missing the 'query' parameter (SPARQL 1.1 Protocol §2.1.1); without it the endpoint answers its service description in RDF (Accept: text/turtle)", { field: "query" });
+      }
+      await respond(ctx, rdfReps(() => textSource(serviceDescriptionNt(deps, deps.config.sparqlTimeoutMs)), deps));
       return;
     }
     const options = withPrefixes(datasetOf([params]));
     // HTML is offered after the protocol's formats: only a client that prefers it gets the page.
     const form = queryForm(query);
-    const offers = [...(form === "CONSTRUCT" || form === "DESCRIBE" ? GRAPH_FORMATS : SOLUTION_FORMATS), "text/html"];
+    const offers = [...offersFor(form), "text/html"];
     if (form ? negotiate(ctx, offers) === "text/html" : wantsHtml(ctx)) return answerHtml(ctx, replica, retryAfterS, query, options, base);
     await answer(ctx, replica, retryAfterS, query, options);
   });
