@@ -37,12 +37,13 @@ describe("conditional GET", () => {
 });
 
 describe("the ETag size limit", () => {
-  it("is 16 MiB, which SHA-1 hashes well within the 100 ms a piece of work may hold the event loop", () => {
+  // 16 MiB: SHA-1 hashes it in ≈ 20–30 ms on the machine of docs/benchmarks.md, within the 100 ms a
+  // piece of work may hold the event loop (measured, not asserted: timing is for benches)
+  it("is 16 MiB, and a body of that size still gets its ETag (distinct from a one-byte change)", () => {
     assert.equal(ETAG_MAX_BYTES, 16 * 1024 * 1024);
     const body = Buffer.alloc(ETAG_MAX_BYTES, 0x61);
-    const t0 = performance.now();
-    etagOf(body);
-    const ms = performance.now() - t0;
-    assert.ok(ms < 100, `${ms.toFixed(1)} ms`);
+    const tag = etagOf(body);
+    body[ETAG_MAX_BYTES - 1] = 0x62;
+    assert.notEqual(etagOf(body), tag);
   });
 });
