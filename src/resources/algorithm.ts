@@ -12,7 +12,7 @@ import { DataFactory } from "n3";
 import type { Quad } from "@rdfjs/types";
 import { DESCRIPTORS } from "../chem/descriptors/index.ts";
 import { toNTriples } from "../store/ntriples.ts";
-import { dc, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
+import { dc, dcterms, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
 
 const { quad } = DataFactory;
 
@@ -86,13 +86,45 @@ export function algorithmNTriples(spec: AlgorithmSpec, uri: string, v: Vocab): s
   return toNTriples(q);
 }
 
-/** GET /algorithm/pc as RDF: every descriptor with its pc_type, lib and value names. */
+/** The IRI of one descriptor's description (`GET /algorithm/pc/{id}`, as lazar served it). */
+export function descriptorUri(algorithms: string, id: string): string {
+  return `${algorithms}/pc/${encodeURIComponent(id)}`;
+}
+
+function descriptorQuads(d: (typeof DESCRIPTORS)[number], algorithms: string, vocab: Vocab): Quad[] {
+  const s = iri(descriptorUri(algorithms, d.id));
+  const q: Quad[] = [
+    quad(s, rdf.type, ot.Algorithm),
+    quad(s, rdf.type, iri(ALGORITHM_TYPES.descriptorCalculation)),
+    quad(s, dc.title, str(d.title)),
+    quad(s, vocab.qg.pcType, str(d.pcType)),
+    quad(s, vocab.qg.lib, str(d.lib)),
+    quad(s, dcterms.isPartOf, iri(`${algorithms}/pc`)),
+  ];
+  for (const v of d.values) q.push(quad(s, vocab.qg.valueName, str(v)));
+  return q;
+}
+
+/**
+ * GET /algorithm/pc as RDF: the list describes itself (an ot:Algorithm of the descriptor
+ * calculation type, `dcterms:hasPart` each descriptor) and every descriptor with its pc_type, lib
+ * and value names.
+ */
 export function pcListNTriples(algorithms: string, vocab: Vocab): string {
-  const q: Quad[] = [];
-  for (const d of DESCRIPTORS) {
-    const s = iri(`${algorithms}/pc/${encodeURIComponent(d.id)}`);
-    q.push(quad(s, rdf.type, ot.Algorithm), quad(s, dc.title, str(d.title)), quad(s, vocab.qg.pcType, str(d.pcType)), quad(s, vocab.qg.lib, str(d.lib)));
-    for (const v of d.values) q.push(quad(s, vocab.qg.valueName, str(v)));
-  }
+  const self = iri(`${algorithms}/pc`);
+  const q: Quad[] = [
+    quad(self, rdf.type, ot.Algorithm),
+    quad(self, rdf.type, iri(ALGORITHM_TYPES.descriptorCalculation)),
+    quad(self, dc.title, str("Physico-chemical descriptors")),
+    quad(self, dc.description, str(`The ${DESCRIPTORS.length} physico-chemical descriptors the service computes, each with its pc_type, lib and value names; run them with ${algorithms}/pc/AllDescriptors.`)),
+    quad(self, dcterms.hasPart, iri(`${algorithms}/pc/AllDescriptors`)),
+  ];
+  for (const d of DESCRIPTORS) q.push(quad(self, dcterms.hasPart, iri(descriptorUri(algorithms, d.id))), ...descriptorQuads(d, algorithms, vocab));
   return toNTriples(q);
+}
+
+/** GET /algorithm/pc/{id} as RDF: one descriptor; null if there is none of that id. */
+export function descriptorNTriples(algorithms: string, id: string, vocab: Vocab): string | null {
+  const d = DESCRIPTORS.find((x) => x.id === id);
+  return d ? toNTriples(descriptorQuads(d, algorithms, vocab)) : null;
 }

@@ -2,7 +2,7 @@
  * Dataset resource → quads, in the OpenTox 1.1 shape that OpenTox clients read
  * (docs/opentox-api.md "RDF shapes"):
  *
- *   <ds> a ot:Dataset ; dc:title ; ot:hasSource "file.csv" ; ot:dataEntry <ds#e{line}> ; qg:warning <ds#w{k}> .
+ *   <ds> a ot:Dataset ; dc:title ; dc:source "file.csv" ; ot:dataEntry <ds#e{line}> ; qg:warning <ds#w{k}> .
  *   <ds#e{line}> a ot:DataEntry ; ot:compound <c> ; qg:line L ; ot:values <ds#e{line}v{j}> .
  *   <ds#e{line}v{j}> ot:feature <f> ; ot:value "v"^^xsd:double|xsd:string .
  *   <ds/feature/{name}> a ot:Feature, ot:NominalFeature?, ot:NumericFeature? ; dc:title ; ot:acceptValue … .
@@ -214,7 +214,9 @@ function headerTriples(content: DatasetHeader, meta: DatasetMeta, featureNodes: 
   add(ds, rdf.type, ot.Dataset);
   add(ds, dc.title, str(content.title));
   add(ds, dc.date, dateTime(meta.created));
-  add(ds, ot.hasSource, str(meta.fileName));
+  // the file it was read from is a name, not a resource: dc:source (a literal, as on its features),
+  // so that ot:hasSource always names a resource (an IRI) wherever it is used
+  add(ds, dc.source, str(meta.fileName));
   add(ds, v.qg.fileName, str(meta.fileName));
   add(ds, v.qg.structureColumn, str(content.structureColumn));
   add(ds, v.qg.numberOfCompounds, int(content.compounds));

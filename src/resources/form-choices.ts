@@ -49,7 +49,8 @@ export function readDatasetChoices(store: ox.Store, v: Vocab, uris: readonly str
   const datasets = order.slice(0, Math.max(0, limit)).map((i): DatasetChoice => {
     const uri = uris[i]!;
     const g = ox.namedNode(uri);
-    // an upload's ot:hasSource is its file name (a literal); a computed dataset's is a resource
+    // a computed dataset has an ot:hasSource (a resource); an upload has none (its file name is dc:source;
+    // stores written before that held it as a literal ot:hasSource)
     const has = (p: string): ox.Term[] => store.match(ox.namedNode(uri), ox.namedNode(p), null, g).map((q) => q.object);
     const computed = has(v.qg.algorithm.value).length > 0 || has(v.qg.model.value).length > 0 || has(ot.hasSource.value).some((o) => o.termType === "NamedNode");
     const featureCount = Number(one(store, uri, v.qg.numberOfFeatures.value, g) ?? 0);

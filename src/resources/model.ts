@@ -11,7 +11,7 @@
  *       qg:predictionAlgorithm "…" ; qg:minSim x ; qg:minTrainPerformance x ; qg:featureKind
  *       "substructure"|"descriptor" ; qg:nrHits bool ; qg:version "…" .
  *   <m/predicted/value> a ot:Feature, ot:ModelPrediction ; dc:title "<endpoint title>" ;
- *       ot:hasSource <m> ; owl:sameAs <endpoint> ; (ot:NominalFeature + ot:acceptValue | ot:NumericFeature) .
+ *       ot:hasSource <m> ; qg:predicts <endpoint> ; (ot:NominalFeature + ot:acceptValue | ot:NumericFeature) .
  *   <m/predicted/confidence> a ot:Feature, ot:NumericFeature, ot:ModelPrediction ;
  *       dc:title "<endpoint title> confidence" ; ot:hasSource <m> .
  */
@@ -20,7 +20,7 @@ import type { Quad } from "@rdfjs/types";
 import * as ox from "oxigraph";
 import { toNTriples } from "../store/ntriples.ts";
 import { readCreator } from "./creator.ts";
-import { bool, dateTime, dbl, dc, iri, NS, ot, owl, rdf, str, type Vocab } from "../store/vocab.ts";
+import { bool, dateTime, dbl, dc, iri, NS, ot, rdf, str, type Vocab } from "../store/vocab.ts";
 
 const { quad } = DataFactory;
 
@@ -62,7 +62,7 @@ export function predictedConfidenceUri(model: string): string {
 const OTA = NS.ota;
 
 /** The predicted-variable features (also copied into every prediction dataset). */
-export function predictedFeatureQuads(m: Pick<ModelRecord, "uri" | "endpoint" | "endpointTitle" | "classes">): Quad[] {
+export function predictedFeatureQuads(m: Pick<ModelRecord, "uri" | "endpoint" | "endpointTitle" | "classes">, v: Vocab): Quad[] {
   const value = iri(predictedValueUri(m.uri));
   const conf = iri(predictedConfidenceUri(m.uri));
   const model = iri(m.uri);
@@ -72,7 +72,7 @@ export function predictedFeatureQuads(m: Pick<ModelRecord, "uri" | "endpoint" | 
     quad(value, rdf.type, m.classes.length > 0 ? ot.NominalFeature : ot.NumericFeature),
     quad(value, dc.title, str(m.endpointTitle)),
     quad(value, ot.hasSource, model),
-    quad(value, owl.sameAs, iri(m.endpoint)),
+    quad(value, v.qg.predicts, iri(m.endpoint)),
     quad(conf, rdf.type, ot.Feature),
     quad(conf, rdf.type, ot.NumericFeature),
     quad(conf, rdf.type, iri(`${NS.ot}ModelPrediction`)),
@@ -111,7 +111,7 @@ export function modelNTriples(m: ModelRecord, v: Vocab): string {
     const p = iri(`${m.uri}#param-${encodeURIComponent(name)}`);
     q.push(quad(s, ot.parameters, p), quad(p, rdf.type, ot.Parameter), quad(p, dc.title, str(name)), quad(p, ot.paramValue, str(value)));
   }
-  q.push(...predictedFeatureQuads(m));
+  q.push(...predictedFeatureQuads(m, v));
   return toNTriples(q);
 }
 

@@ -86,7 +86,7 @@ export const QG_NAMES = [
   "algorithm", "paramType", "allowedValue", "support", "classCount", "statistic", "minFrequency",
   "pcType", "lib", "valueName",
   // models and predictions
-  "predictionAlgorithm", "minSim", "minTrainPerformance", "featureKind", "nrHits", "endpointTitle", "classValue",
+  "predictionAlgorithm", "predicts", "minSim", "minTrainPerformance", "featureKind", "nrHits", "endpointTitle", "classValue",
   "neighbour", "similarity", "measuredActivity", "measured", "reason", "matchedFeature", "model", "Neighbour", "numberOfNeighbours",
   "pValue", "forClass", "intervalLower", "intervalUpper", "confidenceLevel",
   "nearestSimilarity", "insideDomain", "domainThreshold", "domainNote",

@@ -257,6 +257,8 @@ export class TaskRunner<J extends JobMap = JobMap> {
       if (!(err instanceof Error && "status" in err) && !ac.signal.aborted) console.error(`task ${t.uri} failed:`, err);
       final.status = ac.signal.aborted && !overBudget ? "Cancelled" : "Error";
       if (final.status === "Error") final.error = toReport(overBudget ? (ac.signal.reason as TaskTimeLimit) : toServiceError(err));
+      // A cancelled task says so in an ot:ErrorReport, as a failed one does.
+      else final.error = toReport(new Cancelled(`task ${t.uri} was cancelled (DELETE) before it finished; nothing of it was stored`));
       ops = [];
       await discard(preloaded);
       preloaded = [];

@@ -201,13 +201,13 @@ describe("upload limits and intake (default limits)", () => {
     const csv = "SMILES,act\nCCO,1\nCCN,0\n";
     const raw = (disposition: string): Promise<Response> => fetch(`${srv.base}/dataset`, { method: "POST", body: csv, headers: { "Content-Type": "text/csv", "Content-Disposition": disposition, Accept: "text/uri-list" } });
     const escaped = await datasetOf(await raw('attachment; filename="a \\"b\\".csv"'));
-    assert.equal(await objectOf(escaped, `${OT}hasSource`), 'a "b".csv');
+    assert.equal(await objectOf(escaped, "http://purl.org/dc/elements/1.1/source"), 'a "b".csv');
     assert.equal(await objectOf(escaped, "http://purl.org/dc/elements/1.1/title"), 'a "b"');
     const euro = await datasetOf(await raw("attachment; filename*=UTF-8''%e2%82%ac%20rates.csv"));
-    assert.equal(await objectOf(euro, `${OT}hasSource`), "€ rates.csv");
+    assert.equal(await objectOf(euro, "http://purl.org/dc/elements/1.1/source"), "€ rates.csv");
     const { body, type } = multipart([{ header: 'Content-Disposition: form-data; name="file"; filename="q \\"c\\" d.csv"\r\nContent-Type: text/csv', body: csv }]);
     const part = await datasetOf(await fetch(`${srv.base}/dataset`, { method: "POST", body: new Uint8Array(body), headers: { "Content-Type": type, Accept: "text/uri-list" } }));
-    assert.equal(await objectOf(part, `${OT}hasSource`), 'q "c" d.csv');
+    assert.equal(await objectOf(part, "http://purl.org/dc/elements/1.1/source"), 'q "c" d.csv');
     const bad = await fetch(`${srv.base}/dataset`, { method: "POST", body: csv, headers: { "Content-Type": "text/csv", "Content-Disposition": 'attachment; filename="unterminated', ...PROBLEM } });
     assert.equal(bad.status, 400);
     assert.equal((await problemOf(bad)).field, "Content-Disposition");

@@ -259,6 +259,9 @@ describe("/openapi.json: every path and method answers as the document says", ()
     // A task of the service: the first one (the upload).
     const tasks = await api.call({ method: "GET", path: "/task", accept: "text/uri-list" });
     real["/task/{id}"] = last(tasks.text.trim().split(/\r?\n/)[0]!);
+    // A descriptor of /algorithm/pc: the last one its uri-list names (the first is AllDescriptors).
+    const pc = await api.call({ method: "GET", path: "/algorithm/pc", accept: "text/uri-list" });
+    real["/algorithm/pc/{name}"] = decodeURIComponent(last(pc.text.trim().split(/\r?\n/).at(-1)!));
     // A script of the pages: the first one a page of the service loads.
     const page = await api.call({ method: "GET", path: "/algorithm/qsar", accept: "text/html" });
     real["/static/{name}"] = /src="[^"]*\/static\/([^"]+)"/.exec(page.text)![1]!;
@@ -378,7 +381,7 @@ describe("/openapi.json: every path and method answers as the document says", ()
     assert.deepEqual([form.status, form.type, direct.status, direct.type], [200, "application/sparql-results+json", 200, "text/csv"]);
   });
 
-  it("every DELETE: a missing id is the documented 404; a real one is deleted (200) and then gone (404)", async () => {
+  it("every DELETE: a missing id is the documented 404; a real one is deleted (200) and then gone (404); a finished task 409", async () => {
     const deletes = api.operations().filter((k) => k.startsWith("DELETE "));
     // The dataset deleted is the small one (no model was built from it).
     real["/dataset/{id}"] = real.small!;
@@ -389,8 +392,9 @@ describe("/openapi.json: every path and method answers as the document says", ()
       const missing = await api.call({ method: "DELETE", path, params: paramsOf(path, true) });
       assert.equal(missing.status, 404, `DELETE ${path} of nothing: ${missing.text}`);
       const done = await api.call({ method: "DELETE", path, params: paramsOf(path), accept: "text/uri-list" });
-      assert.equal(done.status, 200, `DELETE ${path}: ${done.text}`);
-      if (path === "/task/{id}") continue; // a cancelled (finished) task stays
+      // The task (the upload) has finished: cancelling it conflicts with its state (documented 409).
+      assert.equal(done.status, path === "/task/{id}" ? 409 : 200, `DELETE ${path}: ${done.text}`);
+      if (path === "/task/{id}") continue; // a finished task stays
       const gone = await api.call({ method: "GET", path, params: paramsOf(path) });
       assert.equal(gone.status, 404, `GET ${path} after its DELETE: ${gone.status}`);
     }

@@ -4,7 +4,8 @@
  * task URI while queued or running, then 200 + result URI); the task graph (ot:hasStatus,
  * ot:percentageCompleted, ot:resultURI, dc:date); HTML that refreshes only while the task runs;
  * server-sent progress events ending with a `status` event; DELETE cancels a running upload (→
- * Cancelled, GET 503, no dataset) and leaves a finished task alone; /task lists the tasks.
+ * Cancelled with an ot:ErrorReport, GET 503, no dataset) and answers 409 on a finished task
+ * (left alone); an event-stream client that leaves early logs nothing; /task lists the tasks.
  *
  * Inputs: kazius.csv (4069 rows, long enough to be seen running), muv.csv (93,127 rows, ≈30 s,
  * cancelled after ≈1 s) from fixtures/data (SOURCES.md). Status codes from docs/opentox-api.md
@@ -145,17 +146,48 @@ describe("tasks", () => {
     assert.equal(r.status, 503);
     assert.notEqual(body, task, "a poller stops: the body is not the task URI");
     assert.match(body, /Cancelled/);
-    assert.equal((await get(task, "text/turtle")).status, 503);
+    const ttl = await get(task, "text/turtle");
+    assert.equal(ttl.status, 503);
+    // Like a failed task, the cancelled one carries an ot:ErrorReport (OpenTox 1.1 ot:errorReport).
+    const tq = new Parser({ format: "Turtle", baseIRI: task }).parse(await ttl.text());
+    const report = tq.find((q) => q.subject.value === task && q.predicate.value === `${OT}errorReport`)?.object.value;
+    assert.ok(report, "ot:errorReport on the cancelled task");
+    assert.ok(tq.some((q) => q.subject.value === report && q.object.value === `${OT}ErrorReport`), "a ot:ErrorReport");
+    assert.equal(tq.find((q) => q.subject.value === report && q.predicate.value === `${OT}statusCode`)?.object.value, "503");
+    assert.equal(tq.find((q) => q.subject.value === report && q.predicate.value === `${OT}errorCode`)?.object.value, "Cancelled");
+    const again = await fetch(task, { method: "DELETE", headers: { Accept: "text/uri-list" } });
+    assert.equal(again.status, 409, "cancelling it again conflicts with its state");
+    await again.text();
     assert.doesNotMatch(await (await get(task, "text/html")).text(), REFRESH);
     // Nothing of the upload was stored, also a moment later.
     await new Promise((res) => setTimeout(res, 500));
     assert.deepEqual(await storeSnapshot(srv.base), before, "GET /dataset and the quads outside task graphs are unchanged");
   });
 
-  test("DELETE on a completed task leaves it completed", async () => {
-    const del = await fetch(kaziusTask, { method: "DELETE", headers: { Accept: "text/uri-list" } });
+  test("an event-stream client that disconnects early: the server logs nothing, the task runs on", async () => {
+    const task = await submit(MUV);
+    await waitForTaskState(task, (t) => t.status === "Running");
+    const logged = srv.output().length;
+    const ac = new AbortController();
+    const r = await fetch(task, { headers: { Accept: "text/event-stream" }, signal: ac.signal });
+    const reader = r.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    assert.match(first, /^event: progress\n/, "the stream had begun");
+    ac.abort();
+    await reader.cancel().catch(() => undefined);
+    // progress events keep coming while muv.csv is read: give the server some to (not) write
+    await new Promise((res) => setTimeout(res, 1500));
+    assert.equal((await taskState(task)).status, "Running");
+    const del = await fetch(task, { method: "DELETE", headers: { Accept: "text/uri-list" } });
     assert.equal(del.status, 200);
     await del.text();
+    assert.equal(srv.output().slice(logged), "", "nothing was logged (before: a stack trace of a premature close)");
+  });
+
+  test("DELETE on a completed task answers 409 Conflict (RFC 9110 §15.5.10) and leaves it completed", async () => {
+    const del = await fetch(kaziusTask, { method: "DELETE", headers: { Accept: "text/plain" } });
+    assert.equal(del.status, 409);
+    assert.match(await del.text(), /already finished \(Completed\)/);
     assert.equal((await taskState(kaziusTask)).status, "Completed");
     const r = await get(kaziusTask, "text/uri-list");
     assert.deepEqual([r.status, (await r.text()).trim()], [200, kaziusDataset]);
@@ -164,7 +196,7 @@ describe("tasks", () => {
 
   test("/task lists every task (uri-list)", async () => {
     const list = await uriList(`${srv.base}/task`);
-    assert.equal(created.length, 3);
+    assert.equal(created.length, 4);
     for (const t of created) assert.ok(list.includes(t), `${t} listed`);
     for (const t of list) assert.match(t, new RegExp(`^${srv.base}/task/[a-z2-9]{12}$`));
   });

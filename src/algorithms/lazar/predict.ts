@@ -59,7 +59,7 @@ function predictionHeader(m: ModelRecord, datasetUri: string, q: Queries, counts
   ];
   const p = iri(`${datasetUri}#param-${q.parameter[0]}`);
   quads.push(quad(ds, ot.parameters, p), quad(p, rdf.type, ot.Parameter), quad(p, dc.title, str(q.parameter[0])), quad(p, ot.paramValue, str(q.parameter[1])));
-  quads.push(...predictedFeatureQuads(m));
+  quads.push(...predictedFeatureQuads(m, v));
   quads.push(quad(iri(predictedValueUri(m.uri)), v.qg.index, int(0)), quad(iri(predictedConfidenceUri(m.uri)), v.qg.index, int(1)));
   return new TextEncoder().encode(toNTriples(quads));
 }

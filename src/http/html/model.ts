@@ -106,7 +106,7 @@ export function predictedFeatureHtml(m: ModelRecord, which: "value" | "confidenc
   const uri = which === "value" ? predictedValueUri(m.uri) : predictedConfidenceUri(m.uri);
   const what =
     which === "value"
-      ? `The feature under which ${link(m.uri, m.title)} writes its predictions of ${link(m.endpoint, m.endpointTitle)} (the same as the endpoint: owl:sameAs)${m.classes.length > 0 ? `: one of the classes ${esc(m.classes.join(", "))}` : ": a number"}.`
+      ? `The feature under which ${link(m.uri, m.title)} writes its predictions of ${link(m.endpoint, m.endpointTitle)} (qg:predicts the endpoint)${m.classes.length > 0 ? `: one of the classes ${esc(m.classes.join(", "))}` : ": a number"}.`
       : `The feature under which ${link(m.uri, m.title)} writes the confidence of each prediction of ${esc(m.endpointTitle)}: a number from 0 to 1 (0 when nothing is predicted; docs/lazar-method.md "Confidence").`;
   return page(`${m.endpointTitle}${which === "value" ? " (predicted)" : " confidence"}`, `<p>${what}</p>${dl([["URI", `<span class="mono">${esc(uri)}</span>`], ["Model", link(m.uri, m.title)]])}`, { base, self: uri, formats: ["ttl", "json", "rdf"] });
 }

@@ -249,9 +249,9 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   "DELETE /task/{id}": {
     tag: "Tasks",
     summary: "Cancel a task",
-    description: "A finished task is left as it is. The answer is the task's state after the cancel.",
+    description: "Cancels a queued or running task; the answer is the task's state after the cancel. A finished task is left as it is: 409, its state conflicts with a cancel.",
     answers: [{ status: 200, description: "The task (uri-list or RDF).", types: [URI_LIST, ...RDF] }],
-    errors: [404, 507],
+    errors: [404, 409, 507],
     owned: true,
   },
 
@@ -403,6 +403,14 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: "Every physico-chemical descriptor, with its pc_type, lib and value names",
     answers: [{ status: 200, description: "The descriptors.", types: [...RDF, HTML, URI_LIST] }],
     errors: [],
+  },
+
+  "GET /algorithm/pc/{name}": {
+    tag: "Algorithms",
+    summary: "One physico-chemical descriptor of /algorithm/pc, with its pc_type, lib and value names",
+    description: "Computed with /algorithm/pc/AllDescriptors (by pc_type and lib), as the descriptor's own IRI is described and not run.",
+    answers: [{ status: 200, description: "The descriptor.", types: [...RDF, HTML, URI_LIST] }],
+    errors: [404],
   },
 
   "GET /model": {
@@ -558,6 +566,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
 export const PATH_PARAMETERS: Readonly<Record<string, { readonly description: string; readonly schema: JsonSchema }>> = {
   "/dataset/{id}": { description: "a dataset's id (the last segment of its URI)", schema: { type: "string" } },
   "/dataset/{id}/feature/{name}": { description: "the feature's name, as the last segment of its URI (percent-encoded; the names . and .. are written (.) and (..))", schema: { type: "string" } },
+  "/algorithm/pc/{name}": { description: "a descriptor's id, as /algorithm/pc lists it", schema: { type: "string" } },
   "/task/{id}": { description: "a task's id", schema: { type: "string" } },
   "/static/{name}": { description: "a script's file name", schema: { type: "string" } },
   "/model/{id}": { description: "a model's id", schema: { type: "string" } },
@@ -576,7 +585,7 @@ export const ERROR_MEANINGS: Readonly<Record<ErrorStatus, string>> = {
   403: "The token is valid, but neither the creator's of the resource nor an admin token.",
   404: "No such resource (or it is still being written).",
   406: "No representation fits Accept (or ?format=), or the resource is too large for the format asked: the report lists the media types that are available.",
-  409: "The resource is still in use (a dataset a model was built from).",
+  409: "The resource's state conflicts with the request: it is still in use (a dataset a model was built from), or a task to cancel has already finished.",
   411: "A multipart body without Content-Length.",
   413: "A body or structure past a limit (upload bytes, rows, columns or triples; parameters' body; structure size): the report names the limit and its option.",
   415: "A body of a media type the route does not take: the report lists those it takes.",

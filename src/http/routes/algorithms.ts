@@ -21,7 +21,8 @@ import { algorithmHtml, FORM_DATASETS, FORM_FEATURES, pcListHtml, prefillOf, typ
 import { read } from "../../resources/reads.ts";
 import { isId } from "../../resources/uris.ts";
 import type { Context } from "koa";
-import { pcListNTriples } from "../../resources/algorithm.ts";
+import { descriptorNTriples, descriptorUri, pcListNTriples } from "../../resources/algorithm.ts";
+import { NotFound } from "../../errors.ts";
 
 /**
  * What a form of the pages offers and is filled with (html/algorithm.ts): the newest datasets with
@@ -63,14 +64,18 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
     await respond(ctx, [
       ...rdfReps(() => textSource(pcListNTriples(uris.algorithms(), vocab)), deps),
       ["text/html", () => pcListHtml(vocab.base)],
-      ["text/uri-list", () => uriList([uriOf(allDescriptors.spec), ...DESCRIPTORS.map((d) => `${uris.algorithms()}/pc/${encodeURIComponent(d.id)}`)])],
+      ["text/uri-list", () => uriList([uriOf(allDescriptors.spec), ...DESCRIPTORS.map((d) => descriptorUri(uris.algorithms(), d.id))])],
     ]);
   });
 
   for (const r of ALGORITHMS) {
     const uri = uriOf(r.spec);
     for (const path of [r.spec.path, ...r.spec.aliases]) {
+      const alias = path !== r.spec.path;
       router.get(`/algorithm/${path}`, async (ctx) => {
+        // An OpenTox 1.1 alias serves the algorithm's own description: say which IRI it is
+        // (RFC 9110 §8.7; a redirect would break clients that GET the alias they then POST to).
+        if (alias) ctx.set("Content-Location", uri);
         await respond(ctx, [...rdfReps(() => textSource(algorithmNTriples(r.spec, uri, vocab)), deps), ["text/html", async () => algorithmHtml(r.spec, uri, vocab.base, await readFormContext(ctx, deps))], ["text/uri-list", () => uriList([uri])]]);
       });
       router.post(`/algorithm/${path}`, async (ctx) => {
@@ -80,4 +85,18 @@ export function registerAlgorithms(router: Router, deps: Deps): void {
       });
     }
   }
+
+  // One descriptor of /algorithm/pc (registered after /algorithm/pc/AllDescriptors, which wins).
+  router.get("/algorithm/pc/:name", async (ctx) => {
+    const name = String(ctx.params.name);
+    const self = descriptorUri(uris.algorithms(), name);
+    const nt = descriptorNTriples(uris.algorithms(), name, vocab);
+    const d = DESCRIPTORS.find((x) => x.id === name);
+    if (nt === null || !d) throw new NotFound(`no descriptor ${self}: ${uris.algorithms()}/pc lists them`);
+    await respond(ctx, [
+      ...rdfReps(() => textSource(nt), deps),
+      ["text/html", () => page(d.title, `<p>${esc(d.title)}: pc_type ${esc(d.pcType)}, lib ${esc(d.lib)}; values <span class="mono">${esc(d.values.join(" "))}</span>. One of the ${link(`${uris.algorithms()}/pc`, "physico-chemical descriptors")}; computed with ${link(`${uris.algorithms()}/pc/AllDescriptors`)} (choose it by its pc_type and lib).</p>`, { base: vocab.base, self, formats: ["ttl", "uri"] })],
+      ["text/uri-list", () => uriList([self])],
+    ]);
+  });
 }

@@ -101,6 +101,9 @@ export function compoundMiddleware(deps: Deps) {
     const uri = uris.compound(inchi);
     const c = (store.has(uri) ? await read(store, vocab, "compound", uri) : null) ?? (await decodeCompound(deps, uri, inchi));
     if (pc) return compoundDescriptors(ctx, deps, c);
+    // A percent-encoded (or otherwise differently written) IRI of the compound: name the canonical
+    // one whose description this is (RFC 9110 §8.7 Content-Location).
+    if (!uri.endsWith(ctx.path)) ctx.set("Content-Location", uri);
     const stored = store.has(uri);
     const reps: (Representations[number])[] = [
       ...rdfReps(() => (stored ? storedSource(store, uri) : textSource(toNTriples(compoundQuads(uri, { inchi: c.inchi, inchikey: c.inchikey, smiles: c.smiles ?? null }, vocab)))), deps),

@@ -6,7 +6,7 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import { PassThrough } from "node:stream";
-import { NotFound } from "../../errors.ts";
+import { Conflict, NotFound } from "../../errors.ts";
 import { isFinished, taskHttpStatus, taskQuads, type TaskState } from "../../resources/task.ts";
 import { isId } from "../../resources/uris.ts";
 import { toNTriples } from "../../store/ntriples.ts";
@@ -52,7 +52,7 @@ export function registerTasks(router: Router, deps: Deps): void {
     if (t.status === "Completed" && t.resultUri) ctx.set("Location", t.resultUri);
     // A failed or cancelled task answers uri-list and plain-text clients with its error report,
     // so that a client polling until the body differs from the task URI stops.
-    const failure = t.status === "Error" && t.error ? reportText(t.error) : t.status === "Cancelled" ? `503 Cancelled: task ${t.uri} was cancelled\n` : undefined;
+    const failure = (t.status === "Error" || t.status === "Cancelled") && t.error ? reportText(t.error) : t.status === "Cancelled" ? `503 Cancelled: task ${t.uri} was cancelled\n` : undefined;
     await respond(
       ctx,
       [
@@ -71,9 +71,11 @@ export function registerTasks(router: Router, deps: Deps): void {
   router.delete("/task/:id", async (ctx) => {
     const t = find(ctx);
     requireOwner(ctx, t.createdBy, t.uri, "cancel");
-    await tasks.cancel(t.id);
-    // The DELETE itself succeeded (or had nothing to do on a finished task): 200 with the task's
-    // state, not the task's GET status (a 503 would tell clients the service is unavailable).
+    // Cancelling a task that has finished would change nothing: RFC 9110 §15.5.10, the request
+    // conflicts with the resource's current state (409, with the state in the report).
+    if (!(await tasks.cancel(t.id))) throw new Conflict(`task ${t.uri} has already finished (${t.status}); only a queued or running task can be cancelled`);
+    // The DELETE itself succeeded: 200 with the task's state, not the task's GET status (a 503
+    // would tell clients the service is unavailable).
     await respond(ctx, [["text/uri-list", () => uriList([t.uri])], ...rdfReps(() => textSource(toNTriples(taskQuads(t, vocab))), deps)], 200);
   });
 }
@@ -85,15 +87,28 @@ function streamEvents(ctx: Context, deps: Deps, t: TaskState): void {
   ctx.type = "text/event-stream";
   ctx.set("Cache-Control", "no-cache");
   ctx.body = stream;
-  const send = (s: TaskState): void => {
+  const stop = (): void => void deps.tasks.events.off(t.id, send);
+  function send(s: TaskState): void {
+    // A client that went away: koa destroys the stream; stop listening, write nothing.
+    if (stream.destroyed || stream.writableEnded) return stop();
     const done = isFinished(s.status);
     stream.write(`event: ${done ? "status" : "progress"}\ndata: ${JSON.stringify(taskJson(s))}\n\n`);
     if (done) {
-      deps.tasks.events.off(s.id, send);
+      stop();
       stream.end();
     }
+  }
+  // Early disconnects are ordinary for event streams: nothing to report. Koa pipes the body to
+  // the response and hands a pipe that ended before the stream did to ctx.onerror, which logs a
+  // stack; here that only means the client went away.
+  const onerror = ctx.onerror.bind(ctx);
+  ctx.onerror = (err: Error | null): void => {
+    if (err && (err as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE") return stop();
+    onerror(err as Error);
   };
-  ctx.req.on("close", () => deps.tasks.events.off(t.id, send));
+  stream.on("error", stop);
+  stream.on("close", stop);
+  ctx.res.on("close", stop);
   deps.tasks.events.on(t.id, send);
   send(t);
 }
