@@ -18,7 +18,7 @@ import { DataFactory } from "n3";
 import type { BlankNode, NamedNode, Quad } from "@rdfjs/types";
 import { toNTriples } from "../store/ntriples.ts";
 import { GRAPH_FORMATS, SOLUTION_FORMATS } from "../store/sparql-syntax.ts";
-import { DESCRIBE_NS, NS, dcterms, int, iri, ot, rdf, rdfs, sd, str, voiD } from "../store/vocab.ts";
+import { DESCRIBE_NS, NS, dcterms, foaf, int, iri, ot, rdf, rdfs, sd, str, voiD } from "../store/vocab.ts";
 import { isId } from "../resources/uris.ts";
 import type { Deps } from "./deps.ts";
 
@@ -87,7 +87,12 @@ export function serviceDescriptionNt(deps: DescribeDeps, timeLimitMs: number): s
 export function voidNt(deps: DescribeDeps): string {
   const { uris, vocab } = deps;
   const d = iri(voidDatasetIri(deps));
+  // the document itself (VoID §7.2: a description names what it describes)
+  const doc = iri(`${vocab.base}${VOID_PATH}`);
   const q: Quad[] = [
+    quad(doc, rdf.type, voiD.DatasetDescription),
+    quad(doc, dcterms.title, str("VoID description of the qsargraph service's data")),
+    quad(doc, foaf.primaryTopic, d),
     quad(d, rdf.type, voiD.Dataset),
     quad(d, dcterms.title, str("qsargraph")),
     quad(d, dcterms.description, str("Datasets of compounds and their measured endpoints, QSAR models, their predictions and cross-validations, as served by this qsargraph service.")),
@@ -97,7 +102,8 @@ export function voidNt(deps: DescribeDeps): string {
     quad(d, voiD.triples, int(deps.store.capacity().live)),
     quad(d, rdfs.seeAlso, iri(uris.sparql())),
   ];
-  for (const ns of [NS.ot, NS.ota, vocab.qgNs, NS.dc, NS.dcterms]) q.push(quad(d, voiD.vocabulary, iri(ns)));
+  // the service's own vocabulary by its ontology's IRI (the document that defines it), the others by namespace
+  for (const ns of [NS.ot, NS.ota, uris.ontology(), NS.dc, NS.dcterms]) q.push(quad(d, voiD.vocabulary, iri(ns)));
   // The main classes; each one's instances are counted where the store keeps a graph per instance.
   const members = (prefix: string): number => deps.store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1))).length;
   const partitions: [NamedNode, number | undefined][] = [

@@ -54,6 +54,7 @@ export const DESCRIBE_NS = {
   void: "http://rdfs.org/ns/void#",
   formats: "http://www.w3.org/ns/formats/",
   entailment: "http://www.w3.org/ns/entailment/",
+  foaf: "http://xmlns.com/foaf/0.1/",
 } as const;
 
 export const sd = terms(DESCRIBE_NS.sd, [
@@ -61,8 +62,9 @@ export const sd = terms(DESCRIBE_NS.sd, [
   "defaultDataset", "Dataset", "defaultGraph", "Graph", "defaultEntailmentRegime",
 ] as const);
 export const voiD = terms(DESCRIBE_NS.void, [
-  "Dataset", "sparqlEndpoint", "uriSpace", "vocabulary", "rootResource", "triples", "classPartition", "class", "entities",
+  "Dataset", "DatasetDescription", "sparqlEndpoint", "uriSpace", "vocabulary", "rootResource", "triples", "classPartition", "class", "entities",
 ] as const);
+export const foaf = terms(DESCRIBE_NS.foaf, ["primaryTopic"] as const);
 
 export const xsd = terms(NS.xsd, ["string", "integer", "double", "boolean", "dateTime", "float", "decimal"] as const);
 

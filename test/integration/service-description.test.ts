@@ -119,7 +119,11 @@ describe("the service described for generic clients", () => {
     assert.deepEqual(objects(store, d, `${VOID}uriSpace`), [`${srv.base}/`]);
     assert.deepEqual(objects(store, d, DCTERMS_TITLE), ["qsargraph"]);
     const vocabularies = objects(store, d, `${VOID}vocabulary`);
-    assert.ok(vocabularies.includes(OT) && vocabularies.includes(`${srv.base}/ontology#`), vocabularies.join(" "));
+    assert.ok(vocabularies.includes(OT) && vocabularies.includes(`${srv.base}/ontology`), vocabularies.join(" "));
+    // the document names itself and what it describes (VoID §7.2)
+    const doc = `${srv.base}/.well-known/void`;
+    assert.deepEqual(objects(store, doc, RDF_TYPE), [`${VOID}DatasetDescription`]);
+    assert.deepEqual(objects(store, doc, "http://xmlns.com/foaf/0.1/primaryTopic"), [d.value]);
     const partitions = store.getObjects(d, `${VOID}classPartition`, null);
     const ofDataset = partitions.filter((p) => objects(store, p, `${VOID}class`)[0] === `${OT}Dataset`);
     assert.equal(ofDataset.length, 1);
