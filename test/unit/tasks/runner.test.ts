@@ -138,7 +138,9 @@ test("budget: an operation that stops on the abort ends Error (not Cancelled); a
     assert.equal(await r.cancel(t.id), true);
     const end = r.get(t.id)!;
     assert.equal(end.status, "Cancelled");
-    assert.equal(end.error, undefined);
+    // a cancelled task says so in an error report of its own (issue 18 point 7), not the budget's
+    assert.deepEqual([end.error?.status, end.error?.code], [503, "Cancelled"]);
+    assert.match(end.error?.message ?? "", /was cancelled \(DELETE\) before it finished; nothing of it was stored/);
   });
 });
 
