@@ -5,6 +5,7 @@
  */
 import Koa from "koa";
 import compress from "koa-compress";
+import { constants as zlibConstants } from "node:zlib";
 import Router from "@koa/router";
 import type { Server } from "node:http";
 import type { Config } from "./config.ts";
@@ -95,7 +96,10 @@ export async function createApp(config: Config): Promise<App> {
   koa.use(acceptParams());
   // gzip (or br) when Accept-Encoding asks, for bodies over 1 KiB; a stream stays a stream. Not
   // for server-sent events: a compressor holds back the events until its buffer fills.
-  koa.use(compress({ threshold: 1024, filter: compressibleType }));
+  // Brotli at a low quality: Node's default (11) costs several times gzip's CPU per response and,
+  // under 50 clients, slowed every answer (docs/benchmarks.md "50 clients", 2026-11-27); quality 4
+  // compresses about as well as gzip at a similar cost.
+  koa.use(compress({ threshold: 1024, filter: compressibleType, br: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
   koa.use(errorMiddleware(vocab));
   koa.use(conditional());
   koa.use(async (ctx, next) => {
