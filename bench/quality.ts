@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { postForm, removeDir, sparqlSelect, startServer, taskState, uploadDataset } from "../test/helpers/server.ts";
 import { accuracyByConfidence, rmseByConfidence } from "../src/validate/curves.ts";
 import { DATASETS, readDatasetRows } from "./quality-data.ts";
+import { QG_NS } from "../src/store/vocab.ts";
 
 const SEED = Number(process.argv.find((a) => a.startsWith("--seed="))?.slice(7) ?? 1);
 const ALGORITHMS = process.argv.find((a) => a.startsWith("--algorithms="))?.slice(13).split(",");
@@ -86,17 +87,17 @@ try {
       const algorithmParams = Object.entries(choice.params).map(([k, v]) => `${k}=${v}`).join(";");
       const cv = await follow(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: dataset, algorithm_params: algorithmParams, random_seed: String(SEED) });
       const nt = await (await fetch(cv.uri, { headers: { Accept: "application/n-triples" } })).text();
-      const stat = (k: string): number => Number(new RegExp(`^<${cv.uri}> <${srv.base}/ontology#${k}> "([^"]+)"`, "m").exec(nt)?.[1] ?? NaN);
+      const stat = (k: string): number => Number(new RegExp(`^<${cv.uri}> <${QG_NS}${k}> "([^"]+)"`, "m").exec(nt)?.[1] ?? NaN);
       // the conformal calibration the cross-validation stores (conformal models): the observed error rate at ε
       const errorAt = (eps: string): string => {
-        const node = new RegExp(`^<([^>]+)> <${srv.base}/ontology#significance> "${eps}"`, "m").exec(nt)?.[1];
-        return node === undefined ? "–" : fmt(Number(new RegExp(`^<${node.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}> <${srv.base}/ontology#errorRate> "([^"]+)"`, "m").exec(nt)?.[1]));
+        const node = new RegExp(`^<([^>]+)> <${QG_NS}significance> "${eps}"`, "m").exec(nt)?.[1];
+        return node === undefined ? "–" : fmt(Number(new RegExp(`^<${node.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}> <${QG_NS}errorRate> "([^"]+)"`, "m").exec(nt)?.[1]));
       };
       const conformal = errorAt("0.1") === "–" ? "" : `; conformal error rate at ε 0.1 / 0.2: ${errorAt("0.1")} / ${errorAt("0.2")}`;
       const n = stat("numInstances");
       const unpredicted = stat("numUnpredicted");
       const head = `  ${choice.title}: CV ${fmt(cv.seconds, 1)} s (runtime ${fmt(stat("runtimeMs") / 1000, 1)} s, ${cv.progress} progress values), ${n - unpredicted} of ${n} predicted`;
-      const qg = `${srv.base}/ontology#`;
+      const qg = QG_NS;
       const predictions = (
         await sparqlSelect(srv.base, `PREFIX qg: <${qg}> SELECT ?m ?p ?c WHERE { GRAPH <${cv.uri}> { ?x qg:measuredActivity ?m . OPTIONAL { ?x qg:predictedValue ?p } OPTIONAL { ?x qg:confidence ?c } } }`)
       ).map((r) => ({ measured: r.m!.value, predicted: r.p?.value ?? null, confidence: r.c ? Number(r.c.value) : null }));

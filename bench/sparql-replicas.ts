@@ -19,6 +19,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { DATA, freshDir, get, postForm, removeDir, startServer, uploadDataset, waitForTask, type TestServer } from "../test/helpers/server.ts";
+import { QG_NS } from "../src/store/vocab.ts";
 
 const KAZIUS = `${DATA}lazar/test/data/kazius.csv`;
 const given = process.argv[2];
@@ -38,7 +39,7 @@ async function allLoaded(base: string): Promise<number> {
 
 async function figure(base: string, name: string): Promise<number> {
   const nt = await (await get(`${base}/`, "application/n-triples")).text();
-  return Number(new RegExp(`<${base}/ontology#${name}> "(\\d+)"`).exec(nt)?.[1]);
+  return Number(new RegExp(`<${QG_NS}${name}> "(\\d+)"`).exec(nt)?.[1]);
 }
 
 const stalls = (srv: TestServer, from: number): string[] => srv.output().slice(from).split("\n").filter((l) => l.startsWith("event loop stalled"));

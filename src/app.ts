@@ -32,7 +32,8 @@ import { registerTasks } from "./http/routes/tasks.ts";
 import { Uris } from "./resources/uris.ts";
 import { GraphStore } from "./store/graph-store.ts";
 import { SparqlReplica } from "./store/replica.ts";
-import { Vocab } from "./store/vocab.ts";
+import { legacyQgNs, QG_NS, Vocab } from "./store/vocab.ts";
+import { migrateVocabulary } from "./store/migrate-vocabulary.ts";
 import { servicePool } from "./algorithms/jobs.ts";
 import { REQUEST_NICE } from "./threads/spawn.ts";
 import { TaskRunner } from "./tasks/runner.ts";
@@ -61,6 +62,10 @@ export async function createApp(config: Config): Promise<App> {
   // before anything is opened.
   const access = accessPolicy(config);
   setFormTokenFields(access.tokens !== undefined);
+  // A directory written before the vocabulary's stable namespace is moved to it once, before
+  // anything else reads it (store/migrate-vocabulary.ts).
+  const moved = migrateVocabulary(config.dataDir, legacyQgNs(config.baseUrl));
+  if (moved) console.log(`store: ${moved.replaced} IRIs in ${moved.rewritten} graph writes moved from ${legacyQgNs(config.baseUrl)} to ${QG_NS} in ${Math.round(moved.ms)} ms (snapshot of commit ${moved.seq})`);
   // The replicas load the data dir in their own threads while this one recovers the writer's store.
   const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults, workers: config.sparqlWorkers });
   const store = await GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });

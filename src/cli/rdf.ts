@@ -2,8 +2,9 @@
  * What the client reads from the service's RDF (N-Triples, parsed with n3): the entries of a
  * prediction dataset and the pooled statistics of a cross-validation. The shapes are the
  * service's (README "Models and predictions", "Cross-validation and reports"); the service's own
- * vocabulary `qg:` is `<BASE_URL>/ontology#`, whose base the client need not know: its terms are
- * recognised by their local name after `/ontology#`.
+ * vocabulary `qg:` is `https://w3id.org/qsargraph/ontology#` (servers before it used
+ * `<BASE_URL>/ontology#`): its terms are recognised by their local name after `/ontology#`, so the
+ * client reads both.
  */
 import { Parser, type Quad } from "n3";
 

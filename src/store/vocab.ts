@@ -2,8 +2,10 @@
  * The vocabulary: every IRI the service writes is built here (docs/opentox-api.md "RDF shapes").
  *
  * OpenTox ontology 1.1 (`ot:`), Dublin Core elements (`dc:`), RDF/RDFS/OWL/XSD, and the service's
- * own additions in `<base>/ontology#` (`qg:`, declared in `ontology/qsargraph.ttl`). Terms are
- * n3 DataFactory terms: they are cheap plain objects, and n3's writer turns them into N-Triples.
+ * own additions in `QG_NS` (`qg:`, declared in `ontology/qsargraph.ttl`): one namespace for every
+ * deployment, whatever its base URL, so data and queries carry over between installations
+ * (docs/vocabulary.md). Terms are n3 DataFactory terms: they are cheap plain objects, and n3's
+ * writer turns them into N-Triples.
  */
 import { DataFactory } from "n3";
 import type { NamedNode, Literal } from "@rdfjs/types";
@@ -20,6 +22,21 @@ export const NS = {
   owl: "http://www.w3.org/2002/07/owl#",
   xsd: "http://www.w3.org/2001/XMLSchema#",
 } as const;
+
+/**
+ * The service's own vocabulary: a persistent IRI (w3id.org) that does not depend on `BASE_URL`.
+ * Each deployment serves its copy of the vocabulary at `<BASE_URL>/ontology` (http/routes/service.ts).
+ */
+export const QG_ONTOLOGY = "https://w3id.org/qsargraph/ontology";
+export const QG_NS = `${QG_ONTOLOGY}#`;
+
+/**
+ * Where data directories written before the stable namespace kept the vocabulary: under the
+ * deployment's own base (store/migrate-vocabulary.ts rewrites them once).
+ */
+export function legacyQgNs(base: string): string {
+  return `${base.replace(/\/+$/, "")}/ontology#`;
+}
 
 type Terms<K extends string> = { readonly [k in K]: NamedNode };
 
@@ -41,7 +58,7 @@ export const ot = terms(NS.ot, [
 export const dc = terms(NS.dc, ["title", "description", "creator", "date", "identifier", "source", "format"] as const);
 export const dcterms = terms(NS.dcterms, ["created", "modified", "hasPart", "isPartOf", "title", "description"] as const);
 export const rdf = terms(NS.rdf, ["type"] as const);
-export const rdfs = terms(NS.rdfs, ["label", "comment", "seeAlso", "Class", "member"] as const);
+export const rdfs = terms(NS.rdfs, ["label", "comment", "seeAlso", "isDefinedBy", "Class", "member"] as const);
 export const owl = terms(NS.owl, ["sameAs"] as const);
 
 /**
@@ -94,23 +111,23 @@ export const QG_NAMES = [
   "nearestSimilarity", "insideDomain", "domainThreshold", "domainNote",
   // validation
   "CrossValidation", "algorithmParams", "numFolds", "randomSeed", "stratified", "runtimeMs", "prediction", "fold",
-  "predictedValue", "confidence", "Report", "validation",
+  "predictedValue", "confidence", "Report", "validation", "rank",
   "truthPValue", "coverageOrder", "coveragePoint", "coverage", "actualCoverage", "confidenceThreshold", "intervalWidthThreshold",
   "calibrationPoint", "significance", "numErrors", "errorRate", "meanSetSize", "singleClassRate", "emptySetRate",
   "conformalInstances", "meanIntervalWidth", "intervalErrorRate",
 ] as const;
 export type QgName = (typeof QG_NAMES)[number];
 
-/** The vocabulary bound to one service base URL. */
+const QG = terms(QG_NS, QG_NAMES);
+
+/** The vocabulary with the service's base URL (the resources' IRIs; the `qg:` terms do not depend on it). */
 export class Vocab {
   readonly base: string;
-  readonly qgNs: string;
-  readonly qg: Terms<QgName>;
+  readonly qgNs: string = QG_NS;
+  readonly qg: Terms<QgName> = QG;
 
   constructor(base: string) {
     this.base = base.replace(/\/+$/, "");
-    this.qgNs = `${this.base}/ontology#`;
-    this.qg = terms(this.qgNs, QG_NAMES);
   }
 
   /** Prefixes used when writing Turtle and compacting JSON-LD. */

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { compoundUri, get, postForm, sparqlSelect } from "./server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 /** What one prediction dataset entry says about compound `c`. */
 export interface PredictionEntry {
@@ -28,7 +29,7 @@ export interface PredictionEntry {
 
 /** The entry of compound `c` in prediction dataset `pd` of model `model`, read with SPARQL. */
 export async function predictionEntry(base: string, pd: string, model: string, c: string): Promise<PredictionEntry> {
-  const qg = `${base}/ontology#`;
+  const qg = QG_NS;
   const rows = await sparqlSelect(
     base,
     `PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX qg: <${qg}>
@@ -63,7 +64,7 @@ export async function predictionEntry(base: string, pd: string, model: string, c
 /** A statistic (`qg:<name>`) of cross-validation `cv`, NaN when it has none. */
 export async function crossValidationStatistic(base: string, cv: string, name: string): Promise<number> {
   const nt = await (await get(cv, "application/n-triples")).text();
-  const m = new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${base.replace(/[/.]/g, "\\$&")}/ontology#${name}> "([^"]+)"`, "m").exec(nt);
+  const m = new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${QG_NS.replace(/[/.]/g, "\\$&")}${name}> "([^"]+)"`, "m").exec(nt);
   return m ? Number(m[1]) : NaN;
 }
 

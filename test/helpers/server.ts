@@ -16,6 +16,7 @@ import { isTypeScript } from "../../src/threads/spawn.ts";
 
 export { DATA, EPAFHM, HAMSTER, KAZIUS, MULTI } from "./data.ts";
 import { HAMSTER } from "./data.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
 export function freshDir(prefix = "qsargraph-test-"): string {
@@ -192,7 +193,7 @@ export async function serviceFigures<N extends string>(base: string, ...names: N
   const nt = await (await get(`${base}/`, "application/n-triples")).text();
   const figures = {} as Record<N, number>;
   for (const name of names) {
-    const m = new RegExp(`<${base}/ontology#${name}> "(\\d+)"`).exec(nt);
+    const m = new RegExp(`<${QG_NS}${name}> "(\\d+)"`).exec(nt);
     if (!m) throw new Error(`no ${name} on the service description:\n${nt}`);
     figures[name] = Number(m[1]);
   }

@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { assertServesNormally, freshDir, HAMSTER, removeDir, startServer, storeSnapshot, waitForTask, waitForTaskState } from "../helpers/server.ts";
 import { useServer, withServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const ALICE = "alice-0123456789abcdef0123456789";
 const BOB = "bob-0123456789abcdef0123456789ab";
@@ -119,7 +120,7 @@ describe("access control with API tokens", () => {
   it("keeps reads public: GET, HTML, and SPARQL by POST", async () => {
     assert.equal((await fetch(formulas, { headers: { Accept: "text/turtle" } })).status, 200);
     assert.equal((await fetch(formulas, { headers: { Accept: "text/html" } })).status, 200);
-    const q = await fetch(`${srv.base}/sparql`, { method: "POST", body: new URLSearchParams({ query: `SELECT ?who WHERE { GRAPH <${formulas}> { <${formulas}> <${srv.base}/ontology#createdBy> ?who } }` }), headers: { Accept: "application/sparql-results+json" } });
+    const q = await fetch(`${srv.base}/sparql`, { method: "POST", body: new URLSearchParams({ query: `SELECT ?who WHERE { GRAPH <${formulas}> { <${formulas}> <${QG_NS}createdBy> ?who } }` }), headers: { Accept: "application/sparql-results+json" } });
     assert.equal(q.status, 200);
     const j = (await q.json()) as { results: { bindings: { who: { value: string } }[] } };
     assert.deepEqual(j.results.bindings.map((b) => b.who.value), ["alice"]);

@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { DATA, get, sparqlSelect, storeSnapshot, uploadCsv, uploadFile, waitForTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const WRONG = `${DATA}lazar/test/data/wrong_dataset.csv`;
 const FIXTURES = new URL("../../fixtures/", import.meta.url).pathname;
@@ -181,7 +182,7 @@ describe("bad input", () => {
     // fixtures/ragged.csv: line 1 header (3 cells); 2 ok; 3 short; 4 long with a value; 5 long but the extra cell is empty; 6 ok
     const csv = readFileSync(`${FIXTURES}ragged.csv`, "utf8");
     const ds = await uploadCsv(srv.base, csv, "ragged.csv");
-    const warned = await sparqlSelect(srv.base, `SELECT ?l ?m WHERE { GRAPH <${ds}> { <${ds}> <${srv.base}/ontology#warning> ?w . ?w <${srv.base}/ontology#warningKind> "wrong-cell-count" ; <${srv.base}/ontology#line> ?l . OPTIONAL { ?w ?p ?m FILTER(CONTAINS(STR(?m), "cells")) } } } ORDER BY ?l`);
+    const warned = await sparqlSelect(srv.base, `SELECT ?l ?m WHERE { GRAPH <${ds}> { <${ds}> <${QG_NS}warning> ?w . ?w <${QG_NS}warningKind> "wrong-cell-count" ; <${QG_NS}line> ?l . OPTIONAL { ?w ?p ?m FILTER(CONTAINS(STR(?m), "cells")) } } } ORDER BY ?l`);
     assert.deepEqual(warned.map((w) => Number(w.l!.value)), [3, 4, 5]);
     for (const w of warned) if (w.m) assert.match(w.m.value, new RegExp(`\\b${w.l!.value}\\b`), "the message names its line");
     // Documented rule (src/tabular/table.ts): a short row is kept, a long row with values is skipped.
@@ -204,6 +205,6 @@ describe("bad input", () => {
 });
 
 async function entryLines(base: string, ds: string): Promise<number[]> {
-  const rows = await sparqlSelect(base, `SELECT ?l WHERE { GRAPH <${ds}> { <${ds}> <http://www.opentox.org/api/1.1#dataEntry> ?e . ?e <${base}/ontology#line> ?l } } ORDER BY ?l`);
+  const rows = await sparqlSelect(base, `SELECT ?l WHERE { GRAPH <${ds}> { <${ds}> <http://www.opentox.org/api/1.1#dataEntry> ?e . ?e <${QG_NS}line> ?l } } ORDER BY ?l`);
   return rows.map((r) => Number(r.l!.value));
 }

@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { assertServesNormally, DATA, get, postCompound, sparqlSelect, uploadCsv } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const ETHANOL = "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3";
 const BENZENE = "InChI=1S/C6H6/c1-2-4-6-5-3-1/h1-6H";
@@ -53,7 +54,7 @@ async function compoundInchis(base: string, ds: string): Promise<string[]> {
 async function structureWarnings(base: string, ds: string): Promise<Map<number, string>> {
   const rows = await sparqlSelect(
     base,
-    `SELECT ?line ?message WHERE { GRAPH <${ds}> { <${ds}> <${base}/ontology#warning> ?w . ?w <${base}/ontology#warningKind> "unparseable-structure" ; <http://www.w3.org/2000/01/rdf-schema#comment> ?message ; <${base}/ontology#line> ?line } }`,
+    `SELECT ?line ?message WHERE { GRAPH <${ds}> { <${ds}> <${QG_NS}warning> ?w . ?w <${QG_NS}warningKind> "unparseable-structure" ; <http://www.w3.org/2000/01/rdf-schema#comment> ?message ; <${QG_NS}line> ?line } }`,
   );
   return new Map(rows.map((r) => [Number(r.line!.value), r.message!.value]));
 }

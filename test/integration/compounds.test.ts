@@ -19,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { Parser } from "n3";
 import { DATA, get, HAMSTER } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const ACETALDEHYDE_SDF = `${DATA}lazar/test/data/acetaldehyde.sdf`;
 const ACETALDEHYDE = { inchi: "InChI=1S/C2H4O/c1-2-3/h2H,1H3", key: "IKHGUXGNUITLKF-UHFFFAOYSA-N" };
@@ -57,7 +58,7 @@ describe("compounds", () => {
   test("Turtle: an ot:Compound with its SMILES, standard InChI and InChIKey", async () => {
     const quads = new Parser({ format: "Turtle" }).parse(await ok(acetaldehyde, "text/turtle"));
     const about = quads.filter((q) => q.subject.value === acetaldehyde);
-    const value = (local: string): string[] => about.filter((q) => q.predicate.value === `${srv.base}/ontology#${local}`).map((q) => q.object.value);
+    const value = (local: string): string[] => about.filter((q) => q.predicate.value === `${QG_NS}${local}`).map((q) => q.object.value);
     assert.ok(about.some((q) => q.predicate.value.endsWith("#type") && q.object.value === "http://www.opentox.org/api/1.1#Compound"));
     assert.deepEqual(value("inchi"), [ACETALDEHYDE.inchi]);
     assert.deepEqual(value("inchikey"), [ACETALDEHYDE.key]);

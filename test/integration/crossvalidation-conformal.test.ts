@@ -18,6 +18,7 @@ import { Parser, type Quad } from "n3";
 import { EPAFHM, get, HAMSTER, runTask as runTaskFor } from "../helpers/server.ts";
 import { parseRdf } from "../helpers/rdf.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
 const SIGNIFICANCES = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5];
@@ -88,7 +89,7 @@ describe("conformal calibration and coverage of cross-validations over HTTP", ()
   let kernelCv = "";
 
   test("kernel_svm on hamster: the calibration in Turtle and JSON-LD agrees with the stored p-values of the measured classes; coverage from 10 % to 100 %", async () => {
-    const qg = `${srv.base}/ontology#`;
+    const qg = QG_NS;
     kernelCv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: "prediction_algorithm=kernel_svm" });
     const g = await graphOf(kernelCv);
     // the p-value of the measured class of every prediction, from its qg:pValue nodes
@@ -120,7 +121,7 @@ describe("conformal calibration and coverage of cross-validations over HTTP", ()
   });
 
   test("kernel_svm on EPAFHM.medi: p-values of the measured values; the 0.8 interval misses exactly those with p ≤ 0.2", async () => {
-    const qg = `${srv.base}/ontology#`;
+    const qg = QG_NS;
     const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.epafhm, algorithm_params: "prediction_algorithm=kernel_svm" });
     const g = await graphOf(cv);
     assert.equal(g.one(cv, `${qg}confidenceLevel`), "0.8");

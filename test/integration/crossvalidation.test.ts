@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { EPAFHM, get, HAMSTER, uploadDataset, postForm as post, runTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { section } from "../helpers/html.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 
 
@@ -19,7 +20,7 @@ import { section } from "../helpers/html.ts";
 async function read(base: string, cv: string): Promise<{ stats: Map<string, number>; folds: Map<string, string> }> {
   const nt = await (await get(cv, "application/n-triples")).text();
   const stats = new Map<string, number>();
-  for (const m of nt.matchAll(new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${base.replace(/[/.]/g, "\\$&")}/ontology#(\\w+)> "([^"]+)"\\^\\^<http://www\\.w3\\.org/2001/XMLSchema#double> \\.$`, "gm"))) stats.set(m[1]!, Number(m[2]));
+  for (const m of nt.matchAll(new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${QG_NS.replace(/[/.]/g, "\\$&")}(\\w+)> "([^"]+)"\\^\\^<http://www\\.w3\\.org/2001/XMLSchema#double> \\.$`, "gm"))) stats.set(m[1]!, Number(m[2]));
   const folds = new Map<string, string>();
   const compound = new Map<string, string>();
   for (const m of nt.matchAll(/^<([^>]+#p\d+)> <http:\/\/www\.opentox\.org\/api\/1\.1#compound> <([^>]+)> \.$/gm)) compound.set(m[1]!, m[2]!);

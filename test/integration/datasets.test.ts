@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { parse as parseCsv } from "csv-parse/sync";
 import { DATA, get, HAMSTER, KAZIUS, MULTI, sortedNTriples, uploadCsv, uploadDataset, sparqlSelect } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 
 const PREFIX = "PREFIX ot: <http://www.opentox.org/api/1.1#> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> ";
@@ -91,7 +92,7 @@ describe("datasets over HTTP", () => {
     assert.deepEqual(features.map((f) => decodeURIComponent(f.slice(f.lastIndexOf("/") + 1))), header);
     const warnings = await sparqlSelect(
       srv.base,
-      `${PREFIX} SELECT ?w (GROUP_CONCAT(STR(?l); separator=",") AS ?lines) WHERE { GRAPH <${ds}> { <${ds}> ?p ?w . ?w ?k "duplicate-structure" ; <${srv.base}/ontology#line> ?l } } GROUP BY ?w`,
+      `${PREFIX} SELECT ?w (GROUP_CONCAT(STR(?l); separator=",") AS ?lines) WHERE { GRAPH <${ds}> { <${ds}> ?p ?w . ?w ?k "duplicate-structure" ; <${QG_NS}line> ?l } } GROUP BY ?w`,
     );
     const lineSets = warnings.map((w) => w.lines!.value.split(",").map(Number).sort((a, b) => a - b).join(",")).sort();
     assert.deepEqual(lineSets, ["4,6", "5,7"]);
@@ -117,15 +118,15 @@ describe("datasets over HTTP", () => {
     assert.equal(compounds.length, 4068);
     const [n] = await sparqlSelect(srv.base, `${PREFIX} SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { <${ds}> ot:dataEntry ?e } }`);
     assert.equal(n!.n.value, "4069");
-    const dup = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${ds}> { ?w ?k "duplicate-structure" ; <${srv.base}/ontology#line> ?l } } ORDER BY ?l`);
+    const dup = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${ds}> { ?w ?k "duplicate-structure" ; <${QG_NS}line> ?l } } ORDER BY ?l`);
     assert.deepEqual(dup.map((r) => Number(r.l!.value)), [1358, 2236]);
     // The compound keeps the SMILES of its first row; the other tautomer's row keeps its own.
     // (Rows of compounds that earlier uploads of this server spelled otherwise keep theirs too.)
-    const spelled = await sparqlSelect(srv.base, `SELECT ?e ?s WHERE { GRAPH <${ds}> { ?e <${srv.base}/ontology#smiles> ?s } }`);
+    const spelled = await sparqlSelect(srv.base, `SELECT ?e ?s WHERE { GRAPH <${ds}> { ?e <${QG_NS}smiles> ?s } }`);
     const byEntry = new Map(spelled.map((r) => [r.e!.value, r.s!.value]));
     assert.equal(byEntry.get(`${ds}#e2236`), "SC2=C1N=C[NH]C1=NC=N2");
     assert.equal(byEntry.has(`${ds}#e1358`), false);
-    const compound = await sparqlSelect(srv.base, `SELECT ?s WHERE { GRAPH <${ds}> { <${ds}#e1358> <http://www.opentox.org/api/1.1#compound> ?c } GRAPH ?c { ?c <${srv.base}/ontology#smiles> ?s } }`);
+    const compound = await sparqlSelect(srv.base, `SELECT ?s WHERE { GRAPH <${ds}> { <${ds}#e1358> <http://www.opentox.org/api/1.1#compound> ?c } GRAPH ?c { ?c <${QG_NS}smiles> ?s } }`);
     assert.deepEqual(compound.map((r) => r.s!.value), ["SC2=C1[NH]C=NC1=NC=N2"]);
   });
 
@@ -183,7 +184,7 @@ describe("datasets over HTTP", () => {
     const f = await (await get(`${mixed}/feature/LC50_mmol`, "application/n-triples")).text();
     assert.match(f, /NumericFeature/);
     assert.doesNotMatch(f, /NominalFeature/);
-    const bad = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${mixed}> { ?w ?k "unparseable-structure" ; <${srv.base}/ontology#line> ?l } } ORDER BY ?l`);
+    const bad = await sparqlSelect(srv.base, `SELECT ?l WHERE { GRAPH <${mixed}> { ?w ?k "unparseable-structure" ; <${QG_NS}line> ?l } } ORDER BY ?l`);
     assert.deepEqual(bad.map((r) => Number(r.l!.value)), [23, 24]);
   });
 

@@ -21,6 +21,7 @@ import { readFileSync } from "node:fs";
 import { get, HAMSTER, runTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { unescapeHtml } from "../helpers/html.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 
@@ -100,7 +101,7 @@ describe("explain pages: mined substructures in words and pictures", () => {
     let checked = 0;
     for (const f of features.slice(0, 12)) {
       const facts = await featureFacts(f);
-      const counts = new Map((facts.get(`${srv.base}/ontology#classCount`) ?? []).map((s) => [s.split("=")[0]!, Number(s.split("=")[1])] as const));
+      const counts = new Map((facts.get(`${QG_NS}classCount`) ?? []).map((s) => [s.split("=")[0]!, Number(s.split("=")[1])] as const));
       const F = [...counts.values()].reduce((a, b) => a + b, 0);
       // fminer's statistic and lazar's effect rule, from the counts and the file's class sizes.
       let chi = 0;

@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { EPAFHM, get, HAMSTER, compoundUri, postForm as post, runTask as runTaskFor, sparqlSelect, uploadCsv } from "../helpers/server.ts";
 import { assertHamsterPredictions, crossValidationStatistic, predictionEntry as entry } from "../helpers/predictions.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
 
@@ -68,7 +69,7 @@ describe("random_forest models over HTTP", () => {
 
     // the dataset itself: every compound is a training compound (measured)
     const ds = await runTask(regressor, { dataset_uri: srv.datasets.epafhm });
-    const counted = await sparqlSelect(srv.base, `PREFIX qg: <${srv.base}/ontology#> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { ?e qg:measured true } }`);
+    const counted = await sparqlSelect(srv.base, `PREFIX qg: <${QG_NS}> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { ?e qg:measured true } }`);
     assert.ok(Number(counted[0]!.n!.value) >= 80, `${counted[0]!.n!.value} entries answered as measured`);
   });
 

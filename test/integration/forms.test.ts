@@ -19,6 +19,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { get, HAMSTER, KAZIUS, sparqlSelect, uploadCsv, waitForTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 /** What Chromium sends as Accept with a form submission. */
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
@@ -232,7 +233,7 @@ describe("every form submitted with only its required fields", () => {
     assert.match(cv, /\/validation\/crossvalidation\/[a-z0-9]{12}$/);
     const [row] = await sparqlSelect(
       srv.base,
-      `PREFIX qg: <${srv.base}/ontology#> SELECT ?k ?s ?st ?a (COUNT(DISTINCT ?f) AS ?folds) WHERE { GRAPH <${cv}> { <${cv}> qg:numFolds ?k ; qg:randomSeed ?s ; qg:stratified ?st ; qg:predictionAlgorithm ?a ; qg:prediction ?p . ?p qg:fold ?f } } GROUP BY ?k ?s ?st ?a`,
+      `PREFIX qg: <${QG_NS}> SELECT ?k ?s ?st ?a (COUNT(DISTINCT ?f) AS ?folds) WHERE { GRAPH <${cv}> { <${cv}> qg:numFolds ?k ; qg:randomSeed ?s ; qg:stratified ?st ; qg:predictionAlgorithm ?a ; qg:prediction ?p . ?p qg:fold ?f } } GROUP BY ?k ?s ?st ?a`,
     );
     assert.deepEqual([row?.k?.value, row?.s?.value, row?.st?.value, row?.a?.value, row?.folds?.value], ["10", "1", "false", "kernel_svm", "10"], "ten folds, each with predictions");
   });

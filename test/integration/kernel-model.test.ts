@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { DATA, EPAFHM, get, HAMSTER, compoundUri, postForm as post, runTask as runTaskFor, sparqlSelect, uploadCsv, uploadDataset } from "../helpers/server.ts";
 import { assertHamsterPredictions, crossValidationStatistic, predictionEntry as entry } from "../helpers/predictions.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const runTask = (url: string, params: Record<string, string>): Promise<string> => runTaskFor(url, params, 300_000);
 
@@ -46,7 +47,7 @@ describe("kernel_svm models over HTTP", () => {
     assert.ok(e.confidence! > 0 && e.confidence! <= e.nearest! + 1e-9, `confidence ${e.confidence}, nearest ${e.nearest}`);
     // the dataset itself: every compound is a training compound (measured)
     const ds = await runTask(regressor, { dataset_uri: srv.datasets.epafhm });
-    const counted = await sparqlSelect(srv.base, `PREFIX qg: <${srv.base}/ontology#> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { ?e qg:measured true } }`);
+    const counted = await sparqlSelect(srv.base, `PREFIX qg: <${QG_NS}> SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${ds}> { ?e qg:measured true } }`);
     assert.ok(Number(counted[0]!.n!.value) >= 80, `${counted[0]!.n!.value} entries answered as measured`);
   });
 
@@ -70,7 +71,7 @@ describe("kernel_svm models over HTTP", () => {
   test("the default of /algorithm/qsar: kernel_svm, unless lazar's parameters are given; fewer than 10 training compounds are a 400", async () => {
     const algorithmOf = async (params: Record<string, string>): Promise<string> => {
       const m = await runTask(`${srv.base}/algorithm/qsar`, params);
-      const rows = await sparqlSelect(srv.base, `PREFIX qg: <${srv.base}/ontology#> SELECT ?a WHERE { GRAPH <${m}> { <${m}> qg:predictionAlgorithm ?a } }`);
+      const rows = await sparqlSelect(srv.base, `PREFIX qg: <${QG_NS}> SELECT ?a WHERE { GRAPH <${m}> { <${m}> qg:predictionAlgorithm ?a } }`);
       return rows[0]!.a!.value;
     };
     assert.equal(await algorithmOf({ dataset_uri: srv.datasets.hamster }), "kernel_svm");

@@ -19,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { loadRDKit } from "../../src/chem/rdkit.ts";
 import { DATA, get, HAMSTER, KAZIUS, taskState, uploadDataset, waitForTaskState, sparqlSelect as sparql, postForm as post, runTask as run } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const F2 = `${DATA}fminer2/`;
 const OT = "http://www.opentox.org/api/1.1#";
@@ -75,7 +76,7 @@ describe("miners over HTTP", () => {
     assert.equal(gold.length, 53);
     const rows = await sparql(
       srv.base,
-      `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
+      `PREFIX ot: <${OT}> PREFIX qg: <${QG_NS}>
        SELECT ?f ?smarts ?p ?stat ?effect WHERE { GRAPH <${fd}> { ?f a ot:Substructure ; ot:smarts ?smarts ; ot:pValue ?p ; qg:statistic ?stat ; ot:effect ?effect } }`,
     );
     assert.equal(rows.length, 53);
@@ -90,7 +91,7 @@ describe("miners over HTTP", () => {
       assert.ok(p > 0.95 && p < 1, `${g.smarts}: pValue ${p} (CDF of chi-square ≥ 3.84 at df 1)`);
       const lines = await sparql(
         srv.base,
-        `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
+        `PREFIX ot: <${OT}> PREFIX qg: <${QG_NS}>
          SELECT ?line WHERE { GRAPH <${fd}> { ?e qg:line ?line ; ot:values ?v . ?v ot:feature <${r.f!.value}> ; ot:value ?x } }`,
       );
       assert.deepEqual(lines.map((l) => Number(l.line!.value)).sort((a, b) => a - b), g.ids.map((id) => lineOfId.get(id)!).sort((a, b) => a - b), g.smarts);
@@ -102,7 +103,7 @@ describe("miners over HTTP", () => {
     const hits = await run(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: srv.datasets.fminerHamster, min_frequency: "2", nr_hits: "true" });
     const values = async (fd: string): Promise<Map<string, string>> =>
       new Map(
-        (await sparql(srv.base, `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#> SELECT ?smarts ?line ?x WHERE { GRAPH <${fd}> { ?e qg:line ?line ; ot:values ?v . ?v ot:feature ?f ; ot:value ?x . ?f ot:smarts ?smarts } }`)).map((r) => [
+        (await sparql(srv.base, `PREFIX ot: <${OT}> PREFIX qg: <${QG_NS}> SELECT ?smarts ?line ?x WHERE { GRAPH <${fd}> { ?e qg:line ?line ; ot:values ?v . ?v ot:feature ?f ; ot:value ?x . ?f ot:smarts ?smarts } }`)).map((r) => [
           `${r.smarts!.value} @ ${r.line!.value}`,
           r.x!.value,
         ]),
@@ -163,7 +164,7 @@ describe("miners over HTTP", () => {
     const fd = await run(`${srv.base}/algorithm/fminer/last`, { dataset_uri: srv.datasets.fminerHamster });
     const rows = await sparql(
       srv.base,
-      `PREFIX ot: <${OT}> PREFIX qg: <${srv.base}/ontology#>
+      `PREFIX ot: <${OT}> PREFIX qg: <${QG_NS}>
        SELECT ?smarts ?p ?support WHERE { GRAPH <${fd}> { ?f a ot:Substructure ; ot:smarts ?smarts ; ot:pValue ?p ; qg:support ?support } }`,
     );
     // An independent calculation: fminer2's liblast (amaunz/fminer2 @ 21afb3b, built with OpenBabel

@@ -17,6 +17,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DATA, EPAFHM, get, HAMSTER, compoundUri, sparqlSelect, uploadDataset, postForm as post, runTask as runTaskFor } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 
@@ -33,7 +34,7 @@ interface Prediction {
 
 /** The entries of a prediction dataset, by compound, read with SPARQL. */
 async function predictions(base: string, pd: string, model: string): Promise<Map<string, Prediction>> {
-  const q = `PREFIX ot: <${OT}> PREFIX qg: <${base}/ontology#>
+  const q = `PREFIX ot: <${OT}> PREFIX qg: <${QG_NS}>
     SELECT ?c ?f ?x ?n ?m ?r WHERE { GRAPH <${pd}> { ?e ot:compound ?c . OPTIONAL { ?e ot:values ?v . ?v ot:feature ?f ; ot:value ?x } OPTIONAL { ?e qg:numberOfNeighbours ?n } OPTIONAL { ?e qg:measured ?m } OPTIONAL { ?e qg:reason ?r } } }`;
   const rows = await sparqlSelect(base, q);
   const out = new Map<string, Prediction>();

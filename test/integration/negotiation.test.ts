@@ -22,6 +22,7 @@ import { Parser } from "n3";
 import { HAMSTER, uploadFile, waitForTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { parseRdf } from "../helpers/rdf.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
@@ -56,7 +57,7 @@ describe("content negotiation", () => {
     const compound = `${base}/compound/InChI=1S/C2H4O/c1-2-3/h2H,1H3`;
     const ontology = `${base}/ontology`;
     resources.push(
-      { name: "service /", url: `${base}/`, subject: `${base}/`, cls: `${base}/ontology#Service`, dflt: "text/turtle", uris: (l) => assert.ok(l.includes(`${base}/dataset`) && l.includes(`${base}/task`) && l.includes(`${base}/sparql`), l.join(" ")) },
+      { name: "service /", url: `${base}/`, subject: `${base}/`, cls: `${QG_NS}Service`, dflt: "text/turtle", uris: (l) => assert.ok(l.includes(`${base}/dataset`) && l.includes(`${base}/task`) && l.includes(`${base}/sparql`), l.join(" ")) },
       { name: "/dataset", url: `${base}/dataset`, subject: ds, cls: `${OT}Dataset`, dflt: "text/uri-list", uris: (l) => assert.deepEqual(l, [ds]) },
       { name: "a dataset", url: ds, subject: ds, cls: `${OT}Dataset`, dflt: "text/turtle", uris: (l) => {
         assert.equal(l.length, 85);

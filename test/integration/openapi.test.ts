@@ -25,6 +25,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { HAMSTER } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 type Json = Record<string, any>;
 
@@ -210,7 +211,7 @@ describe("/openapi.json: every path and method answers as the document says", ()
     assert.equal(api.doc.servers[0].url, srv.base);
     const root = await api.call({ method: "GET", path: "/", accept: "application/n-triples" });
     assert.match(root.headers.get("link") ?? "", new RegExp(`^<${srv.base}/openapi\\.json>; rel="service-desc"`));
-    assert.ok(root.text.includes(`<${srv.base}/> <${srv.base}/ontology#apiDescription> <${srv.base}/openapi.json> .`), root.text);
+    assert.ok(root.text.includes(`<${srv.base}/> <${QG_NS}apiDescription> <${srv.base}/openapi.json> .`), root.text);
     const home = await api.call({ method: "GET", path: "/", accept: "text/html" });
     assert.ok(home.text.includes(`href="${srv.base}/openapi.json"`));
     const first = await api.call({ method: "GET", path: "/openapi.json" });
@@ -224,7 +225,7 @@ describe("/openapi.json: every path and method answers as the document says", ()
     assert.equal(typed.type, "application/openapi+json");
     // The ontology declares the link's predicate.
     const ontology = await api.call({ method: "GET", path: "/ontology", accept: "application/n-triples" });
-    assert.ok(ontology.text.includes(`<${srv.base}/ontology#apiDescription> <http://www.w3.org/2000/01/rdf-schema#label> "API description"`));
+    assert.ok(ontology.text.includes(`<${QG_NS}apiDescription> <http://www.w3.org/2000/01/rdf-schema#label> "API description"`));
   });
 
   it("the resources the paths need, made through the document's operations (upload, descriptors, model, cross-validation, report)", async () => {

@@ -19,6 +19,7 @@ import { CROSSVALIDATION } from "../../src/algorithms/crossvalidation/spec.ts";
 import { PC_OF_RESOURCE } from "../../src/algorithms/descriptors/spec.ts";
 import { assertServesNormally, get, HAMSTER, runTask, storeSnapshot, uriList } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 const DC = "http://purl.org/dc/elements/1.1/";
@@ -40,7 +41,7 @@ async function published(uri: string, base: string): Promise<Param[]> {
   return triples
     .filter((t) => t[1] === uri && t[2] === `${OT}parameters`)
     .map((t) => t[3]!.slice(1, -1))
-    .map((p) => ({ name: value(p, `${DC}title`)!, required: value(p, `${OT}paramScope`) === "mandatory", type: value(p, `${base}/ontology#paramType`)! }));
+    .map((p) => ({ name: value(p, `${DC}title`)!, required: value(p, `${OT}paramScope`) === "mandatory", type: value(p, `${QG_NS}paramType`)! }));
 }
 
 const NONSENSE = ["nonsense", "http://nonsense.invalid/x", "99999999999999999999999"];

@@ -25,6 +25,7 @@ import { describe, it, before } from "node:test";
 import { promisify } from "node:util";
 import { freePort, freshDir, get, HAMSTER, postCompound, ROOT, uploadDataset, uriList } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const run = promisify(execFile);
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -76,11 +77,11 @@ describe("production build: the compiled service under plain node", () => {
     const r = await get(`${srv.base}/`, "application/n-triples");
     const nt = await r.text();
     assert.equal(r.status, 200, nt);
-    assert.ok(nt.includes(`<${srv.base}/ontology#version> "${VERSION}"`), nt);
+    assert.ok(nt.includes(`<${QG_NS}version> "${VERSION}"`), nt);
     const o = await get(`${srv.base}/ontology`, "application/n-triples");
     const ont = await o.text();
     assert.equal(o.status, 200, ont);
-    assert.ok(ont.includes(`<${srv.base}/ontology#storeCapacity>`), "the vocabulary read from the ontology file");
+    assert.ok(ont.includes(`<${QG_NS}storeCapacity>`), "the vocabulary read from the ontology file");
   });
 
   it("a CSV upload completes as a task (pool workers), a SPARQL ASK answers (replica workers), a structure is read and drawn (chemistry worker)", { timeout: 180_000 }, async () => {

@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { assertServesNormally, DATA, HAMSTER, postForm, runTask, sparqlSelect, storeSnapshot, uploadDataset, uploadFile, waitForTask, uriList } from "../helpers/server.ts";
 import { useServer, withServer } from "../helpers/use-server.ts";
 import { v2000 } from "../helpers/molblock.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const LAZAR = `${DATA}lazar/`;
 const KAZIUS_SDF = `${LAZAR}data/parts/cas_4337.sdf`;
@@ -45,7 +46,7 @@ async function valuesByInchi(base: string, ds: string): Promise<Map<string, stri
 async function warnings(base: string, ds: string): Promise<{ kind: string; message: string; lines: number[] }[]> {
   const rows = await sparqlSelect(
     base,
-    `SELECT ?w ?k ?m (GROUP_CONCAT(STR(?l); separator=",") AS ?ls) WHERE { GRAPH <${ds}> { <${ds}> <${base}/ontology#warning> ?w . ?w <${base}/ontology#warningKind> ?k ; <http://www.w3.org/2000/01/rdf-schema#comment> ?m . OPTIONAL { ?w <${base}/ontology#line> ?l } } } GROUP BY ?w ?k ?m`,
+    `SELECT ?w ?k ?m (GROUP_CONCAT(STR(?l); separator=",") AS ?ls) WHERE { GRAPH <${ds}> { <${ds}> <${QG_NS}warning> ?w . ?w <${QG_NS}warningKind> ?k ; <http://www.w3.org/2000/01/rdf-schema#comment> ?m . OPTIONAL { ?w <${QG_NS}line> ?l } } } GROUP BY ?w ?k ?m`,
   );
   return rows
     .map((r) => ({ kind: r.k!.value, message: r.m!.value, lines: r.ls!.value === "" ? [] : r.ls!.value.split(",").map(Number).sort((a, b) => a - b) }))
@@ -53,7 +54,7 @@ async function warnings(base: string, ds: string): Promise<{ kind: string; messa
 }
 
 async function entryLines(base: string, ds: string): Promise<number[]> {
-  const rows = await sparqlSelect(base, `SELECT ?l WHERE { GRAPH <${ds}> { <${ds}> <${OT}dataEntry> ?e . ?e <${base}/ontology#line> ?l } } ORDER BY ?l`);
+  const rows = await sparqlSelect(base, `SELECT ?l WHERE { GRAPH <${ds}> { <${ds}> <${OT}dataEntry> ?e . ?e <${QG_NS}line> ?l } } ORDER BY ?l`);
   return rows.map((r) => Number(r.l!.value));
 }
 
@@ -111,7 +112,7 @@ describe("SD file uploads over HTTP", () => {
     // The first record starts at line 1; its title is the CAS number 1728-95-6 (line 1 of the file).
     assert.equal(text.split(/\r?\n/, 1)[0], "1728-95-6");
     assert.equal((await entryLines(srv.base, ds))[0], 1);
-    const [title] = await sparqlSelect(srv.base, `SELECT ?t ?s WHERE { GRAPH <${ds}> { <${ds}> <http://purl.org/dc/elements/1.1/title> ?t ; <${srv.base}/ontology#structureColumn> ?s } }`);
+    const [title] = await sparqlSelect(srv.base, `SELECT ?t ?s WHERE { GRAPH <${ds}> { <${ds}> <http://purl.org/dc/elements/1.1/title> ?t ; <${QG_NS}structureColumn> ?s } }`);
     assert.deepEqual([title!.t!.value, title!.s!.value], ["cas_4337", "molfile"]);
   });
 

@@ -25,6 +25,7 @@ import assert from "node:assert/strict";
 import { Parser, Store, type Quad_Object } from "n3";
 import { HAMSTER } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const SD = "http://www.w3.org/ns/sparql-service-description#";
 const VOID = "http://rdfs.org/ns/void#";
@@ -136,7 +137,7 @@ describe("the service described for generic clients", () => {
   test("/ names the endpoint and the VoID description with the standard terms, keeps its own, and lists /validation", async () => {
     const store = await turtle(await fetch(`${srv.base}/`, { headers: { Accept: "text/turtle" } }), `${srv.base}/`);
     const root = `${srv.base}/`;
-    const qg = `${srv.base}/ontology#`;
+    const qg = QG_NS;
     assert.deepEqual(objects(store, root, `${VOID}sparqlEndpoint`), [`${srv.base}/sparql`]);
     assert.deepEqual(objects(store, root, `${qg}sparqlEndpoint`), [`${srv.base}/sparql`]);
     assert.ok(objects(store, root, RDFS_SEE_ALSO).includes(`${srv.base}/.well-known/void`));

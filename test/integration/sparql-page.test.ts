@@ -19,6 +19,7 @@ import assert from "node:assert/strict";
 import { HAMSTER } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { unescapeHtml } from "../helpers/html.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
 /** What a browser sends (Chromium's Accept for a page). */
@@ -38,7 +39,7 @@ describe("the SPARQL page", () => {
     assert.equal(r.status, 200);
     const html = await r.text();
     const area = unescapeHtml(/<textarea id="query" name="query"[^>]*>([\s\S]*?)<\/textarea>/.exec(html)?.[1] ?? "");
-    for (const [p, ns] of [["ot", OT], ["ota", "http://www.opentox.org/algorithmTypes.owl#"], ["qg", `${srv.base}/ontology#`], ["dc", "http://purl.org/dc/elements/1.1/"], ["rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"], ["rdfs", "http://www.w3.org/2000/01/rdf-schema#"], ["owl", "http://www.w3.org/2002/07/owl#"], ["xsd", "http://www.w3.org/2001/XMLSchema#"]]) {
+    for (const [p, ns] of [["ot", OT], ["ota", "http://www.opentox.org/algorithmTypes.owl#"], ["qg", QG_NS], ["dc", "http://purl.org/dc/elements/1.1/"], ["rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"], ["rdfs", "http://www.w3.org/2000/01/rdf-schema#"], ["owl", "http://www.w3.org/2002/07/owl#"], ["xsd", "http://www.w3.org/2001/XMLSchema#"]]) {
       assert.ok(area.includes(`PREFIX ${p}: <${ns}>`), `${p} declared in the form`);
     }
     assert.ok(html.includes('<label for="query">'), "the text area has a label");

@@ -6,7 +6,7 @@ import { BadRequest } from "../../errors.ts";
 import { RfeInputError } from "../../learn/rfe.ts";
 import { type FeatureView } from "../../resources/dataset-read.ts";
 import { featureDatasetNTriples, type ComputedFeature } from "../../resources/feature-dataset.ts";
-import { int, NS, str } from "../../store/vocab.ts";
+import { int, NS, QG_NS, str } from "../../store/vocab.ts";
 import { rfeOnResamples } from "./resamples.ts";
 import type { Operation } from "../jobs.ts";
 import type { RfeRequest } from "./spec.ts";
@@ -34,7 +34,7 @@ export function rfeOperation(request: RfeRequest, datasetUri: string, algorithm:
       types: f.types.filter((t) => t !== "NumericFeature").map((t) => `${NS.ot}${t}`),
       properties: [
         ...(f.properties.find(([l]) => l === "SMARTS") ? [[`${NS.ot}smarts`, str(f.properties.find(([l]) => l === "SMARTS")![1])] as const] : []),
-        [`${base}/ontology#rank`, int(k + 1)] as const,
+        [`${QG_NS}rank`, int(k + 1)] as const,
       ],
     }));
     const entries = request.fdCompounds.map(({ compound, line }) => {

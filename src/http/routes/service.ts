@@ -1,7 +1,7 @@
 /**
  * `/` (the service: links to every collection and to the API description, as HTML and RDF, and
- * the Link header `rel="service-desc"` to the latter) and `/ontology` (the served
- * vocabulary from ontology/qsargraph.ttl, resolved against this deployment's base URL, plus the
+ * the Link header `rel="service-desc"` to the latter) and `/ontology` (this deployment's copy of
+ * the vocabulary ontology/qsargraph.ttl, whose terms are at the stable namespace `QG_NS`, plus the
  * JSON-LD context `/ontology/context.jsonld`), and `/.well-known/void` (VoID: http/service-description.ts).
  */
 import type Router from "@koa/router";
@@ -10,7 +10,7 @@ import { Parser } from "n3";
 import { DataFactory } from "n3";
 import { toNTriples } from "../../store/ntriples.ts";
 import type { SparqlReplica } from "../../store/replica.ts";
-import { iri, int, rdf, rdfs, str, dc, voiD } from "../../store/vocab.ts";
+import { iri, int, rdf, rdfs, str, dc, voiD, foaf, QG_NS, QG_ONTOLOGY } from "../../store/vocab.ts";
 import { VOID_PATH, voidDatasetIri, voidNt } from "../service-description.ts";
 import type { Deps } from "../deps.ts";
 import { esc, link, page } from "../html/layout.ts";
@@ -92,13 +92,20 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
     await respond(ctx, rdfReps(() => textSource(voidNt(deps)), deps));
   });
 
+  // The vocabulary as the file states it (its terms at QG_NS, whatever this service's base), each
+  // term rdfs:isDefinedBy the vocabulary, and this document named as a copy of it.
   const ontologyNt = (): string => {
-    const quads = new Parser({ baseIRI: uris.ontology() }).parse(readFileSync(ONTOLOGY_FILE, "utf8"));
+    const quads = new Parser({ baseIRI: QG_ONTOLOGY }).parse(readFileSync(ONTOLOGY_FILE, "utf8"));
+    const vocabulary = iri(QG_ONTOLOGY);
+    const terms = new Set(quads.filter((q) => q.subject.termType === "NamedNode" && q.subject.value.startsWith(QG_NS)).map((q) => q.subject.value));
+    for (const t of terms) quads.push(DataFactory.quad(iri(t), rdfs.isDefinedBy, vocabulary));
+    const doc = iri(uris.ontology());
+    quads.push(DataFactory.quad(doc, foaf.primaryTopic, vocabulary), DataFactory.quad(doc, rdfs.label, str("this service's copy of the qsargraph vocabulary")));
     return toNTriples(quads);
   };
   const cached = ontologyNt();
   router.get("/ontology", async (ctx) => {
-    await respond(ctx, [...rdfReps(() => textSource(cached), deps), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
+    await respond(ctx, [...rdfReps(() => textSource(cached), deps), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<p>The terms qsargraph adds to OpenTox 1.1. Their namespace, <code>${esc(QG_NS)}</code> (prefix <code>qg:</code>), is the same on every qsargraph service; this page is this service's copy.</p><pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
   });
   // the pages' scripts (html/scripts.ts): immutable for a version, so cached for a day
   router.get("/static/:name", (ctx) => {

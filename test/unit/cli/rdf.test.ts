@@ -10,10 +10,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseNTriples, readPredictions, readStatistics } from "../../../src/cli/rdf.ts";
+import { QG_NS } from "../../../src/store/vocab.ts";
 
 const B = "https://qsar.example.org";
 const OT = "http://www.opentox.org/api/1.1#";
-const QG = `${B}/ontology#`;
+const QG = QG_NS;
 const PD = `${B}/dataset/pred00000001`;
 const M = `${B}/model/model0000001`;
 const ENDPOINT = `${B}/dataset/train0000001/feature/Hamster%20Carcinogenicity`;

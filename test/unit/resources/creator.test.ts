@@ -15,10 +15,11 @@ import { read } from "../../../src/resources/reads.ts";
 import { GraphStore } from "../../../src/store/graph-store.ts";
 import type { GraphOp } from "../../../src/store/journal.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
+import { QG_NS } from "../../../src/store/vocab.ts";
 
 const BASE = "http://qsar.example.org";
 const v = new Vocab(BASE);
-const CREATED_BY = `<${BASE}/ontology#createdBy>`;
+const CREATED_BY = `<${QG_NS}createdBy>`;
 const G = (name: string): string => `${BASE}/dataset/${name}`;
 const body = (g: string): string => `<${g}> <http://purl.org/dc/elements/1.1/title> "${g.slice(-1)}" .\n`;
 const text = (b: string | Uint8Array): string => (typeof b === "string" ? b : Buffer.from(b).toString("utf8"));

@@ -15,6 +15,7 @@ import * as ox from "oxigraph";
 import { contextUrl, jsonldContext, RDF_TYPES, serialiseRdf, type RdfType } from "../../../src/store/rdf-formats.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
 import { canonical, type TripleLike } from "../../helpers/rdf.ts";
+import { QG_NS } from "../../../src/store/vocab.ts";
 
 const BASE = "http://localhost:8080";
 const v = new Vocab(BASE);
@@ -25,7 +26,7 @@ const DS = `${BASE}/dataset/abcdefghijkm`;
 /** Three slices of whole lines; <DS> and _:b1 occur in more than one. */
 const SLICES = [
   `<${DS}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${OT}Dataset> .\n<${DS}> <http://purl.org/dc/elements/1.1/title> "Benzol – C₆H₆ für 5 € 中文 🧪"@de .\n<${DS}> <${OT}dataEntry> <${DS}#e1> .\n<${DS}#e1> <${OT}values> _:b1 .\n`,
-  `_:b1 <${OT}value> "1.5E1"^^<${XSD}double> .\n_:b1 <${OT}feature> <${DS}/feature/x%20y> .\n<${DS}> <${OT}dataEntry> <${DS}#e2> .\n<${DS}#e2> <${BASE}/ontology#line> "2"^^<${XSD}integer> .\n`,
+  `_:b1 <${OT}value> "1.5E1"^^<${XSD}double> .\n_:b1 <${OT}feature> <${DS}/feature/x%20y> .\n<${DS}> <${OT}dataEntry> <${DS}#e2> .\n<${DS}#e2> <${QG_NS}line> "2"^^<${XSD}integer> .\n`,
   `<${DS}#e2> <${OT}compound> <${BASE}/compound/InChI=1S/C2H4O/c1-2-3/h2H,1H3> .\n<${DS}> <http://purl.org/dc/terms/date> "2026-01-02T03:04:05.678Z"^^<${XSD}dateTime> .\n<${DS}#e2> <http://www.w3.org/2000/01/rdf-schema#comment> "a \\"quoted\\" line\\nbreak" .\n`,
 ];
 
