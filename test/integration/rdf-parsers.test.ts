@@ -9,7 +9,9 @@
  * must be the very triples n3's parser reads from the Turtle answer (compared as sorted lines,
  * blank nodes unlabelled; n3 cannot read RDF/XML, so rapper's reading of it is held against n3's
  * reading of the Turtle). The vocabulary file itself, ontology/qsargraph.ttl, is checked the
- * same way.
+ * same way. A prediction, the model's feature dataset and a 2-fold cross-validation are read too,
+ * and every term of the service's namespace (the `qg` prefix of /ontology/context.jsonld) that
+ * any of these graphs uses is defined in the served ontology with a type, a label and a comment.
  *
  * Input: fixtures/data hamster_carcinogenicity.csv (SOURCES.md); lazar with BBRC min_frequency 8 as
  * in crawl.test.ts.
@@ -18,12 +20,14 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Parser, type Quad, type Term } from "n3";
-import { compoundUri, HAMSTER, postForm, ROOT, waitForTask } from "../helpers/server.ts";
+import { compoundUri, HAMSTER, postForm, ROOT, runTask, waitForTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { RAPPER_SYNTAX, ensureRapper, runRapper } from "../helpers/rapper.ts";
 
 const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 const OWL_ONTOLOGY = "http://www.w3.org/2002/07/owl#Ontology";
+const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
+const OT = "http://www.opentox.org/api/1.1#";
 
 function key(t: Term): string {
   switch (t.termType) {
@@ -71,13 +75,23 @@ describe("rapper and n3 read the same triples from every kind of resource, in Tu
     const task = (await r.text()).trim();
     const done = await waitForTask(task, 600_000);
     assert.equal(done.status, 200, done.body);
+    const model = done.body;
+    const p = await postForm(model, { compound_uri: await compoundUri(base, "c1ccccc1NN") });
+    assert.equal(p.status, 201, await p.clone().text());
+    const modelNt = await (await fetch(model, { headers: { Accept: "application/n-triples" } })).text();
+    const featureDataset = new Parser({ format: "N-Triples" }).parse(modelNt).find((q) => q.predicate.value === `${OT}featureDataset`)?.object.value;
+    assert.ok(featureDataset, "the lazar model names its feature dataset");
+    const cv = await runTask(`${base}/validation/crossvalidation`, { algorithm_uri: `${base}/algorithm/lazar`, dataset_uri: srv.datasets.hamster, num_folds: "2", algorithm_params: "min_frequency=8" });
     targets.push(
       { name: "ontology", url: `${base}/ontology` },
       { name: "service", url: `${base}/` },
       { name: "VoID", url: `${base}/.well-known/void` },
       { name: "SPARQL service description", url: `${base}/sparql` },
       { name: "dataset", url: srv.datasets.hamster },
-      { name: "model", url: done.body },
+      { name: "model", url: model },
+      { name: "prediction", url: (await p.text()).trim() },
+      { name: "feature dataset", url: featureDataset },
+      { name: "cross-validation", url: cv },
       { name: "compound", url: await compoundUri(base, "c1ccccc1NN") },
       { name: "task", url: task },
     );
@@ -85,6 +99,7 @@ describe("rapper and n3 read the same triples from every kind of resource, in Tu
 
   test("each answer parses in rapper without a message, to the triples n3 reads from the Turtle", { timeout: 300_000 }, async () => {
     const counts: string[] = [];
+    const graphs = new Map<string, Quad[]>();
     for (const { name, url } of targets) {
       let reference: string[] | undefined;
       for (const [type, syntax] of Object.entries(RAPPER_SYNTAX)) {
@@ -94,7 +109,9 @@ describe("rapper and n3 read the same triples from every kind of resource, in Tu
         assert.equal(res.redirected, false, `${name}: the resource itself, not another`);
         assert.equal(res.headers.get("content-type")?.split(";")[0], type, `${name} as ${type}`);
         if (type === "text/turtle") {
-          reference = lines(new Parser({ format: "Turtle", baseIRI: url }).parse(body));
+          const quads = new Parser({ format: "Turtle", baseIRI: url }).parse(body);
+          graphs.set(name, quads);
+          reference = lines(quads);
           assert.ok(reference.length >= 3, `${name}: ${reference.length} triples`);
         }
         if (type === "application/n-triples") {
@@ -108,6 +125,23 @@ describe("rapper and n3 read the same triples from every kind of resource, in Tu
       counts.push(`${name} ${reference!.length}`);
     }
     console.log(`triples per resource: ${counts.join(", ")}`);
+
+    // every qg: term these graphs use is defined in the served ontology
+    const context = (await (await fetch(`${srv.base}/ontology/context.jsonld`, { headers: { Accept: "application/ld+json" } })).json()) as { "@context": Record<string, string> };
+    const qg = context["@context"].qg!;
+    assert.match(qg, /#$/);
+    const ontology = graphs.get("ontology")!;
+    const used = new Set<string>();
+    for (const [name, quads] of graphs) {
+      if (name === "ontology") continue;
+      for (const q of quads) for (const t of [q.predicate, q.object]) if (t.termType === "NamedNode" && t.value.startsWith(qg)) used.add(t.value);
+    }
+    const has = (s: string, p: string): boolean => ontology.some((q) => q.subject.value === s && q.predicate.value === p);
+    const undefinedTerms = [...used].filter((u) => !has(u, RDF_TYPE) || !has(u, `${RDFS}label`) || !has(u, `${RDFS}comment`)).sort();
+    assert.deepEqual(undefinedTerms, [], "qg: terms used but not defined, labelled and commented in /ontology");
+    // not vacuous: the statistics a cross-validation writes are among them
+    assert.ok(used.has(`${qg}accuracy`) && used.has(`${qg}numberOfCompounds`), `${used.size} qg: terms used`);
+    console.log(`${used.size} qg: terms used, each defined`);
   });
 });
 
