@@ -74,8 +74,9 @@ function mark(dir: string, ns: string): void {
 
 /**
  * Rewrite the data of `dir` from `legacyNs` to `ns` unless its mark says it is done; returns what
- * was done (undefined when nothing was to do). Throws, naming the directory, when it cannot write
- * (a read-only or full disk): the service must not serve data in two namespaces.
+ * was done (undefined when nothing was to do). Throws, naming the directory, when data need the
+ * rewrite and the disk cannot take it (read-only, full): the service must not serve its data in
+ * two namespaces. (With nothing to rewrite, a mark that cannot be written is only logged.)
  */
 export function migrateVocabulary(dir: string, legacyNs: string, ns: string = QG_NS): VocabularyMigration | undefined {
   const markPath = join(dir, VOCABULARY_MARK);
@@ -108,7 +109,16 @@ export function migrateVocabulary(dir: string, legacyNs: string, ns: string = QG
         result = { rewritten, replaced, seq: rec.lastSeq, ms: performance.now() - t0 };
       }
     }
-    mark(dir, ns);
+    if (result) mark(dir, ns);
+    else {
+      // nothing was to rewrite: a disk that cannot take the mark (read-only, full) must not stop
+      // the start (README "Durability"); the next start looks again
+      try {
+        mark(dir, ns);
+      } catch (err) {
+        console.error(`store: ${dir} needs no change of vocabulary namespace, but its mark could not be written: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     return result;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

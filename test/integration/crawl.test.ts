@@ -11,7 +11,8 @@
  * names an IRI it mentions (RFC 9110 §8.7). What is not Turtle (scripts, pictures, a 406) is
  * counted and reported, not failed: the rule is about graphs. The predicted feature is checked on
  * the way: it `qg:predicts` the endpoint and is not `owl:sameAs` it (a reasoner would merge a
- * prediction with the measurement); `ot:hasSource` is an IRI wherever it occurs.
+ * prediction with the measurement); `ot:hasSource` is an IRI wherever it occurs; every `qg:` term
+ * used in any graph is defined, labelled and commented in `/ontology`, at the stable namespace.
  *
  * Input: fixtures/data hamster_carcinogenicity.csv (SOURCES.md), BBRC min_frequency 8 as in
  * models.test.ts.
@@ -26,6 +27,10 @@ const MAX_IRIS = 2000;
 const PER_KIND = 4;
 const OT = "http://www.opentox.org/api/1.1#";
 const OWL_SAME_AS = "http://www.w3.org/2002/07/owl#sameAs";
+const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
+/** The service's vocabulary namespace, spelt out as documented (docs/vocabulary.md): the same for every deployment. */
+const QG = "https://w3id.org/qsargraph/ontology#";
 
 /** The kind of an IRI: its path with ids, compounds, feature names, descriptor names and the fragment's digits generalised. */
 function kindOf(iri: string, base: string): string {
@@ -148,5 +153,18 @@ describe("the crawl of a populated service", () => {
     assert.deepEqual(allQuads.filter((q) => q.predicate.value === OWL_SAME_AS).map((q) => `${q.subject.value} owl:sameAs ${q.object.value}`), []);
     const literalSources = allQuads.filter((q) => q.predicate.value === `${OT}hasSource` && q.object.termType !== "NamedNode");
     assert.deepEqual(literalSources.map((q) => `${q.subject.value} ot:hasSource ${q.object.value}`), [], "ot:hasSource is an IRI everywhere");
+
+    // The vocabulary: every term of the service's namespace used anywhere in the crawl (as
+    // predicate, class or value) is defined in the served /ontology with a type, a label and a
+    // comment, at the stable namespace; no term is minted under this deployment's base.
+    const used = new Set<string>();
+    for (const q of allQuads) for (const t of [q.subject, q.predicate, q.object]) if (t.termType === "NamedNode" && t.value.startsWith(QG)) used.add(t.value);
+    assert.ok(used.size >= 40, `the crawl used ${used.size} qg: terms`);
+    assert.deepEqual(allQuads.filter((q) => [q.subject, q.predicate, q.object].some((t) => t.value.startsWith(`${base}/ontology#`))).map((q) => q.predicate.value), [], "nothing in <BASE>/ontology#");
+    const ontology = await fetch(`${base}/ontology`, { headers: { Accept: "text/turtle" } });
+    const defs = new Parser({ baseIRI: `${base}/ontology` }).parse(await ontology.text());
+    const has = (term: string, p: string): boolean => defs.some((q) => q.subject.value === term && q.predicate.value === p);
+    const undefinedTerms = [...used].filter((t) => !has(t, RDF_TYPE) || !has(t, `${RDFS}label`) || !has(t, `${RDFS}comment`));
+    assert.deepEqual(undefinedTerms, [], "every qg: term used is defined, labelled and commented");
   });
 });

@@ -80,4 +80,10 @@ describe("readStatistics", () => {
       ["numInstances", 85],
     ]);
   });
+
+  it("a server of an earlier version (its terms under <BASE>/ontology#) is read as well", () => {
+    const cv = `${B}/validation/crossvalidation/cv0000000001`;
+    const text = `<${cv}> <${B}/ontology#accuracy> "0.75"^^<${XSD}double> .\n`;
+    assert.deepEqual([...readStatistics(parseNTriples(text), cv)], [["accuracy", 0.75]]);
+  });
 });
