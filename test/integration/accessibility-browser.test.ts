@@ -92,6 +92,7 @@ describe("the pages against WCAG 2.1 AA (axe-core) in Chromium", () => {
       report,
       `${b}/task`,
       task,
+      `${b}/ontology`,
       `${b}/sparql`,
       `${b}/sparql?query=${encodeURIComponent("SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 20")}`,
     ];

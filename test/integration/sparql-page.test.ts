@@ -20,6 +20,8 @@ import { HAMSTER } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { unescapeHtml } from "../helpers/html.ts";
 import { QG_NS } from "../../src/store/vocab.ts";
+import { readFileSync } from "node:fs";
+import { Parser } from "n3";
 
 const OT = "http://www.opentox.org/api/1.1#";
 /** What a browser sends (Chromium's Accept for a page). */
@@ -84,6 +86,20 @@ describe("the SPARQL page", () => {
     assert.ok(triples.includes(`rel="noopener noreferrer" class="mono ext">dc:title</a>`), "an IRI outside the service: an external link, shown with its prefix");
     assert.ok(triples.includes("<td>hamster_carcinogenicity</td>"));
     assert.ok(triples.includes("triples 1–1 of 1"));
+  });
+
+  test("a qg: term links to its row on the vocabulary page, which shows the label and comment of the ontology file", async () => {
+    const html = await (await page(`SELECT DISTINCT ?p WHERE { GRAPH <${srv.datasets.hamster}> { <${srv.datasets.hamster}> ?p ?o } }`)).text();
+    const table = /<section id="result">([\s\S]*?)<\/section>/.exec(html)![1]!;
+    assert.ok(table.includes(`<a href="${srv.base}/ontology#numberOfCompounds" class="mono">qg:numberOfCompounds</a>`), table.slice(0, 800));
+    const ontology = await fetch(`${srv.base}/ontology`, { headers: { Accept: BROWSER } });
+    assert.equal(ontology.status, 200);
+    const rows = await ontology.text();
+    // the row's label and comment as the ontology file states them (read here with n3, not through the service)
+    const defs = new Parser({ baseIRI: "https://w3id.org/qsargraph/ontology" }).parse(readFileSync(new URL("../../ontology/qsargraph.ttl", import.meta.url), "utf8"));
+    const of = (p: string): string => defs.find((q) => q.subject.value === `${QG_NS}numberOfCompounds` && q.predicate.value === `http://www.w3.org/2000/01/rdf-schema#${p}`)!.object.value;
+    const row = /<tr id="numberOfCompounds">([\s\S]*?)<\/tr>/.exec(rows)?.[1] ?? "";
+    assert.ok(unescapeHtml(row).includes(of("label")) && unescapeHtml(row).includes(of("comment")), row);
   });
 
   test("paging: page_size rows a page, links to the next page keep the query", async () => {

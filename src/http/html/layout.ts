@@ -33,6 +33,7 @@ export const PAGE_STYLE = `
 body{font-family:system-ui,sans-serif;margin:0;color:#222}
 header{background:#234;color:#fff;padding:.5em 1em}header a{color:#fff;margin-right:1em;text-decoration:none}
 main{padding:1em;max-width:80em}table{border-collapse:collapse;margin:.5em 0}
+#terms th[scope=row]{white-space:nowrap}
 td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f3f3f3}
 code,.mono{font-family:ui-monospace,monospace;font-size:.9em;word-break:break-all}
 .warn{background:#fff6e0}.err{background:#fde8e8;padding:.5em}.formats a{margin-right:.6em}

@@ -9,6 +9,7 @@
 import type { QueryTable, TableTerm } from "../../store/sparql-exec.ts";
 import { GRAPH_FORMATS, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
 import { esc, page } from "./layout.ts";
+import { QG_NS } from "../../store/vocab.ts";
 
 /** Rows per page of a result (`page_size`: 1 … MAX_PAGE_SIZE). */
 export const PAGE_SIZE = 100;
@@ -74,6 +75,8 @@ export function termHtml(t: TableTerm | null, base: string, prefixes: Readonly<R
   switch (t.type) {
     case "uri": {
       const shown = compact(t.value, prefixes);
+      // the service's vocabulary: its row on this service's /ontology (the namespace IRI does not resolve yet)
+      if (t.value.startsWith(QG_NS)) return `<a href="${esc(`${base}/ontology#${t.value.slice(QG_NS.length)}`)}" class="mono">${esc(shown)}</a>`;
       if (t.value === base || t.value.startsWith(`${base}/`)) return `<a href="${esc(t.value)}" class="mono">${esc(shown === t.value ? t.value.slice(base.length) || "/" : shown)}</a>`;
       if (/^https?:\/\//i.test(t.value)) return `<a href="${esc(t.value)}" rel="noopener noreferrer" class="mono ext">${esc(shown)}</a>`;
       return `<span class="mono">${esc(shown)}</span>`;

@@ -6,16 +6,16 @@
  */
 import type Router from "@koa/router";
 import { readFileSync } from "node:fs";
-import { Parser } from "n3";
+import { Parser, type Quad } from "n3";
 import { DataFactory } from "n3";
 import { toNTriples } from "../../store/ntriples.ts";
 import type { SparqlReplica } from "../../store/replica.ts";
 import { iri, int, rdf, rdfs, str, dc, voiD, foaf, QG_NS, QG_ONTOLOGY } from "../../store/vocab.ts";
 import { VOID_PATH, voidDatasetIri, voidNt } from "../service-description.ts";
 import type { Deps } from "../deps.ts";
-import { esc, link, page } from "../html/layout.ts";
 import { SCRIPTS } from "../html/scripts.ts";
 import { homeHtml } from "../html/home.ts";
+import { ontologyHtml } from "../html/ontology.ts";
 import { DATASET_COLUMNS } from "../html/dataset.ts";
 import { MODEL_COLUMNS, VALIDATION_COLUMNS } from "../html/collections.ts";
 import { NEWEST_FIRST, sortItems } from "../html/list.ts";
@@ -94,18 +94,22 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
 
   // The vocabulary as the file states it (its terms at QG_NS, whatever this service's base), each
   // term rdfs:isDefinedBy the vocabulary, and this document named as a copy of it.
-  const ontologyNt = (): string => {
+  const ontologyQuads = (): Quad[] => {
     const quads = new Parser({ baseIRI: QG_ONTOLOGY }).parse(readFileSync(ONTOLOGY_FILE, "utf8"));
     const vocabulary = iri(QG_ONTOLOGY);
     const terms = new Set(quads.filter((q) => q.subject.termType === "NamedNode" && q.subject.value.startsWith(QG_NS)).map((q) => q.subject.value));
     for (const t of terms) quads.push(DataFactory.quad(iri(t), rdfs.isDefinedBy, vocabulary));
     const doc = iri(uris.ontology());
     quads.push(DataFactory.quad(doc, foaf.primaryTopic, vocabulary), DataFactory.quad(doc, rdfs.label, str("this service's copy of the qsargraph vocabulary")));
-    return toNTriples(quads);
+    return quads;
   };
-  const cached = ontologyNt();
+  // The vocabulary as the file states it (its terms at QG_NS, whatever this service's base), each
+  // term rdfs:isDefinedBy the vocabulary, and this document named as a copy of it.
+  const quads = ontologyQuads();
+  const cached = toNTriples(quads);
+  const ontologyPage = ontologyHtml(quads, readFileSync(ONTOLOGY_FILE, "utf8"), vocab.base, uris.ontology());
   router.get("/ontology", async (ctx) => {
-    await respond(ctx, [...rdfReps(() => textSource(cached), deps), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => page("Ontology", `<p>The terms qsargraph adds to OpenTox 1.1. Their namespace, <code>${esc(QG_NS)}</code> (prefix <code>qg:</code>), is the same on every qsargraph service; this page is this service's copy.</p><pre>${esc(readFileSync(ONTOLOGY_FILE, "utf8"))}</pre>`, { base: vocab.base, self: uris.ontology(), formats: ["ttl", "rdf"] })]]);
+    await respond(ctx, [...rdfReps(() => textSource(cached), deps), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => ontologyPage]]);
   });
   // the pages' scripts (html/scripts.ts): immutable for a version, so cached for a day
   router.get("/static/:name", (ctx) => {

@@ -14,7 +14,7 @@ const P = { ot: "http://www.opentox.org/api/1.1#", xsd: "http://www.w3.org/2001/
 describe("termHtml", () => {
   it("links the service's IRIs, shortens with prefixes, marks external links, escapes everything", () => {
     assert.equal(termHtml({ type: "uri", value: `${BASE}/dataset/abc` }, BASE, P), `<a href="${BASE}/dataset/abc" class="mono">/dataset/abc</a>`);
-    assert.equal(termHtml({ type: "uri", value: `${QG_NS}line` }, BASE, P), `<a href="${QG_NS}line" class="mono">qg:line</a>`);
+    assert.equal(termHtml({ type: "uri", value: `${QG_NS}line` }, BASE, P), `<a href="${BASE}/ontology#line" class="mono">qg:line</a>`, "a qg: term links to its row on this service's vocabulary page");
     assert.equal(termHtml({ type: "uri", value: "http://www.opentox.org/api/1.1#Dataset" }, BASE, P), `<a href="http://www.opentox.org/api/1.1#Dataset" rel="noopener noreferrer" class="mono ext">ot:Dataset</a>`);
     assert.equal(termHtml({ type: "uri", value: "urn:x:<y>" }, BASE, P), `<span class="mono">urn:x:&#60;y&#62;</span>`);
     assert.equal(termHtml({ type: "uri", value: "javascript:alert(1)" }, BASE, P), `<span class="mono">javascript:alert(1)</span>`, "no link for other schemes");
