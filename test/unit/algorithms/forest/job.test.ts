@@ -14,6 +14,7 @@ import { servicePool, type RunJob } from "../../../../src/algorithms/jobs.ts";
 import { BadRequest } from "../../../../src/errors.ts";
 import { packBits } from "../../../../src/learn/kernels.ts";
 import { EPAFHM, HAMSTER, readSmilesCsv } from "../../../helpers/data.ts";
+import { checkHamsterQueries, HAMSTER_QUERIES } from "../../../helpers/learner-checks.ts";
 
 const hamster = readSmilesCsv(HAMSTER);
 const epafhm = readSmilesCsv(EPAFHM).filter((r) => r.value !== "");
@@ -55,24 +56,9 @@ describe("forest jobs on a pool (model.features, forest.train in parts, forest.f
     assert.deepEqual(whole.forest, model.forest, "two parts joined are the forest grown in one piece");
     assert.deepEqual(whole.classCalibration, model.classCalibration);
 
-    const queries = [hamster[0]!.smiles, hamster[40]!.smiles, "C1CC1(", "c1ccccc1N"];
+    const queries = HAMSTER_QUERIES;
     const { predictions } = await pool.run("forest.predict", { model, smiles: queries, confidenceLevel: 0.8, neighbours: 3 });
-    assert.equal(predictions.length, 4);
-    for (const i of [0, 1]) {
-      const p = predictions[i]!;
-      assert.equal(p.error, null);
-      assert.equal(p.neighbours[0]!.row, model.rows.indexOf(i === 0 ? 0 : 40), "its own training row first");
-      assert.ok(Math.abs(p.neighbours[0]!.similarity - 1) < 1e-6, `Tanimoto with itself ${p.neighbours[0]!.similarity}`);
-      assert.ok(p.neighbours[1]!.similarity <= p.neighbours[0]!.similarity, "most similar first");
-      assert.ok(p.inside && p.nearest === p.neighbours[0]!.similarity);
-    }
-    assert.ok(model.domain.threshold > 0 && model.domain.threshold < 1, `domain threshold ${model.domain.threshold}`);
-    assert.match(predictions[2]!.error ?? "", /./, "an unreadable query gets its reason");
-    assert.equal(predictions[2]!.pValues, null);
-    const aniline = predictions[3]!;
-    assert.equal(aniline.pValues!.length, 2);
-    for (const p of aniline.pValues!) assert.ok(p > 0 && p <= 1, `p-value ${p}`);
-    assert.ok(aniline.value === 0 || aniline.value === 1);
+    const aniline = checkHamsterQueries(model, predictions);
     assert.ok(Math.abs(aniline.confidence - (1 - aniline.pValues![1 - aniline.value]!)) < 1e-12, "confidence = 1 − the other class's p-value");
     assert.equal(aniline.interval, null);
 

@@ -12,6 +12,7 @@ import { kernelFoldJob, kernelPredictJob, kernelTrainJob } from "../../../../src
 import { servicePool } from "../../../../src/algorithms/jobs.ts";
 import { BadRequest } from "../../../../src/errors.ts";
 import { EPAFHM, HAMSTER, readSmilesCsv } from "../../../helpers/data.ts";
+import { checkHamsterQueries, HAMSTER_QUERIES } from "../../../helpers/learner-checks.ts";
 
 const hamster = readSmilesCsv(HAMSTER);
 const epafhm = readSmilesCsv(EPAFHM).filter((r) => r.value !== "");
@@ -26,24 +27,9 @@ describe("kernel.train / kernel.predict", () => {
     const model = await pool.run("kernel.train", { smiles, y, kind: "classification", nClasses: 2, cost: 2, epsilon: 0.1, seed: 1 });
     assert.equal(model.rows.length, 85, "the unreadable compound is left out");
     assert.match(model.errors[85] ?? "", /./, "…and says why");
-    const queries = [hamster[0]!.smiles, hamster[40]!.smiles, "C1CC1(", "c1ccccc1N"];
+    const queries = HAMSTER_QUERIES;
     const { predictions } = await pool.run("kernel.predict", { model, smiles: queries, confidenceLevel: 0.8, neighbours: 3 });
-    assert.equal(predictions.length, 4);
-    for (const i of [0, 1]) {
-      const p = predictions[i]!;
-      assert.equal(p.error, null);
-      assert.equal(p.neighbours[0]!.row, model.rows.indexOf(i === 0 ? 0 : 40), "its own training row first");
-      assert.ok(Math.abs(p.neighbours[0]!.similarity - 1) < 1e-6, `similarity to itself ${p.neighbours[0]!.similarity}`);
-      assert.ok(p.neighbours[1]!.similarity <= p.neighbours[0]!.similarity, "most similar first");
-    }
-    assert.ok(predictions[0]!.inside && predictions[0]!.nearest > 0.999, "a training compound is inside the domain");
-    assert.ok(model.domain.threshold > 0 && model.domain.threshold < 1, `domain threshold ${model.domain.threshold}`);
-    assert.match(predictions[2]!.error ?? "", /./, "an unreadable query gets its reason");
-    assert.equal(predictions[2]!.pValues, null);
-    const aniline = predictions[3]!;
-    assert.equal(aniline.pValues!.length, 2);
-    for (const p of aniline.pValues!) assert.ok(p > 0 && p <= 1, `p-value ${p}`);
-    assert.ok(aniline.value === 0 || aniline.value === 1);
+    const aniline = checkHamsterQueries(model, predictions);
     assert.equal(aniline.value, aniline.decision > 0 ? model.model.svm.labels[0] : model.model.svm.labels[1], "the class is the side of the decision value");
     // the same request again: the same answer (the model and its calibration are deterministic)
     const again = await kernelPredictJob({ model, smiles: [queries[3]!], confidenceLevel: 0.8, neighbours: 3 });
