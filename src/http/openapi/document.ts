@@ -246,6 +246,14 @@ export function buildApiDocument(routes: readonly RouteEntry[], o: DocumentOptio
     }
     const responses: Record<string, unknown> = {};
     for (const a of op.answers) responses[String(a.status)] = answer(a);
+    // Conditional GET (http/conditional.ts): a 200 answered at once carries an ETag, and
+    // If-None-Match with it gets 304 while it holds.
+    const ok = op.answers.find((a) => a.status === 200);
+    if (method === "GET" && ok) {
+      responses["200"] = answer({ ...ok, headers: [...new Set([...(ok.headers ?? []), "ETag" as const])] });
+      responses["304"] ??= { $ref: "#/components/responses/NotModified" };
+      parameters.push({ $ref: "#/components/parameters/If-None-Match" });
+    }
     for (const e of errorsOf(op)) responses[String(e)] ??= { $ref: `#/components/responses/${ERRORS.get(e)!.code}` };
     let requestBody: Record<string, unknown> | undefined;
     if (op.paramsOf) {
@@ -328,8 +336,9 @@ export function buildApiDocument(routes: readonly RouteEntry[], o: DocumentOptio
         page_size: pageParameter(ROWS, "size"),
         column_page: pageParameter(COLUMNS, "page"),
         column_page_size: pageParameter(COLUMNS, "size"),
+        "If-None-Match": { name: "If-None-Match", in: "header", required: false, description: "ETags of representations the client holds: while one is current the answer is 304 without a body (RFC 9110 §13.1.2).", schema: { type: "string" } },
       },
-      responses,
+      responses: { NotModified: { description: "304 Not Modified: the representation the client holds (If-None-Match) is current; no body.", headers: headers(["ETag"]) }, ...responses },
       headers: HEADERS,
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "An API token of the service (README \"Access control\"). " + access },

@@ -242,6 +242,18 @@ describe("the API description of the service's router", () => {
     assert.deepEqual(Object.keys(bbrc.responses as Json).sort(), ["202", "400", "406", "413", "415", "503", "507"]);
   });
 
+  it("conditional GET (RFC 9110 §13.1.2, as http/conditional.ts answers it): every GET with a 200 takes If-None-Match, its 200 has an ETag and it may answer 304; POSTs do not", () => {
+    for (const key of operations(doc).filter((k) => k.startsWith("GET "))) {
+      const o = op(doc, key);
+      if (!o.responses["200"]) continue;
+      assert.ok(resolve(doc, o.responses["200"]).headers?.ETag, `${key}: 200 with ETag`);
+      assert.ok(o.responses["304"], `${key}: 304`);
+      assert.ok((o.parameters as Json[]).some((p) => resolve(doc, p).name === "If-None-Match" && resolve(doc, p).in === "header"), `${key}: If-None-Match`);
+    }
+    assert.equal(resolve(doc, op(doc, "GET /dataset/{id}").responses["304"]).headers.ETag.$ref, "#/components/headers/ETag");
+    assert.equal(op(doc, "POST /dataset").responses["304"], undefined);
+  });
+
   it("access: no security without tokens; with tokens writes need a bearer token, reads take one, 401 everywhere and 403 on deletes; private reads need one to read", () => {
     assert.equal(doc.security, undefined);
     for (const k of operations(doc)) assert.equal(op(doc, k).security, undefined, k);
