@@ -18,7 +18,7 @@ import { DataFactory } from "n3";
 import type { BlankNode, NamedNode, Quad } from "@rdfjs/types";
 import { toNTriples } from "../store/ntriples.ts";
 import { GRAPH_FORMATS, SOLUTION_FORMATS } from "../store/sparql-syntax.ts";
-import { DESCRIBE_NS, NS, dcterms, foaf, int, iri, ot, rdf, rdfs, sd, str, voiD } from "../store/vocab.ts";
+import { DESCRIBE_NS, NS, QG_ONTOLOGY, dcterms, foaf, int, iri, ot, rdf, rdfs, sd, str, voiD } from "../store/vocab.ts";
 import { isId } from "../resources/uris.ts";
 import type { Deps } from "./deps.ts";
 
@@ -102,8 +102,8 @@ export function voidNt(deps: DescribeDeps): string {
     quad(d, voiD.triples, int(deps.store.capacity().live)),
     quad(d, rdfs.seeAlso, iri(uris.sparql())),
   ];
-  // the service's own vocabulary by its ontology's IRI (the document that defines it), the others by namespace
-  for (const ns of [NS.ot, NS.ota, uris.ontology(), NS.dc, NS.dcterms]) q.push(quad(d, voiD.vocabulary, iri(ns)));
+  // the service's own vocabulary by its ontology's stable IRI (each service serves a copy at /ontology), the others by namespace
+  for (const ns of [NS.ot, NS.ota, QG_ONTOLOGY, NS.dc, NS.dcterms]) q.push(quad(d, voiD.vocabulary, iri(ns)));
   // The main classes; each one's instances are counted where the store keeps a graph per instance.
   const members = (prefix: string): number => deps.store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1))).length;
   const partitions: [NamedNode, number | undefined][] = [
