@@ -8,17 +8,26 @@
  * (the store renews its memory after 10 s without a commit, and the SPARQL replicas with it:
  * graph-store.ts "Renewal"), with the largest memory mappings at the start and at the end.
  *
- *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60] [NAME=value …]
+ * Every request says `Accept-Encoding: gzip` (or what --accept-encoding= names, e.g. identity):
+ * stated, not left to Node's fetch, whose default differs by scheme and version (over http
+ * "gzip, deflate", over https "br, gzip, deflate"), so that runs on different Node versions
+ * compress alike. gzip is what browsers and curl --compressed get; the client decompresses on
+ * the same cores as the server, which costs this process CPU the server then lacks
+ * (docs/benchmarks.md "50 clients after issue 18's HTTP layer": identity against gzip).
+ *
+ *   nice -n 19 npx tsx bench/load.ts [clients=50] [seconds=60] [--accept-encoding=gzip] [NAME=value …]
  */
 import { readFileSync } from "node:fs";
 import { DATA, freshDir, removeDir, startServer, uploadDataset, uriList } from "../test/helpers/server.ts";
 import { runLoad, type LoadResult } from "../test/helpers/load.ts";
 
-const positional = process.argv.slice(2).filter((a) => !a.includes("="));
+const args = process.argv.slice(2);
+const positional = args.filter((a) => !a.includes("="));
 const clients = Number(positional[0] ?? 50);
 const seconds = Number(positional[1] ?? 60);
+const acceptEncoding = args.find((a) => a.startsWith("--accept-encoding="))?.slice("--accept-encoding=".length) ?? "gzip";
 /** NAME=value arguments: extra environment of the server (e.g. SPARQL_WORKERS=1), to see what holds memory. */
-const extraEnv = Object.fromEntries(process.argv.slice(2).filter((a) => a.includes("=")).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
+const extraEnv = Object.fromEntries(args.filter((a) => a.includes("=") && !a.startsWith("--")).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
 
 /** The store's figures from the service description: triples loaded (held in memory) and current. */
 async function storeFigures(base: string): Promise<string> {
@@ -72,7 +81,8 @@ try {
     await new Promise((res) => setTimeout(res, 200));
     model = (await (await fetch(task, { headers: { Accept: "text/uri-list" } })).text()).trim();
   }
-  const setup = { base: srv.base, model, compounds: await uriList(hamster), task };
+  const setup = { base: srv.base, model, compounds: await uriList(hamster), task, headers: { "Accept-Encoding": acceptEncoding } };
+  console.log(`Accept-Encoding: ${acceptEncoding}`);
   report("warm-up (10 s)", await runLoad(setup, clients, 10));
   await new Promise((res) => setTimeout(res, 15_000));
   const before = rssMb(srv.proc.pid!);

@@ -17,6 +17,7 @@ import { setFormTokenFields } from "./http/html/layout.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { cors } from "./http/cors.ts";
 import { conditional } from "./http/conditional.ts";
+import { BROTLI_QUALITY, compressibleType, compressInMemory } from "./http/compress.ts";
 import { acceptParams } from "./http/negotiate.ts";
 import { errorMiddleware } from "./http/error-response.ts";
 import { registerAlgorithms } from "./http/routes/algorithms.ts";
@@ -50,11 +51,6 @@ export interface App {
   readonly access: Access;
   listen(): Promise<Server>;
   close(): Promise<void>;
-}
-
-/** Media types worth compressing: text, JSON, XML, SVG and the RDF types (the `compressible` list), but not event streams. */
-function compressibleType(type: string): boolean {
-  return type !== "text/event-stream" && (type.startsWith("text/") || /[/+](json|xml)$/.test(type) || type === "application/n-triples" || type === "image/svg+xml");
 }
 
 export async function createApp(config: Config): Promise<App> {
@@ -99,12 +95,12 @@ export async function createApp(config: Config): Promise<App> {
   // CORS first after the security headers: a preflight is answered before access control
   koa.use(cors());
   koa.use(acceptParams());
-  // gzip (or br) when Accept-Encoding asks, for bodies over 1 KiB; a stream stays a stream. Not
-  // for server-sent events: a compressor holds back the events until its buffer fills.
-  // Brotli at a low quality: Node's default (11) costs several times gzip's CPU per response and,
-  // under 50 clients, slowed every answer (docs/benchmarks.md "50 clients", 2026-11-27); quality 4
-  // compresses about as well as gzip at a similar cost.
-  koa.use(compress({ threshold: 1024, filter: compressibleType, br: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } } }));
+  // gzip (or br) when Accept-Encoding asks, for bodies over 1 KiB. Answers held in memory (nearly
+  // all) are compressed in one call by http/compress.ts; koa-compress only sees streamed bodies,
+  // which stay streams. Not for server-sent events: a compressor holds back the events until its
+  // buffer fills. Brotli at a low quality: Node's default (11) costs several times gzip's CPU.
+  koa.use(compress({ threshold: 1024, filter: compressibleType, br: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } }));
+  koa.use(compressInMemory());
   koa.use(errorMiddleware(vocab));
   koa.use(conditional());
   koa.use(async (ctx, next) => {

@@ -8,7 +8,7 @@
  * (a preflight is an OPTIONS with Origin and Access-Control-Request-Method, answered with an ok
  * status and Access-Control-Allow-*; `*` allows any origin), RFC 9110 §12.5.1 (an Accept media
  * range may carry parameters), §13.1.2 / §15.4.5 (If-None-Match naming the current ETag → 304, same
- * ETag), §15.5.6 and §10.2.1 (405 carries Allow), §9.3.7 (OPTIONS), RFC 1952 (gzip, undone here by
+ * ETag), §15.5.6 and §10.2.1 (405 carries Allow), §9.3.7 (OPTIONS), RFC 1952 and RFC 7932 (gzip and Brotli, undone here by
  * node's zlib: an independent decoder), HTML 5 "alternate" links. The data:
  * hamster_carcinogenicity.csv (85 distinct structures, fixtures/data/SOURCES.md); acetaldehyde's
  * standard InChI InChI=1S/C2H4O/c1-2-3/h2H,1H3 is PubChem CID 177's.
@@ -16,7 +16,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { HAMSTER, uploadCsv } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
@@ -140,6 +140,47 @@ describe("HTTP semantics for generic clients", () => {
     assert.ok(zipped.body.length < plain.body.length / 3, `${zipped.body.length} vs ${plain.body.length} bytes`);
     assert.equal(gunzipSync(zipped.body).toString("utf8"), plain.body.toString("utf8"));
     t.diagnostic(`SPARQL JSON result ${plain.body.length} bytes, gzipped ${zipped.body.length} bytes`);
+  });
+
+  // A page held in memory is compressed in one piece (http/compress.ts): sent with its
+  // Content-Length (RFC 9112 §6.3: the length of the bytes as sent, i.e. compressed), not chunked;
+  // the ETag is the representation's, the same compressed or not (weak, RFC 9110 §8.8.1).
+  test("a page is gzipped or Brotli-compressed in one piece, with its Content-Length and the same ETag", async () => {
+    const url = `${srv.base}/`;
+    const plain = await rawGet(url, { Accept: "text/html" });
+    const zipped = await rawGet(url, { Accept: "text/html", "Accept-Encoding": "gzip, deflate" });
+    const br = await rawGet(url, { Accept: "text/html", "Accept-Encoding": "gzip;q=0.5, br" });
+    assert.ok(plain.body.length > 1024, `the home page is over the 1 KiB threshold: ${plain.body.length} bytes`);
+    assert.equal(plain.headers["content-encoding"], undefined, "no Accept-Encoding: not compressed");
+    assert.equal(zipped.headers["content-encoding"], "gzip");
+    assert.equal(zipped.headers["transfer-encoding"], undefined, "not chunked");
+    assert.equal(Number(zipped.headers["content-length"]), zipped.body.length);
+    assert.match(String(zipped.headers["content-type"]), /^text\/html/);
+    assert.match(String(zipped.headers.vary), /Accept-Encoding/);
+    assert.equal(gunzipSync(zipped.body).toString("utf8"), plain.body.toString("utf8"));
+    assert.equal(zipped.headers.etag, plain.headers.etag);
+    // br has the higher q-value (RFC 9110 §12.5.3)
+    assert.equal(br.headers["content-encoding"], "br");
+    assert.equal(Number(br.headers["content-length"]), br.body.length);
+    assert.equal(brotliDecompressSync(br.body).toString("utf8"), plain.body.toString("utf8"));
+    // If-None-Match with that ETag → 304 for the compressed representation too
+    const again = await rawGet(url, { Accept: "text/html", "Accept-Encoding": "gzip", "If-None-Match": String(zipped.headers.etag) });
+    assert.equal(again.status, 304);
+    assert.equal(again.body.length, 0);
+  });
+
+  test("an answer under 1 KiB, identity-only clients and HEAD are not compressed", async () => {
+    const url = `${srv.base}${ACETALDEHYDE}`;
+    const small = await rawGet(url, { Accept: "text/uri-list", "Accept-Encoding": "gzip" });
+    assert.equal(small.status, 200);
+    assert.ok(small.body.length < 1024, `${small.body.length} bytes`);
+    assert.equal(small.headers["content-encoding"], undefined);
+    const identity = await rawGet(`${srv.base}/`, { Accept: "text/html", "Accept-Encoding": "identity, gzip;q=0" });
+    assert.equal(identity.headers["content-encoding"], undefined);
+    assert.match(identity.body.toString("utf8"), /<html/i);
+    const head = await fetch(`${srv.base}/`, { method: "HEAD", headers: { Accept: "text/html", "Accept-Encoding": "gzip" } });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get("content-encoding"), null);
   });
 
   describe("methods", () => {
