@@ -19,32 +19,20 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { Parser, type Quad, type Term } from "n3";
+import { Parser, type Quad } from "n3";
 import { compoundUri, HAMSTER, postForm, ROOT, runTask, waitForTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { RAPPER_SYNTAX, ensureRapper, runRapper } from "../helpers/rapper.ts";
+import { canonical } from "../helpers/rdf.ts";
 
 const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 const OWL_ONTOLOGY = "http://www.w3.org/2002/07/owl#Ontology";
 const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
 const OT = "http://www.opentox.org/api/1.1#";
 
-function key(t: Term): string {
-  switch (t.termType) {
-    case "NamedNode":
-      return `<${t.value}>`;
-    case "BlankNode":
-      return "_:"; // blank nodes unlabelled: labels differ between parsers
-    case "Literal":
-      return `${JSON.stringify(t.value)}${t.language ? `@${t.language.toLowerCase()}` : `^^<${t.datatype.value}>`}`;
-    default:
-      return `?${t.value}`;
-  }
-}
-
 /** A graph as sorted lines, one a triple (a repeated triple counts once, as in an RDF graph). */
 function lines(quads: readonly Quad[]): string[] {
-  return [...new Set(quads.map((q) => `${key(q.subject)} ${key(q.predicate)} ${key(q.object)}`))].sort();
+  return [...new Set(quads.map(canonical))].sort();
 }
 
 /** Where two sorted graphs differ (the first few lines each way), or "". */
