@@ -9,14 +9,14 @@ import type { AlgorithmSpec } from "../resources/algorithm.ts";
 import type { Params } from "../resources/params.ts";
 import type { TaskState } from "../resources/task.ts";
 import type { Uris } from "../resources/uris.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { StoreBackend } from "../store/backend.ts";
 import type { Vocab } from "../store/vocab.ts";
 import type { TaskRunner } from "../tasks/runner.ts";
 import type { Jobs } from "./jobs.ts";
 
 /** What an algorithm works with (the HTTP layer's Deps has all of it). */
 export interface Services {
-  readonly store: GraphStore;
+  readonly store: StoreBackend;
   readonly vocab: Vocab;
   readonly uris: Uris;
   readonly tasks: TaskRunner<Jobs>;

@@ -6,9 +6,9 @@
  */
 import { BadRequest } from "../errors.ts";
 import type { Uris } from "../resources/uris.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { StoreBackend } from "../store/backend.ts";
 
 /** `uri` must be an existing dataset of this service; else a 400 for parameter `field`. */
-export function requireDataset(uri: string, field: string, store: GraphStore, uris: Uris): void {
+export function requireDataset(uri: string, field: string, store: StoreBackend, uris: Uris): void {
   if (uris.idOf("dataset", uri) === null || !store.has(uri)) throw new BadRequest(`parameter '${field}': ${uri} is not a dataset of this service`, { field });
 }

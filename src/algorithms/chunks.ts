@@ -1,10 +1,10 @@
 /**
  * Work that runs as one pool job per chunk and whose result is a graph body: every chunk job
- * returns its entries as N-Triples bytes; with a stage (GraphStore.stage), each chunk's entries
+ * returns its entries as N-Triples bytes; with a stage (StoreBackend.stage), each chunk's entries
  * are loaded into the store while later chunks still compute, so that the commit only journals
  * them. Uploads, descriptors and dataset predictions work this way.
  */
-import type { Stage } from "../store/graph-store.ts";
+import type { StagedGraph } from "../store/backend.ts";
 import { concatBodies } from "../store/journal.ts";
 
 /** `items` in chunks of `size` (the last one shorter). */
@@ -25,7 +25,7 @@ export async function runChunks<C, O extends { readonly entries: Uint8Array }>(
   weight: (chunk: C) => number,
   run: (chunk: C, onProgress: (f: number) => void) => Promise<O>,
   progress: (f: number) => void,
-  stage?: Stage,
+  stage?: StagedGraph,
 ): Promise<{ outputs: O[]; loads: Promise<void>[] }> {
   const total = Math.max(1, chunks.reduce((a, c) => a + weight(c), 0));
   const done = new Array<number>(chunks.length).fill(0);
@@ -48,7 +48,7 @@ export async function runChunks<C, O extends { readonly entries: Uint8Array }>(
 }
 
 /** The whole body: `header`, then every chunk's entries; with a stage, the header is loaded too and every load awaited. */
-export async function chunkedBody(header: Uint8Array, outputs: readonly { readonly entries: Uint8Array }[], loads: Promise<void>[], stage?: Stage): Promise<Uint8Array> {
+export async function chunkedBody(header: Uint8Array, outputs: readonly { readonly entries: Uint8Array }[], loads: Promise<void>[], stage?: StagedGraph): Promise<Uint8Array> {
   if (stage) {
     loads.push(stage.load(header));
     await Promise.all(loads);

@@ -2,7 +2,7 @@
  * What route modules receive from the composition root (app.ts): plain constructor injection.
  */
 import type { Config } from "../config.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { StoreBackend } from "../store/backend.ts";
 import type { Vocab } from "../store/vocab.ts";
 import type { Uris } from "../resources/uris.ts";
 import type { TaskRunner } from "../tasks/runner.ts";
@@ -11,7 +11,7 @@ import type { Jobs } from "../algorithms/jobs.ts";
 
 export interface Deps {
   readonly config: Config;
-  readonly store: GraphStore;
+  readonly store: StoreBackend;
   readonly vocab: Vocab;
   readonly uris: Uris;
   readonly tasks: TaskRunner<Jobs>;

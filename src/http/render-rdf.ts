@@ -2,7 +2,7 @@
  * RDF representations over HTTP (docs/opentox-api.md "Representations"), without holding the event
  * loop: a graph of at most INLINE_TRIPLES is serialised on the main thread (a few ms); a larger one
  * in the render pool (worker threads of their own, so that renders never wait behind long tasks),
- * from the range of the journal file that holds it (GraphStore.storedBody), which the worker reads
+ * from the range of the journal file that holds it (StoreBackend.storedBody), which the worker reads
  * itself. N-Triples of a stored graph are streamed straight from that file.
  *
  * Budgets. Each format has a size limit (RENDER_LIMITS, from the throughput measured in
@@ -15,8 +15,8 @@
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import { Cancelled, NotAcceptable, ServiceUnavailable } from "../errors.ts";
-import { countStatements } from "../store/graph-store.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import { countStatements } from "../store/journal.ts";
+import type { StoreBackend } from "../store/backend.ts";
 import { serialiseRdf, type RdfType } from "../store/rdf-formats.ts";
 import type { Vocab } from "../store/vocab.ts";
 import { sourceSlices, type CollectionSource, type GraphSource } from "../store/render-job.ts";
@@ -102,7 +102,7 @@ export function textSource(ntriples: string): RdfSource {
  * A stored graph: a small one dumped from memory (fast, and rendered inline), a larger one read
  * from its body on disk by the worker that renders it.
  */
-export async function storedSource(store: GraphStore, graph: string): Promise<RdfSource> {
+export async function storedSource(store: StoreBackend, graph: string): Promise<RdfSource> {
   const triples = store.graphSize(graph);
   const file = store.storedBody(graph);
   if (file && triples > INLINE_TRIPLES) return { triples, source: { file } };

@@ -17,7 +17,7 @@
 import type { StructureResult } from "../chem/structure.ts";
 import { LIMITS } from "../chem/limits.ts";
 import { BadRequest } from "../errors.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { StoreBackend } from "../store/backend.ts";
 import type { Vocab } from "../store/vocab.ts";
 import type { CompoundView } from "./dataset-read.ts";
 import { read } from "./reads.ts";
@@ -64,7 +64,7 @@ export interface CompoundResolution {
 }
 
 export interface CompoundQueryServices {
-  readonly store: GraphStore;
+  readonly store: StoreBackend;
   readonly vocab: Vocab;
   readonly uris: Uris;
   /** Reads one structure (SMILES or InChI), off the main thread. */

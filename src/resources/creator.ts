@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { DataFactory } from "n3";
 import * as ox from "oxigraph";
 import { concatBodies, type GraphOp } from "../store/journal.ts";
-import type { Stage } from "../store/graph-store.ts";
+import type { StagedGraph } from "../store/backend.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import { iri, str, type Vocab } from "../store/vocab.ts";
 
@@ -56,7 +56,7 @@ export async function withCreator(
   creator: string | undefined,
   v: Vocab,
   isNew: (graph: string) => boolean,
-  stages: readonly Stage[] = [],
+  stages: readonly StagedGraph[] = [],
 ): Promise<GraphOp[]> {
   if (creator === undefined) return [...ops];
   const out: GraphOp[] = [];

@@ -3,7 +3,7 @@
  * served between steps; a dataset deleted meanwhile ends the read with NotFound).
  */
 import { Readable } from "node:stream";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { StoreBackend } from "../store/backend.ts";
 import type { Vocab } from "../store/vocab.ts";
 import { csvRows } from "../tabular/csv-write.ts";
 import type { CompoundView, EntryView, FeatureTitle } from "./dataset-read.ts";
@@ -11,7 +11,7 @@ import type { EntryOrder } from "./entry-order.ts";
 import { read } from "./reads.ts";
 
 /** Every feature of a dataset in order, as URI and title, read in steps (a wide dataset has 50,000). */
-export function featureList(store: GraphStore, order: EntryOrder, uri: string, v: Vocab): Promise<FeatureTitle[]> {
+export function featureList(store: StoreBackend, order: EntryOrder, uri: string, v: Vocab): Promise<FeatureTitle[]> {
   return order.features(uri, (offset, count, total) => read(store, v, "featureTitles", uri, offset, count, total));
 }
 
@@ -53,7 +53,7 @@ const CSV_STEP_VALUES = 2000;
  * with an error (the client sees the transfer cut off, not a short file). Cells a spreadsheet
  * would run as formulas are neutralised (tabular/csv-write.ts).
  */
-export async function datasetCsv(store: GraphStore, order: EntryOrder, uri: string, vocab: Vocab): Promise<Readable> {
+export async function datasetCsv(store: StoreBackend, order: EntryOrder, uri: string, vocab: Vocab): Promise<Readable> {
   const features = await featureList(store, order, uri, vocab);
   const lines = await order.lines(uri);
   const entries = lines.length;

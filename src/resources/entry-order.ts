@@ -10,7 +10,7 @@
  */
 import { nextTurn } from "../threads/turns.ts";
 import { NotFound } from "../errors.ts";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { StoreBackend } from "../store/backend.ts";
 import type { Vocab } from "../store/vocab.ts";
 import type { ColumnRow, EntryRef, OrderedCompound } from "./dataset-read.ts";
 import { read } from "./reads.ts";
@@ -29,7 +29,7 @@ export class EntryOrder {
   private readonly kept = new Map<string, { key: string; lines: Int32Array }>();
 
   constructor(
-    readonly store: GraphStore,
+    readonly store: StoreBackend,
     readonly v: Vocab,
   ) {}
 

@@ -1,6 +1,6 @@
 /**
  * Every read of the in-memory store that the service makes outside the store, by name: the
- * functions run where the store lives (GraphStore `read`), and only their plain-data results
+ * functions run where the store lives (StoreBackend `read`), and only their plain-data results
  * come back (store/plain-data.ts). Each entry takes the store and the vocabulary of the
  * service's base URL, then its own arguments; callers use `read(store, vocab, name, …args)`,
  * which TypeScript checks against the entry.
@@ -14,7 +14,7 @@
  * view (`subarray`), which would carry its whole buffer.
  */
 import type * as ox from "oxigraph";
-import type { GraphStore } from "../store/graph-store.ts";
+import type { StoreBackend } from "../store/backend.ts";
 import { Vocab } from "../store/vocab.ts";
 import { moduleUrl } from "../threads/spawn.ts";
 import { readCreator } from "./creator.ts";
@@ -127,13 +127,13 @@ export const READ_NAMES = Object.keys(READS) as ReadName[];
 const MODULE = moduleUrl("./reads.ts", import.meta.url);
 
 /** Read `name` with `args` from the store (see the module comment). */
-export function read<K extends ReadName>(store: GraphStore, vocab: Vocab, name: K, ...args: ReadArgs<K>): Promise<ReturnType<Reads[K]>> {
+export function read<K extends ReadName>(store: StoreBackend, vocab: Vocab, name: K, ...args: ReadArgs<K>): Promise<ReturnType<Reads[K]>> {
   return store.read(MODULE, name, [vocab.base, ...args]);
 }
 
 const vocabs = new Map<string, Vocab>();
 
-/** The reads module's entry (GraphStore `ReadsModule`): args = [base URL, …the read's own]. */
+/** The reads module's entry (StoreBackend `ReadsModule`): args = [base URL, …the read's own]. */
 export function run(store: ox.Store, name: string, args: readonly unknown[]): unknown {
   const fn = Object.hasOwn(READS, name) ? (READS as Record<string, (s: ox.Store, v: Vocab, ...a: unknown[]) => unknown>)[name] : undefined;
   if (!fn) throw new Error(`no store read named ${name}`);

@@ -58,11 +58,13 @@ import { Capacity } from "./capacity.ts";
 import { journalPath, pruneCovered, recover, snapshotPath, writeSnapshot } from "./disk.ts";
 import { bodyOf, bodyRanges, countStatements, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
 import { JournalWriter, type RecordListener } from "./journal-writer.ts";
+import type { CommitOptions, DumpFormat, OpenInfo, StagedGraph, StoreBackend, StoreCapacity } from "./backend.ts";
 import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
 import type { FromCurrentWorker } from "./current-worker.ts";
 import { MemoryThread } from "./memory-thread.ts";
 
 export type { RecordListener, RecordLocation } from "./journal-writer.ts";
+export type { CommitOptions, DumpFormat, OpenInfo } from "./backend.ts";
 export { countStatements } from "./journal.ts";
 
 export interface StoreOptions {
@@ -94,22 +96,13 @@ export const DEFAULT_MAX_QUADS = 9_000_000;
  */
 const MAX_DUMP_TRIPLES = 20_000;
 
-export interface CommitOptions {
-  /** fsync before resolving (default true). Progress updates of tasks skip it. */
-  readonly durable?: boolean;
-  /**
-   * Stages whose graphs already hold exactly the content of this commit's put operation for
-   * them (see `stage`): those operations are journalled but not loaded again.
-   */
-  readonly preloaded?: readonly Stage[];
-}
 
 /**
  * A new graph loaded ahead of its commit, while the operation that makes it is still computing
  * (`GraphStore.stage`). It is never served: it is not one of the store's graphs until a commit
  * with `preloaded: [stage]` journals a put of exactly the loaded content. `discard()` drops it.
  */
-export class Stage {
+export class Stage implements StagedGraph {
   private chain: Promise<void> = Promise.resolve();
   private state: "open" | "committing" | "done" = "open";
   /** Triples loaded (or being loaded) so far. */
@@ -177,20 +170,9 @@ export class Stage {
   }
 }
 
-export type DumpFormat = "application/n-triples" | "application/n-quads" | "application/rdf+xml" | "application/ld+json";
 
-export interface OpenInfo {
-  readonly lastSeq: number;
-  readonly recoveredMs: number;
-  readonly tornTail?: string;
-  readonly compacted: boolean;
-  /** Why the start-up compaction was due but not done (e.g. the disk is full); nothing was lost. */
-  readonly compactionFailed?: string;
-  /** Why the journal could not be opened for writing at start-up (e.g. a read-only disk). */
-  readonly notWritable?: string;
-}
 
-export class GraphStore {
+export class GraphStore implements StoreBackend {
   /** The in-memory store, in its own thread (memory-thread.ts); set by `open`. */
   private mem!: MemoryThread;
   private readonly graphSet = new Set<string>();
@@ -363,7 +345,7 @@ export class GraphStore {
   }
 
   /** Triples loaded since the store was opened (or last renewed), those of the current graphs, the capacity, and how often it renewed. */
-  capacity(): { loaded: number; live: number; max: number; renewals: number } {
+  capacity(): StoreCapacity {
     return { loaded: this.cap.loaded, live: this.cap.live, max: this.maxQuads, renewals: this.renewals };
   }
 
@@ -550,7 +532,7 @@ export class GraphStore {
    * and its stages are discarded. The next commit tries the disk again: the store recovers by
    * itself when space returns.
    */
-  async commit(ops: readonly GraphOp[], options: CommitOptions = {}): Promise<number> {
+  async commit(ops: readonly GraphOp[], options: CommitOptions & { readonly preloaded?: readonly Stage[] } = {}): Promise<number> {
     if (ops.length === 0) return this.journal.lastSeq;
     if (this.closed) throw new Error("store is closed");
     this.lastCommitAt = performance.now();

@@ -15,7 +15,7 @@
  */
 import { EventEmitter, setMaxListeners } from "node:events";
 import { Cancelled, InsufficientStorage, ServiceUnavailable, TaskTimeLimit, toReport, toServiceError } from "../errors.ts";
-import type { GraphStore, Stage } from "../store/graph-store.ts";
+import type { StoreBackend, StagedGraph } from "../store/backend.ts";
 import type { GraphOp } from "../store/journal.ts";
 import { toNTriples } from "../store/ntriples.ts";
 import type { Vocab } from "../store/vocab.ts";
@@ -29,8 +29,8 @@ import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
 export interface OperationResult {
   readonly ops: readonly GraphOp[];
   readonly resultUri: string;
-  /** Graphs the operation loaded ahead (GraphStore.stage) for puts in `ops`; discarded if the commit does not happen. */
-  readonly preloaded?: readonly Stage[];
+  /** Graphs the operation loaded ahead (StoreBackend.stage) for puts in `ops`; discarded if the commit does not happen. */
+  readonly preloaded?: readonly StagedGraph[];
   /**
    * Run once the result is committed, before the task reports Completed: making the result
    * ready to use (a model's data read into its cache, so that its first prediction is fast). A
@@ -89,7 +89,7 @@ export class TaskRunner<J extends JobMap = JobMap> {
   readonly events = new EventEmitter();
 
   constructor(
-    private readonly store: GraphStore,
+    private readonly store: StoreBackend,
     private readonly pool: WorkerPool<J>,
     private readonly uris: Uris,
     private readonly vocab: Vocab,
@@ -230,7 +230,7 @@ export class TaskRunner<J extends JobMap = JobMap> {
     // that sees "Completed" must find the result in the store.
     const final: TaskState = { ...t };
     let ops: readonly GraphOp[] = [];
-    let preloaded: readonly Stage[] = [];
+    let preloaded: readonly StagedGraph[] = [];
     // The budget: past it, the task is stopped like a cancel, with the budget as the reason.
     const budget = t.timeLimitMs ?? this.limits.timeLimitMs;
     const timer = setTimeout(() => {
@@ -334,6 +334,6 @@ export class TaskRunner<J extends JobMap = JobMap> {
   }
 }
 
-async function discard(stages: readonly Stage[]): Promise<void> {
+async function discard(stages: readonly StagedGraph[]): Promise<void> {
   for (const st of stages) await st.discard().catch(() => undefined);
 }

@@ -49,3 +49,10 @@ test("the check also reports type-only, re-export, side-effect and dynamic impor
   // Bare (package) specifiers are not the layer order's business.
   assert.deepEqual(importsOf(`import Koa from "koa";\nimport { x } from "./x.ts";\n`), [{ specifier: "./x.ts", line: 2 }]);
 });
+
+test("outside store/, only the composition root (app.ts) and config.ts name the embedded store's module: the rest holds a StoreBackend (store/backend.ts)", () => {
+  const named = sources
+    .filter((f) => !f.path.startsWith("store/"))
+    .flatMap((f) => importsOf(f.source).filter((i) => i.specifier.endsWith("store/graph-store.ts")).map((i) => `${f.path}:${i.line}`));
+  assert.deepEqual(named.map((n) => n.split(":")[0]).sort(), ["app.ts", "config.ts"], named.join(" "));
+});

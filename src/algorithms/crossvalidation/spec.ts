@@ -25,7 +25,7 @@ import type { AlgorithmSpec } from "../../resources/algorithm.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
 import { parseParams, type Params } from "../../resources/params.ts";
 import type { Uris } from "../../resources/uris.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import { dc, ot, type Vocab } from "../../store/vocab.ts";
 import { assignFolds, FoldError } from "../../validate/index.ts";
 import type { FoldInput } from "./job.ts";
@@ -77,7 +77,7 @@ export function parseAlgorithmParams(text: string): Map<string, string[]> {
   return out;
 }
 
-export async function crossValidationRequest(params: Params, rawAlgorithmParams: string, store: GraphStore, uris: Uris, v: Vocab): Promise<CrossValidationRequest> {
+export async function crossValidationRequest(params: Params, rawAlgorithmParams: string, store: StoreBackend, uris: Uris, v: Vocab): Promise<CrossValidationRequest> {
   const algorithmUri = params.string("algorithm_uri")!;
   if (![`${uris.algorithms()}/qsar`, `${uris.algorithms()}/lazar`].includes(algorithmUri)) {
     throw new BadRequest(`parameter 'algorithm_uri': ${algorithmUri} cannot be cross-validated here; use ${uris.algorithms()}/qsar`, { field: "algorithm_uri" });

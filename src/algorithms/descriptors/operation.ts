@@ -3,7 +3,7 @@
  * they arrive; the task of a dataset's descriptors.
  */
 import { featureDatasetHeader } from "../../resources/feature-dataset.ts";
-import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import type { StoreBackend, StagedGraph } from "../../store/backend.ts";
 import type { DescriptorChunkInput, DescriptorChunkOutput } from "./job.ts";
 import type { Operation } from "../jobs.ts";
 import { selectedFeatures, type DescriptorRequest } from "./spec.ts";
@@ -18,7 +18,7 @@ type RunJob = (input: DescriptorChunkInput, onProgress: (f: number) => void) => 
  * Compute in chunks on the pool and build the feature dataset's body. With a stage, each
  * chunk's entries are loaded while later chunks compute (large datasets).
  */
-export async function describe(request: DescriptorRequest, datasetUri: string, base: string, runJob: RunJob, progress: (f: number) => void, stage?: Stage): Promise<Uint8Array> {
+export async function describe(request: DescriptorRequest, datasetUri: string, base: string, runJob: RunJob, progress: (f: number) => void, stage?: StagedGraph): Promise<Uint8Array> {
   const { values, features } = selectedFeatures(request.pcTypes, request.libs);
   const { outputs, loads } = await runChunks(
     chunked(request.rows, CHUNK),
@@ -43,7 +43,7 @@ export async function describe(request: DescriptorRequest, datasetUri: string, b
 }
 
 /** The task of a dataset's descriptors: compute, load while computing, commit. */
-export function descriptorOperation(store: GraphStore, request: DescriptorRequest, datasetUri: string, base: string): Operation {
+export function descriptorOperation(store: StoreBackend, request: DescriptorRequest, datasetUri: string, base: string): Operation {
   return async (ctx) => {
     const stage = store.stage(datasetUri);
     try {

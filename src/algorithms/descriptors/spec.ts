@@ -18,7 +18,7 @@ import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts
 import { type ComputedFeature } from "../../resources/feature-dataset.ts";
 import type { Params } from "../../resources/params.ts";
 import { read } from "../../resources/reads.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import type { Vocab } from "../../store/vocab.ts";
 
 
@@ -87,7 +87,7 @@ function selection(params: Params): { pcTypes: PcType[]; libs: Lib[] } {
 }
 
 /** A dataset's compounds with a SMILES to describe (the compound's own; none for InChI-only ones). */
-export async function datasetDescriptorRequest(datasetUri: string, params: Params, algorithm: string, store: GraphStore, v: Vocab): Promise<DescriptorRequest> {
+export async function datasetDescriptorRequest(datasetUri: string, params: Params, algorithm: string, store: StoreBackend, v: Vocab): Promise<DescriptorRequest> {
   const summary = await read(store, v, "datasetInfo", datasetUri);
   const rows = (await readCompoundsInOrder(new EntryOrder(store, v), datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? "" }));
   if (rows.length === 0) throw new BadRequest(`the dataset ${datasetUri} has no compounds`, { field: "dataset_uri" });

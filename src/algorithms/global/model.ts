@@ -6,7 +6,7 @@
  */
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
 import type { ModelRecord } from "../../resources/model.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import { parseNumber } from "../../tabular/typing.ts";
 import { DEFAULT_CONFIDENCE_LEVEL } from "./spec.ts";
@@ -38,7 +38,7 @@ export interface TrainingInput {
 }
 
 /** The training input of a model record, read in steps. */
-export async function trainingInput(store: GraphStore, m: Pick<ModelRecord, "trainingDataset" | "endpoint" | "classes">, v: Vocab): Promise<TrainingInput> {
+export async function trainingInput(store: StoreBackend, m: Pick<ModelRecord, "trainingDataset" | "endpoint" | "classes">, v: Vocab): Promise<TrainingInput> {
   const smiles: string[] = [];
   const y: number[] = [];
   const keys: string[] = [];
@@ -90,7 +90,7 @@ export function forgetGlobalModel(uri: string): void {
  * read from the store and `train` makes the data again. Concurrent first uses share one training;
  * a failed one is not kept.
  */
-export function loadGlobalModel<D>(store: GraphStore, m: ModelRecord, v: Vocab, train: (input: TrainingInput) => Promise<D>): Promise<D> {
+export function loadGlobalModel<D>(store: StoreBackend, m: ModelRecord, v: Vocab, train: (input: TrainingInput) => Promise<D>): Promise<D> {
   const hit = cache.get(m.uri);
   if (hit) return hit as Promise<D>;
   const data = (async () => train(await trainingInput(store, m, v)))();

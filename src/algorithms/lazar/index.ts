@@ -21,7 +21,7 @@ import { csvRows } from "../../tabular/csv-write.ts";
 import { detectFormat, SUPPORTED_FORMATS, type UploadFormat } from "../../tabular/format.ts";
 import { UnsupportedMediaType } from "../../errors.ts";
 import { actingCreator } from "../../resources/creator.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import { LAZAR, modelRequest } from "./spec.ts";
 
 export const lazar: Algorithm = {
@@ -136,9 +136,9 @@ export async function predictOne(m: ModelRecord, compoundUri: string, services: 
 }
 
 /** Single-compound predictions under way, per store: (model, compound, creator) → their answer. */
-const predicting = new WeakMap<GraphStore, Map<string, Promise<string>>>();
+const predicting = new WeakMap<StoreBackend, Map<string, Promise<string>>>();
 
-function inFlight(store: GraphStore): Map<string, Promise<string>> {
+function inFlight(store: StoreBackend): Map<string, Promise<string>> {
   let m = predicting.get(store);
   if (!m) predicting.set(store, (m = new Map()));
   return m;

@@ -14,7 +14,7 @@ import { PC_TYPES, LIBS } from "../../chem/descriptors/index.ts";
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
 import { read } from "../../resources/reads.ts";
 import type { ModelRecord } from "../../resources/model.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import { parseNumber } from "../../tabular/typing.ts";
 import { fingerprintOf } from "./featurise.ts";
@@ -67,7 +67,7 @@ export type ModelDataSource = Pick<
 >;
 
 /** A model's data, cached per model URI (the promise, so that concurrent first uses build it once). */
-export function loadModelData(store: GraphStore, m: ModelRecord, v: Vocab): Promise<ModelData> {
+export function loadModelData(store: StoreBackend, m: ModelRecord, v: Vocab): Promise<ModelData> {
   const hit = cache.get(m.uri);
   if (hit) return hit;
   const data = buildModelData(store, m, v);
@@ -88,7 +88,7 @@ const VALUES_PER_STEP = 5000;
  * entry-order.ts `readColumn`). In one piece, a Kazius BBRC model's first prediction held the
  * event loop for 7–9 s (4.5 s of CPU).
  */
-export async function buildModelData(store: GraphStore, m: ModelDataSource, v: Vocab): Promise<ModelData> {
+export async function buildModelData(store: StoreBackend, m: ModelDataSource, v: Vocab): Promise<ModelData> {
   const fd = m.featureDataset;
   const order = new EntryOrder(store, v);
   const pause = (): Promise<void> => order.pauseFor(fd);

@@ -5,7 +5,7 @@
 import { UnprocessableEntity } from "../../errors.ts";
 import { read } from "../../resources/reads.ts";
 import { modelNTriples, type ModelRecord } from "../../resources/model.ts";
-import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import type { StoreBackend, StagedGraph } from "../../store/backend.ts";
 import { type Vocab } from "../../store/vocab.ts";
 import { selectedFeatures } from "../descriptors/spec.ts";
 import { describe } from "../descriptors/operation.ts";
@@ -19,12 +19,12 @@ import { trainForest } from "../forest/model.ts";
 import { keepGlobalModel, trainingInput, type GlobalModelData } from "../global/model.ts";
 
 /** The model-building task: features (generated, or the stored feature dataset), then the record. */
-export function buildModelOperation(store: GraphStore, request: ModelRequest, modelUri: string, newDataset: () => string, base: string, version: string, v: Vocab): Operation {
+export function buildModelOperation(store: StoreBackend, request: ModelRequest, modelUri: string, newDataset: () => string, base: string, version: string, v: Vocab): Operation {
   return async (ctx) => {
     const ops: { graph: string; ntriples: Uint8Array | string }[] = [];
     let featureDataset: string;
     let features: number;
-    let preloaded: Stage[] = [];
+    let preloaded: StagedGraph[] = [];
     let trainingCompounds = request.trainingCompounds;
     /** A global model's data, kept in memory once the model is stored. */
     let global: GlobalModelData<string, unknown> | undefined;

@@ -6,7 +6,7 @@ import { actingCreator, withCreator } from "../../resources/creator.ts";
 import { EntryOrder, readCompoundsInOrder } from "../../resources/entry-order.ts";
 import { predictedFeatureQuads, predictedConfidenceUri, predictedValueUri, type ModelRecord } from "../../resources/model.ts";
 import { read } from "../../resources/reads.ts";
-import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import type { StoreBackend, StagedGraph } from "../../store/backend.ts";
 import type { Quad } from "@rdfjs/types";
 import { toNTriples } from "../../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, str, type Vocab } from "../../store/vocab.ts";
@@ -31,7 +31,7 @@ export interface Queries {
   readonly parameter: readonly [string, string];
 }
 
-export async function datasetQueries(store: GraphStore, datasetUri: string, v: Vocab): Promise<Queries> {
+export async function datasetQueries(store: StoreBackend, datasetUri: string, v: Vocab): Promise<Queries> {
   const rows = (await readCompoundsInOrder(new EntryOrder(store, v), datasetUri)).map((c) => ({ compound: c.compound, line: c.line, smiles: c.smiles ?? null }));
   return { rows, parameter: ["dataset_uri", datasetUri] };
 }
@@ -71,21 +71,21 @@ type RunPredict = (input: PredictInput, onProgress: (f: number) => void) => Prom
  * global model's trained state, kept in memory and trained again after a restart by its own
  * train function on the task pool (`train`).
  */
-export function modelData(store: GraphStore, m: ModelRecord, v: Vocab, train: RunJob): Promise<PredictInput["model"]> {
+export function modelData(store: StoreBackend, m: ModelRecord, v: Vocab, train: RunJob): Promise<PredictInput["model"]> {
   if (m.predictionAlgorithm === KERNEL_SVM) return loadGlobalModel(store, m, v, (input) => trainKernel(train, m, input));
   if (m.predictionAlgorithm === RANDOM_FOREST) return loadGlobalModel(store, m, v, (input) => trainForest(train, m, input, recordedForestSettings(m)));
   return loadModelData(store, m, v);
 }
 
 /** Predict the queries in chunks on the pool; the prediction dataset's body and per-query summaries. */
-export async function predict(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, train: RunJob, stage?: Stage): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
+export async function predict(store: StoreBackend, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab, verbose: boolean, run: RunPredict, progress: (f: number) => void, train: RunJob, stage?: StagedGraph): Promise<{ body: Uint8Array; summary: PredictSummary[] }> {
   const model = await modelData(store, m, v, train);
   const { outputs, loads } = await runChunks(chunked(q.rows, PREDICT_CHUNK), (queries) => queries.length, (queries, onProgress) => run({ model, queries, datasetUri, base: v.base, verbose }, onProgress), progress, stage);
   const header = predictionHeader(m, datasetUri, q, { entries: q.rows.length }, v);
   return { body: await chunkedBody(header, outputs, loads, stage), summary: outputs.flatMap((o) => o.summary) };
 }
 
-export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab): Operation {
+export function predictDatasetOperation(store: StoreBackend, m: ModelRecord, q: Queries, datasetUri: string, v: Vocab): Operation {
   return async (ctx: OperationContext) => {
     const stage = store.stage(datasetUri);
     try {
@@ -106,7 +106,7 @@ export function predictDatasetOperation(store: GraphStore, m: ModelRecord, q: Qu
  * prediction's `dataset_uri` parameter names it), unless the prediction fails: then it is
  * deleted again, so that a failed batch leaves nothing behind.
  */
-export function uploadAndPredictOperation(store: GraphStore, m: ModelRecord, upload: UploadInput, resultUri: string, creator: string | undefined, v: Vocab): Operation {
+export function uploadAndPredictOperation(store: StoreBackend, m: ModelRecord, upload: UploadInput, resultUri: string, creator: string | undefined, v: Vocab): Operation {
   return async (ctx: OperationContext) => {
     const part = (from: number, to: number): OperationContext => ({
       signal: ctx.signal,
@@ -134,14 +134,14 @@ export function uploadAndPredictOperation(store: GraphStore, m: ModelRecord, upl
  * `compound_uri` parameter (an object-index lookup), then checked: a dataset of this model,
  * whose parameter is that one, served (not pending), of the same creator.
  */
-export async function storedPrediction(store: GraphStore, m: ModelRecord, compound: string, v: Vocab): Promise<string | undefined> {
+export async function storedPrediction(store: StoreBackend, m: ModelRecord, compound: string, v: Vocab): Promise<string | undefined> {
   const found = await read(store, v, "storedPredictions", m.uri, compound, actingCreator());
   return found.find((g) => store.has(g));
 }
 
 /** One compound, answered directly: predicted by `run` (the request-time pool), committed, its summary returned. */
 export async function predictCompound(
-  store: GraphStore,
+  store: StoreBackend,
   run: (input: JobInput<"model.predict">) => Promise<JobOutput<"model.predict">>,
   train: RunJob,
   m: ModelRecord,

@@ -9,7 +9,7 @@ import { BadRequest } from "../../errors.ts";
 import type { StructureRecord } from "../../chem/structure.ts";
 import { resolveCompoundQuery } from "../../resources/compound-query.ts";
 import type { Uris } from "../../resources/uris.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import type { RunRequestJob } from "../jobs.ts";
 import { MAX_STRUCTURE_LINE_CHARS, MAX_STRUCTURE_LINES } from "./spec.ts";
@@ -44,7 +44,7 @@ export type Resolved = { readonly ok: true; readonly uri: string; readonly compo
 
 /** What reading a line needs: the store (names, InChIKeys), the vocabulary, the URIs, the request-time jobs. */
 export interface ResolveServices {
-  readonly store: GraphStore;
+  readonly store: StoreBackend;
   readonly vocab: Vocab;
   readonly uris: Uris;
   readonly run: RunRequestJob;

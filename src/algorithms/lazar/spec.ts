@@ -13,7 +13,7 @@ import { type FeatureKind, type ModelRecord } from "../../resources/model.ts";
 import { parseParams, type Params } from "../../resources/params.ts";
 import { read } from "../../resources/reads.ts";
 import type { Uris } from "../../resources/uris.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import { ot, type Vocab } from "../../store/vocab.ts";
 import { ALL_DESCRIPTORS, datasetDescriptorRequest, type DescriptorRequest } from "../descriptors/spec.ts";
 import { BBRC, LAST, endpoint, miningRequest, type MiningRequest } from "../mining/spec.ts";
@@ -129,7 +129,7 @@ function lazarError<T>(f: () => T): T {
 }
 
 /** Check a model request against the store (main thread, before the task). */
-export async function modelRequest(params: Params, raw: ReadonlyMap<string, readonly string[]>, store: GraphStore, uris: Uris, v: Vocab): Promise<ModelRequest> {
+export async function modelRequest(params: Params, raw: ReadonlyMap<string, readonly string[]>, store: StoreBackend, uris: Uris, v: Vocab): Promise<ModelRequest> {
   const datasetUri = params.string("dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
   const summary = await read(store, v, "datasetSummary", datasetUri);

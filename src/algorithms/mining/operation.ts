@@ -2,7 +2,7 @@
  * The mining task (main thread): one `mine` job (the search and the dataset's header), then the
  * entries written by `mine.entries` jobs of ENTRY_CHUNK and loaded as they arrive.
  */
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import { concatBodies } from "../../store/journal.ts";
 import type { Operation } from "../jobs.ts";
 import type { MiningRequest } from "./spec.ts";
@@ -16,7 +16,7 @@ const ENTRY_CHUNK = 500;
  * triples of a Kazius BBRC result took as long as the mining (4.5 CPU s, in the one worker that
  * mined), and loading them as long again on the main thread after that, in one piece.
  */
-export function mineOperation(store: GraphStore, request: MiningRequest, datasetUri: string): Operation {
+export function mineOperation(store: StoreBackend, request: MiningRequest, datasetUri: string): Operation {
   return async (ctx) => {
     const stage = store.stage(datasetUri);
     try {

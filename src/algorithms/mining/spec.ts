@@ -10,7 +10,7 @@ import type { DatasetSummary, FeatureView } from "../../resources/dataset-read.t
 import { EntryOrder, readColumn } from "../../resources/entry-order.ts";
 import { read } from "../../resources/reads.ts";
 import type { Uris } from "../../resources/uris.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import type { Vocab } from "../../store/vocab.ts";
 import { parseNumber } from "../../tabular/typing.ts";
 import type { MinerOptions, MiningInput, MiningRow } from "./job.ts";
@@ -122,7 +122,7 @@ export function endpoint(summary: DatasetSummary, given: string | undefined): Fe
 }
 
 /** Read and check the training data (main thread, in steps: resources/entry-order.ts `readColumn`; the dataset must exist). */
-export async function miningRequest(spec: AlgorithmSpec, params: Params, store: GraphStore, uris: Uris, v: Vocab): Promise<MiningRequest> {
+export async function miningRequest(spec: AlgorithmSpec, params: Params, store: StoreBackend, uris: Uris, v: Vocab): Promise<MiningRequest> {
   const datasetUri = params.string("dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
   const summary = await read(store, v, "datasetSummary", datasetUri);

@@ -14,7 +14,7 @@ import type { FeatureView } from "../../resources/dataset-read.ts";
 import type { Params } from "../../resources/params.ts";
 import { read } from "../../resources/reads.ts";
 import type { Uris } from "../../resources/uris.ts";
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { StoreBackend } from "../../store/backend.ts";
 import { NS, type Vocab } from "../../store/vocab.ts";
 import { endpoint } from "../mining/spec.ts";
 import { requireDataset } from "../checks.ts";
@@ -52,7 +52,7 @@ export interface RfeRequest {
   readonly seed: number;
 }
 
-export async function rfeRequest(params: Params, store: GraphStore, uris: Uris, v: Vocab): Promise<RfeRequest> {
+export async function rfeRequest(params: Params, store: StoreBackend, uris: Uris, v: Vocab): Promise<RfeRequest> {
   const datasetUri = params.string("dataset_uri")!;
   const fdUri = params.string("feature_dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);

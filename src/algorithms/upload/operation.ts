@@ -14,7 +14,7 @@
  * created; the parse checks them again with the real counts before any structure is parsed.
  */
 import { concatBodies, type GraphOp } from "../../store/journal.ts";
-import type { GraphStore, Stage } from "../../store/graph-store.ts";
+import type { StoreBackend, StagedGraph } from "../../store/backend.ts";
 import type { Operation } from "../jobs.ts";
 import { cellCount, type EntryFeature } from "./job.ts";
 import { headerNTriples, joinCompoundGraphs, selectCompounds, spellingNTriples } from "../../resources/dataset.ts";
@@ -45,7 +45,7 @@ function sameFeatures(a: readonly EntryFeature[], b: readonly EntryFeature[]): b
   return a.length === b.length && a.every((f, i) => f.name === b[i]!.name && f.column === b[i]!.column && f.numeric === b[i]!.numeric);
 }
 
-export function uploadOperation(store: GraphStore, input: UploadInput): Operation {
+export function uploadOperation(store: StoreBackend, input: UploadInput): Operation {
   return async (ctx) => {
     const lap = timer(input.fileName);
     const { format } = input;
@@ -98,7 +98,7 @@ export function uploadOperation(store: GraphStore, input: UploadInput): Operatio
       ctx.progress(0.95);
       lap("header");
       let body: Uint8Array;
-      const preloaded: Stage[] = [];
+      const preloaded: StagedGraph[] = [];
       if (sameFeatures(features, entryFeatures)) {
         body = await chunkedBody(header, outputs, loads, stage);
         preloaded.push(stage);
