@@ -5,6 +5,8 @@
  * (test/reporter.ts).
  * Node 20's `--test` takes no globs, hence this small runner; it exits non-zero when a test fails.
  * Usage: tsx test/run.ts [substring filter …]   (e.g. `test/unit/`, `crash`)
+ * test/external/ (tests against stores the service does not bundle, e.g. Virtuoso) runs only when
+ * a filter names it: `tsx test/run.ts test/external/` (npm run test:external).
  */
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -26,7 +28,8 @@ function find(dir: string): string[] {
 }
 
 const filters = process.argv.slice(2);
-const files = [...find(join(root, "test/unit")), ...find(join(root, "test/integration"))]
+const external = filters.some((x) => x.startsWith("test/external"));
+const files = [...find(join(root, "test/unit")), ...find(join(root, "test/integration")), ...(external ? find(join(root, "test/external")) : [])]
   .map((f) => relative(root, f))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
