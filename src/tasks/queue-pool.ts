@@ -26,7 +26,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
-import { Queue, QueueEvents } from "bullmq";
+import { Queue, QueueEvents, type ConnectionOptions } from "bullmq";
 import { Redis } from "ioredis";
 import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
 import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
@@ -68,10 +68,18 @@ export interface QueuePoolOptions {
   readonly slots: number;
 }
 
-/** Parse `redis://[user:pass@]host[:port][/db]` for ioredis, with BullMQ's required client option. */
+/**
+ * BullMQ's connection options for `url`: given as options (not a client), its Queue, QueueEvents
+ * and Worker make their own connections and close them with themselves.
+ * `maxRetriesPerRequest: null`: BullMQ's blocking commands must wait across reconnects.
+ */
+export function redisOptions(url: string): ConnectionOptions {
+  return { url, maxRetriesPerRequest: null };
+}
+
+/** A client of its own (payload keys, cancel messages). */
 export function redisConnection(url: string): Redis {
-  // maxRetriesPerRequest: null — BullMQ's blocking commands must wait across reconnects.
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+  return new Redis(url, { maxRetriesPerRequest: null });
 }
 
 export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
@@ -112,8 +120,8 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
    */
   static async open<J extends JobMap>(url: string, options: QueuePoolOptions): Promise<QueuePool<J>> {
     const redis = redisConnection(url);
-    const queue = new Queue(QUEUE_NAME, { connection: redisConnection(url) });
-    const events = new QueueEvents(QUEUE_NAME, { connection: redisConnection(url) });
+    const queue = new Queue(QUEUE_NAME, { connection: redisOptions(url) });
+    const events = new QueueEvents(QUEUE_NAME, { connection: redisOptions(url) });
     try {
       await queue.waitUntilReady();
       await events.waitUntilReady();

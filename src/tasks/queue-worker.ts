@@ -21,7 +21,7 @@ import { Worker as QueueWorker, WaitingError, type Job } from "bullmq";
 import { toReport, toServiceError } from "../errors.ts";
 import type { JobKind, JobMap } from "./job.ts";
 import type { WorkerPool } from "./pool.ts";
-import { keys, QUEUE_NAME, type QueuedJob, redactUrl, redisConnection, REPORT_MARK } from "./queue-pool.ts";
+import { keys, QUEUE_NAME, type QueuedJob, redactUrl, redisConnection, redisOptions, REPORT_MARK } from "./queue-pool.ts";
 
 /** A job's lock lasts this long unless its worker renews it (every half of it): how soon a dead worker's job is retried. */
 export const LOCK_MS = 10_000;
@@ -58,7 +58,7 @@ export class JobQueueWorker<J extends JobMap> {
     const log = options.log ?? ((s: string) => console.log(s));
     let self: JobQueueWorker<J> | undefined;
     const worker = new QueueWorker<QueuedJob>(QUEUE_NAME, (job, token) => self!.process(job, token, pool, log), {
-      connection: redisConnection(url),
+      connection: redisOptions(url),
       concurrency: pool.size,
       lockDuration: LOCK_MS,
       stalledInterval: STALLED_CHECK_MS,
