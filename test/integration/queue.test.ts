@@ -161,6 +161,25 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
     assert.equal(m[1], "cancelled", w.output());
   });
 
+  test("a job whose worker dies twice fails its task with an error naming the job kind (not lost, not retried forever)", async () => {
+    const r = await uploadFile(api.base, readFileSync(`${DATA}moleculenet/muv.csv`), "muv.csv");
+    assert.equal(r.status, 202);
+    const task = (await r.text()).trim();
+    const first = await Promise.race(workers.map((w, i) => w.waitFor(runningJob("dataset\\.\\S+")).then((m) => ({ i, id: m[1]! }))));
+    await workers[first.i]!.kill("SIGKILL");
+    // Its lock expires (10 s) and the other worker's stalled-job check hands it over: killed again.
+    const other = workers[1 - first.i]!;
+    await other.waitFor(new RegExp(`job ${first.id} \\S+: started`), 60_000);
+    await other.kill("SIGKILL");
+    // No worker is left to notice the second stall: a new one does, and fails the job.
+    workers = [await startWorker(redis.url), await startWorker(redis.url)];
+    const done = await waitForTask(task, 120_000);
+    assert.equal(done.status, 500, done.body);
+    assert.match(done.body, /a worker process stopped while running the job \(dataset\.prepare\), twice/);
+    // The new workers never ran it.
+    for (const w of workers) assert.doesNotMatch(w.output(), new RegExp(`job ${first.id} `));
+  });
+
   /**
    * Kill a worker in the middle of one of `task`'s jobs. Fold jobs take 20–300 ms here, so a job
    * seen running may have ended by the time the signal arrives: the worker is first frozen
