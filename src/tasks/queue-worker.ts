@@ -123,11 +123,11 @@ export class JobQueueWorker<J extends JobMap> {
     return this.running.size;
   }
 
-  /** Take no more jobs; let the running ones finish for `graceMs` (default 30 s), then give them back. */
-  async close(): Promise<void> {
+  /** Take no more jobs; let the running ones finish for `graceMs` (default: the option's, else 30 s), then give them back. */
+  async close(graceMs?: number): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    const grace = this.options.graceMs ?? 30_000;
+    const grace = graceMs ?? this.options.graceMs ?? 30_000;
     const closed = this.worker.close();
     const timer = setTimeout(() => {
       for (const r of this.running.values()) {

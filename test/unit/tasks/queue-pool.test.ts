@@ -84,6 +84,20 @@ describe("QueuePool + JobQueueWorker on a real Redis", () => {
     }
   });
 
+  test("a worker closed (SIGTERM) with a job running past its grace gives the job back: another worker runs it to the end", async () => {
+    let starts = 0;
+    const t0 = performance.now();
+    const result = pool.run("spin", { ms: 1500 }, { onStart: () => starts++ });
+    for (let i = 0; i < 200 && starts === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(starts, 1);
+    await worker.close(100);
+    assert.ok(log.some((l) => / spin: given back in \d+ ms/.test(l)), log.join("\n"));
+    worker = await JobQueueWorker.start(redis.url, local, { log: (s) => log.push(s) });
+    assert.ok((await result) > 0, "the spin job's count");
+    assert.equal(starts, 2, "started on the first worker, then again on the second");
+    assert.ok(performance.now() - t0 >= 1500);
+  });
+
   test("a new API process removes the jobs an earlier one left on the queue", async () => {
     const q = new Queue(QUEUE_NAME, { connection: redisOptions(redis.url) });
     try {
