@@ -6,10 +6,19 @@
 // worker of a Redis queue (README "Workers on other machines").
 import { existsSync } from "node:fs";
 
-const entry = process.argv[2] === "worker" ? "main" : "cli/main";
+const worker = process.argv[2] === "worker";
+const entry = worker ? "main" : "cli/main";
 const compiled = new URL(`../dist/${entry}.js`, import.meta.url);
 if (existsSync(compiled)) {
   await import(compiled.href);
+} else if (worker) {
+  // The worker's threads import TypeScript job modules: they need tsx for the whole process
+  // (`--import tsx`, which worker threads inherit), not tsImport's scoped loader.
+  const { spawn } = await import("node:child_process");
+  const main = new URL("../src/main.ts", import.meta.url).pathname;
+  const child = spawn(process.execPath, ["--import", "tsx", main, ...process.argv.slice(2)], { stdio: "inherit" });
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   let tsx;
   try {
