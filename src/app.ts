@@ -35,9 +35,11 @@ import { GraphStore } from "./store/graph-store.ts";
 import { SparqlReplica } from "./store/replica.ts";
 import { legacyQgNs, QG_NS, Vocab } from "./store/vocab.ts";
 import { migrateVocabulary } from "./store/migrate-vocabulary.ts";
-import { servicePool } from "./algorithms/jobs.ts";
+import { servicePool, type Jobs } from "./algorithms/jobs.ts";
 import { REQUEST_NICE } from "./threads/spawn.ts";
 import { TaskRunner } from "./tasks/runner.ts";
+import type { JobPool } from "./tasks/pool.ts";
+import { QueuePool } from "./tasks/queue-pool.ts";
 
 /** Render workers (http/render-rdf.ts): two, so that one long render does not hold up the next. */
 const RENDER_WORKERS = 2;
@@ -68,12 +70,14 @@ export async function createApp(config: Config): Promise<App> {
   replica.follow(store);
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
-  const pool = servicePool(config.workers);
+  // Task jobs: worker threads of this process, or (--queue) a Redis queue that `qsargraph worker`
+  // processes take them from, at most `workers` of them on it at a time.
+  const pool: JobPool<Jobs> = config.queueUrl ? await QueuePool.open<Jobs>(config.queueUrl, { slots: config.workers }) : servicePool(config.workers);
   // Request-time chemistry: one worker of its own, so that requests never wait behind task jobs.
   const chem = servicePool(1, { nice: REQUEST_NICE });
   // Renders get workers of their own: the task pool may be busy with long jobs for minutes.
   const renderPool = servicePool(RENDER_WORKERS, { rdkit: false, nice: REQUEST_NICE });
-  const tasks = new TaskRunner(store, pool, uris, vocab, { maxPending: config.maxPendingTasks, timeLimitMs: config.taskTimeLimitMs });
+  const tasks = new TaskRunner<Jobs>(store, pool, uris, vocab, { maxPending: config.maxPendingTasks, timeLimitMs: config.taskTimeLimitMs });
   await tasks.recover();
   const deps: Deps = { config, store, vocab, uris, tasks, pool, chem, renderPool };
 

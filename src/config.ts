@@ -40,6 +40,11 @@ export interface Config {
   readonly open: boolean;
   /** With tokens: reads need a token too. */
   readonly privateReads: boolean;
+  /**
+   * `redis://…`: task jobs go on this Redis queue and `qsargraph worker` processes run them
+   * (tasks/queue-pool.ts); `workers` is then how many are on the queue at a time. Unset: worker threads of this process.
+   */
+  readonly queueUrl: string | undefined;
 }
 
 /** Flags that take a value, and the environment variable each one sets. */
@@ -60,6 +65,7 @@ const FLAGS: Record<string, string> = {
   "--task-time-limit-s": "TASK_TIME_LIMIT_S",
   "--max-pending-tasks": "MAX_PENDING_TASKS",
   "--tokens-file": "TOKENS_FILE",
+  "--queue": "QUEUE_URL",
 };
 
 /** Switches: present on the command line = true. */
@@ -100,6 +106,8 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2), env:
   const port = positiveInt("PORT", vals.PORT, 8080, true);
   const baseUrl = (vals.BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   if (!/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new Error(`BASE_URL must be an http(s) URL, got '${baseUrl}'`);
+  const queueUrl = vals.QUEUE_URL || undefined;
+  if (queueUrl !== undefined && !/^rediss?:\/\/[^\s/]+/.test(queueUrl)) throw new Error(`QUEUE_URL must be a redis:// or rediss:// URL, got '${queueUrl}'`);
   const maxQuads = positiveInt("MAX_QUADS", vals.MAX_QUADS, DEFAULT_MAX_QUADS);
   return {
     port,
@@ -122,5 +130,6 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2), env:
     tokens: vals.QSARGRAPH_TOKENS || undefined,
     open: flag("OPEN", vals.OPEN),
     privateReads: flag("PRIVATE_READS", vals.PRIVATE_READS),
+    queueUrl,
   };
 }

@@ -2,14 +2,22 @@
  * Start qsargraph from the command line: flags / env → config → createApp → listen.
  * `npm start` runs the compiled service (`npm run build`, then `node dist/main.js`); `npx tsx
  * src/main.ts` runs the sources. See src/config.ts for the options.
+ *
+ * `main.ts worker --queue redis://… [--workers N]` (also `qsargraph worker …`, bin/qsargraph.js)
+ * runs a job worker instead: N worker threads taking task jobs off the Redis queue of an API
+ * process started with the same `--queue` (tasks/queue-worker.ts).
  */
 import "./v8-flags.ts";
 import { readFileSync } from "node:fs";
 import { createApp } from "./app.ts";
+import { servicePool } from "./algorithms/jobs.ts";
+import { JobQueueWorker } from "./tasks/queue-worker.ts";
+import { redactUrl } from "./tasks/queue-pool.ts";
 import { loadConfig } from "./config.ts";
 import { lowerHelperThreads, REQUEST_NICE } from "./threads/spawn.ts";
 
 async function main(): Promise<void> {
+  if (process.argv[2] === "worker") return worker(process.argv.slice(3));
   const config = loadConfig();
   const t0 = performance.now();
   const app = await createApp(config);
@@ -33,6 +41,32 @@ async function main(): Promise<void> {
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   if (process.env.QSARGRAPH_TIMING) watchEventLoop();
+}
+
+/**
+ * A job worker: `--queue` (QUEUE_URL) is required, `--workers` (WORKERS) threads; the service's
+ * other options are accepted and ignored. SIGTERM/SIGINT: no more jobs, running ones finish
+ * (or are given back to the queue after 30 s), then exit.
+ */
+async function worker(argv: readonly string[]): Promise<void> {
+  const config = loadConfig(argv);
+  if (!config.queueUrl) throw new Error("qsargraph worker needs --queue redis://… (or QUEUE_URL): the queue of the API process");
+  const pool = servicePool(config.workers);
+  const w = await JobQueueWorker.start(config.queueUrl, pool);
+  lowerHelperThreads(REQUEST_NICE);
+  console.log(`qsargraph worker taking jobs from ${redactUrl(config.queueUrl)} with ${config.workers} threads`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`qsargraph worker stopping (${w.busy} jobs running)`);
+    void w
+      .close()
+      .then(() => pool.close())
+      .then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { StoreBackend } from "../store/backend.ts";
 import type { Vocab } from "../store/vocab.ts";
 import type { Uris } from "../resources/uris.ts";
 import type { TaskRunner } from "../tasks/runner.ts";
-import type { WorkerPool } from "../tasks/pool.ts";
+import type { JobPool, WorkerPool } from "../tasks/pool.ts";
 import type { Jobs } from "../algorithms/jobs.ts";
 
 export interface Deps {
@@ -15,7 +15,7 @@ export interface Deps {
   readonly vocab: Vocab;
   readonly uris: Uris;
   readonly tasks: TaskRunner<Jobs>;
-  readonly pool: WorkerPool<Jobs>;
+  readonly pool: JobPool<Jobs>;
   /**
    * Request-time chemistry (reading, drawing, writing one structure): a worker of its own, so that
    * requests do not wait behind task jobs; each job with the budget REQUEST_CHEM_BUDGET_MS

@@ -75,8 +75,17 @@ export interface PoolOptions {
   readonly nice?: number;
 }
 
+/**
+ * What the task runner needs of a pool: `WorkerPool` (worker threads of this process) and
+ * queue-pool.ts `QueuePool` (jobs on a Redis queue, run by `qsargraph worker` processes).
+ */
+export interface JobPool<J extends JobMap = JobMap> {
+  run<K extends JobKind<J>>(kind: K, input: JobInput<J, K>, options?: RunOptions): Promise<JobOutput<J, K>>;
+  close(): Promise<void>;
+}
+
 /** A pool running the jobs of map `J` (the type of the module's `jobs`). */
-export class WorkerPool<J extends JobMap = JobMap> {
+export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
   private readonly slots: Slot[] = [];
   /** Waiting jobs per owner; the Map's order is the round-robin order. */
   private readonly queues = new Map<string, Pending[]>();

@@ -23,7 +23,7 @@ import { actingCreator, withCreator } from "../resources/creator.ts";
 import { isFinished, taskQuads, type TaskState } from "../resources/task.ts";
 import { read } from "../resources/reads.ts";
 import { newId, type Uris } from "../resources/uris.ts";
-import type { RunOptions, WorkerPool } from "./pool.ts";
+import type { JobPool, RunOptions } from "./pool.ts";
 import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
 
 export interface OperationResult {
@@ -90,7 +90,7 @@ export class TaskRunner<J extends JobMap = JobMap> {
 
   constructor(
     private readonly store: StoreBackend,
-    private readonly pool: WorkerPool<J>,
+    private readonly pool: JobPool<J>,
     private readonly uris: Uris,
     private readonly vocab: Vocab,
     private readonly limits: TaskLimits = DEFAULT_TASK_LIMITS,

@@ -14,7 +14,7 @@ import { isFinished, taskQuads, type TaskState } from "../../../src/resources/ta
 import { Uris } from "../../../src/resources/uris.ts";
 import { GraphStore } from "../../../src/store/graph-store.ts";
 import { Vocab } from "../../../src/store/vocab.ts";
-import { servicePool } from "../../../src/algorithms/jobs.ts";
+import { servicePool, type Jobs } from "../../../src/algorithms/jobs.ts";
 import { duration, TaskRunner, type Operation, type TaskLimits } from "../../../src/tasks/runner.ts";
 
 const BASE = "http://localhost:8080";
@@ -26,7 +26,7 @@ async function withRunner(limits: TaskLimits, fn: (r: TaskRunner, store: GraphSt
   dirs.push(dir);
   const store = await GraphStore.open(dir);
   const pool = servicePool(0);
-  const runner = new TaskRunner(store, pool, new Uris(BASE), new Vocab(BASE), limits);
+  const runner = new TaskRunner<Jobs>(store, pool, new Uris(BASE), new Vocab(BASE), limits);
   try {
     await fn(runner, store);
   } finally {

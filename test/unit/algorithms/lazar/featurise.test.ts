@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DATA } from "../../../helpers/data.ts";
-import { servicePool } from "../../../../src/algorithms/jobs.ts";
+import { servicePool, type Jobs } from "../../../../src/algorithms/jobs.ts";
 import type { Services } from "../../../../src/algorithms/algorithm.ts";
 import { submitUpload } from "../../../../src/algorithms/upload/index.ts";
 import { lazar } from "../../../../src/algorithms/lazar/index.ts";
@@ -38,7 +38,7 @@ const store = await GraphStore.open(dir);
 const pool = servicePool(1);
 const uris = new Uris(BASE);
 const vocab = new Vocab(BASE);
-const tasks = new TaskRunner(store, pool, uris, vocab);
+const tasks = new TaskRunner<Jobs>(store, pool, uris, vocab);
 const services: Services = { store, vocab, uris, tasks, config: { workers: 1 } };
 let dataset = "";
 

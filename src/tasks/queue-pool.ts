@@ -1,0 +1,300 @@
+/**
+ * Task jobs on a Redis queue (BullMQ), run by `qsargraph worker` processes on this or other
+ * machines (queue-worker.ts), with the same `run` as pool.ts `WorkerPool`: progress, cancel,
+ * time budgets and per-task fairness behave as in-process.
+ *
+ * Fairness stays here: jobs wait in one FIFO per owner (a task), served round-robin as pool.ts
+ * does, and at most `slots` of them are on Redis at a time (by default the workers' total
+ * threads), so that a large task does not fill the queue ahead of a small one.
+ *
+ * Payloads: a job's input and output are structured-clone data (typed arrays, Maps, Dates), so
+ * they travel as `v8.serialize` bytes, each in a Redis key of its own (`<prefix>:in:<id>`,
+ * `<prefix>:out:<id>`); the BullMQ job itself holds only `{kind, timeoutMs}`. The input stays
+ * until the job has ended, so that a retry finds it; both keys are deleted once the result is read.
+ *
+ * Events come back through BullMQ's QueueEvents stream: `active` (onStart), `progress`
+ * (onProgress), `completed` and `failed`. A cancel (the signal) removes a job still waiting;
+ * a running one is told to stop on the `<prefix>:cancel` channel (and by a `<prefix>:cancel:<id>`
+ * key, for a worker that takes the job just after the message), and its worker terminates the
+ * thread that runs it, as pool.ts does. A worker that dies mid-job leaves the job's lock to
+ * expire: BullMQ's stalled-job check of another worker puts it back on the queue once
+ * (`maxStalledCount: 1`, queue-worker.ts); a second stall fails it, and the task with an error
+ * that names the job kind.
+ *
+ * Jobs of an earlier API process are removed when this one starts (their tasks are marked
+ * "interrupted by restart" anyway, runner.ts `recover`).
+ */
+import { randomBytes } from "node:crypto";
+import { deserialize, serialize } from "node:v8";
+import { Queue, QueueEvents, type ConnectionOptions } from "bullmq";
+import { Redis } from "ioredis";
+import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
+import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
+import type { JobPool, RunOptions } from "./pool.ts";
+
+/** The BullMQ queue's name (and the prefix of the payload keys): one queue per Redis database. */
+export const QUEUE_NAME = "qsargraph-jobs";
+/** What a failed job's reason starts with when it carries the job's ErrorReport (queue-worker.ts). */
+export const REPORT_MARK = "qsargraph-report:";
+
+/** The keys and channel both sides use. */
+export const keys = {
+  input: (id: string) => `${QUEUE_NAME}:in:${id}`,
+  output: (id: string) => `${QUEUE_NAME}:out:${id}`,
+  cancelFlag: (id: string) => `${QUEUE_NAME}:cancel:${id}`,
+  cancelChannel: `${QUEUE_NAME}:cancel`,
+} as const;
+
+/** What the BullMQ job carries (the input is in `keys.input(id)`). */
+export interface QueuedJob {
+  readonly kind: string;
+  readonly timeoutMs?: number;
+}
+
+interface Pending {
+  timer?: NodeJS.Timeout;
+  /** Set once the job is on Redis. */
+  id?: string;
+  readonly owner: string;
+  readonly kind: string;
+  readonly input: unknown;
+  readonly options: RunOptions;
+  readonly resolve: (out: unknown) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+export interface QueuePoolOptions {
+  /** Jobs on Redis at a time (the rest wait here, per task). */
+  readonly slots: number;
+}
+
+/**
+ * BullMQ's connection options for `url`: given as options (not a client), its Queue, QueueEvents
+ * and Worker make their own connections and close them with themselves.
+ * `maxRetriesPerRequest: null`: BullMQ's blocking commands must wait across reconnects.
+ */
+export function redisOptions(url: string): ConnectionOptions {
+  return { url, maxRetriesPerRequest: null };
+}
+
+/** A client of its own (payload keys, cancel messages). */
+export function redisConnection(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null });
+}
+
+export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
+  private readonly queues = new Map<string, Pending[]>();
+  /** Jobs on Redis, by job id. */
+  private readonly onRedis = new Map<string, Pending>();
+  /** Job ids of this process: `<run>-<n>`. */
+  private readonly run_ = randomBytes(6).toString("hex");
+  private nextId = 1;
+  private closed = false;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly queue: Queue,
+    private readonly events: QueueEvents,
+    private readonly options: QueuePoolOptions,
+  ) {
+    events.on("active", ({ jobId }) => {
+      const job = this.onRedis.get(jobId);
+      if (!job) return;
+      clearTimeout(job.timer);
+      const budget = job.options.timeoutMs;
+      // The worker enforces the budget (it terminates the thread); this one is the backstop for a lost worker.
+      if (budget !== undefined) job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${job.kind}) did not finish within its time budget of ${budget} ms; it was stopped`)), budget + 5_000);
+      job.options.onStart?.();
+    });
+    events.on("progress", ({ jobId, data }) => {
+      const job = this.onRedis.get(jobId);
+      if (job && typeof data === "number") job.options.onProgress?.(data);
+    });
+    events.on("completed", ({ jobId }) => void this.finished(jobId, undefined));
+    events.on("failed", ({ jobId, failedReason }) => void this.finished(jobId, failedReason ?? "failed"));
+  }
+
+  /**
+   * Connect to the queue at `url` (`redis://…`), remove the jobs an earlier API process left, and
+   * start listening for job events before any job is added (the event stream is read from "now").
+   */
+  static async open<J extends JobMap>(url: string, options: QueuePoolOptions): Promise<QueuePool<J>> {
+    const redis = redisConnection(url);
+    const queue = new Queue(QUEUE_NAME, { connection: redisOptions(url) });
+    const events = new QueueEvents(QUEUE_NAME, { connection: redisOptions(url) });
+    try {
+      await queue.waitUntilReady();
+      await events.waitUntilReady();
+      const left = await queue.getJobCountByTypes("waiting", "active", "delayed", "prioritized");
+      await queue.obliterate({ force: true });
+      await queue.resume();
+      const stale = await scanKeys(redis, `${QUEUE_NAME}:*`);
+      if (stale.length) await redis.del(...stale);
+      if (left) console.log(`queue: removed ${left} jobs of an earlier run from ${QUEUE_NAME}`);
+    } catch (err) {
+      await Promise.allSettled([events.close(), queue.close(), redis.quit()]);
+      throw new Error(`the job queue at ${redactUrl(url)} is not usable: ${(err as Error).message}`);
+    }
+    return new QueuePool<J>(redis, queue, events, options);
+  }
+
+  run<K extends JobKind<J>>(kind: K, input: JobInput<J, K>, options: RunOptions = {}): Promise<JobOutput<J, K>> {
+    if (this.closed) return Promise.reject(new InternalError("job queue is closed"));
+    return new Promise<JobOutput<J, K>>((resolve, reject) => {
+      const job: Pending = {
+        owner: options.owner ?? "",
+        kind,
+        input,
+        options,
+        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
+        reject: (err) => (clearTimeout(job.timer), reject(err)),
+      };
+      const { signal } = options;
+      if (signal?.aborted) return reject(new Cancelled("cancelled"));
+      signal?.addEventListener("abort", () => this.stop(job, new Cancelled("cancelled")), { once: true });
+      const wait = options.maxWaitMs;
+      if (wait !== undefined) {
+        job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`no worker was free for the job (${kind}) within ${wait} ms; try again later`)), wait);
+      }
+      const q = this.queues.get(job.owner);
+      if (q) q.push(job);
+      else this.queues.set(job.owner, [job]);
+      this.dispatch();
+    });
+  }
+
+  /** The next job round-robin over owners (as pool.ts). */
+  private next(): Pending | undefined {
+    for (const [owner, q] of this.queues) {
+      const job = q.shift();
+      this.queues.delete(owner);
+      if (q.length > 0) this.queues.set(owner, q);
+      if (job) return job;
+    }
+    return undefined;
+  }
+
+  private dispatch(): void {
+    while (!this.closed && this.onRedis.size < this.options.slots) {
+      const job = this.next();
+      if (!job) return;
+      const id = `${this.run_}-${this.nextId++}`;
+      job.id = id;
+      this.onRedis.set(id, job);
+      this.submit(job, id).catch((err: unknown) => {
+        if (this.onRedis.get(id) !== job) return;
+        this.onRedis.delete(id);
+        job.reject(new InternalError(`the job (${job.kind}) could not be put on the queue: ${(err as Error).message}`));
+        this.dispatch();
+      });
+    }
+  }
+
+  private async submit(job: Pending, id: string): Promise<void> {
+    await this.redis.set(keys.input(id), serialize(job.input));
+    // Cancelled while the input was written: nothing is on the queue yet.
+    if (this.onRedis.get(id) !== job) {
+      await this.redis.del(keys.input(id));
+      return;
+    }
+    const data: QueuedJob = { kind: job.kind, ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}) };
+    await this.queue.add(job.kind, data, { jobId: id, attempts: 1, removeOnComplete: true, removeOnFail: true });
+  }
+
+  /** A job ended on Redis: read its output (or error) and free its keys. */
+  private async finished(id: string, failedReason: string | undefined): Promise<void> {
+    const job = this.onRedis.get(id);
+    try {
+      if (!job) return;
+      this.onRedis.delete(id);
+      if (failedReason === undefined) {
+        const bytes = await this.redis.getBuffer(keys.output(id));
+        if (!bytes) job.reject(new InternalError(`the result of the job (${job.kind}) is missing from the queue`));
+        else job.resolve(deserialize(bytes));
+      } else job.reject(failure(job.kind, failedReason));
+    } catch (err) {
+      job?.reject(new InternalError(`the result of the job (${job.kind}) could not be read: ${(err as Error).message}`));
+    } finally {
+      await this.redis.del(keys.input(id), keys.output(id), keys.cancelFlag(id)).catch(() => undefined);
+      this.dispatch();
+    }
+  }
+
+  /** Take a job out: from its local queue, or off Redis (removed while waiting, else its worker told to stop). */
+  private stop(job: Pending, err: unknown): void {
+    const q = this.queues.get(job.owner);
+    const at = q?.indexOf(job) ?? -1;
+    if (q && at >= 0) {
+      q.splice(at, 1);
+      if (q.length === 0) this.queues.delete(job.owner);
+      job.reject(err);
+      return;
+    }
+    const id = job.id;
+    if (id === undefined || this.onRedis.get(id) !== job) return;
+    this.onRedis.delete(id);
+    job.reject(err);
+    this.dispatch();
+    void this.cancelRemote(id);
+  }
+
+  private async cancelRemote(id: string): Promise<void> {
+    try {
+      // The flag first: a worker that takes the job after this finds it before it starts.
+      await this.redis.set(keys.cancelFlag(id), "1", "EX", 3600);
+      const removed = await this.queue.remove(id).catch(() => 0);
+      if (!removed) await this.redis.publish(keys.cancelChannel, id);
+      if (removed) await this.redis.del(keys.input(id), keys.cancelFlag(id));
+    } catch (err) {
+      console.error(`queue: could not cancel job ${id}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Jobs waiting here for a place on Redis. */
+  get queued(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const q of this.queues.values()) for (const job of q) job.reject(new Cancelled("server is shutting down"));
+    this.queues.clear();
+    const ids = [...this.onRedis.keys()];
+    for (const job of this.onRedis.values()) job.reject(new Cancelled("server is shutting down"));
+    this.onRedis.clear();
+    await Promise.allSettled(ids.map((id) => this.cancelRemote(id)));
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    await this.redis.quit().catch(() => undefined);
+  }
+}
+
+/** The error of a failed job: its own report (queue-worker.ts), or the queue's reason. */
+function failure(kind: string, reason: string): Error {
+  if (reason.startsWith(REPORT_MARK)) {
+    try {
+      return fromReport(JSON.parse(reason.slice(REPORT_MARK.length)) as ErrorReport);
+    } catch {
+      // fall through: not a report after all
+    }
+  }
+  if (/stalled/i.test(reason)) return new InternalError(`a worker process stopped while running the job (${kind}), twice; the task was stopped`);
+  return new InternalError(`the job (${kind}) failed on the queue: ${reason}`);
+}
+
+async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const out: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, found] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+    cursor = next;
+    out.push(...found);
+  } while (cursor !== "0");
+  return out;
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
+}

@@ -1,0 +1,114 @@
+/**
+ * Tests of src/tasks/queue-pool.ts and queue-worker.ts against a real Redis (test/helpers/redis.ts)
+ * and real worker threads running test/helpers/queue-jobs.ts: a job's input and output keep their
+ * structured-clone types (typed arrays, Maps, Dates) through Redis; progress and start reach the
+ * caller; a job's error comes back as the same error with its line and field; a cancel stops a
+ * running job by terminating its thread and drops a waiting one before it runs; the payload keys
+ * are gone once jobs end; a new API process removes the jobs of the one before.
+ * Expected values are the inputs themselves (an echo) and the errors the jobs throw.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { WorkerPool } from "../../../src/tasks/pool.ts";
+import { QUEUE_NAME, QueuePool, redisOptions } from "../../../src/tasks/queue-pool.ts";
+import { JobQueueWorker } from "../../../src/tasks/queue-worker.ts";
+import { BadRequest, Cancelled } from "../../../src/errors.ts";
+import { startRedis, type TestRedis } from "../../helpers/redis.ts";
+import type { QueueTestJobs } from "../../helpers/queue-jobs.ts";
+
+const MODULE = new URL("../../helpers/queue-jobs.ts", import.meta.url);
+
+describe("QueuePool + JobQueueWorker on a real Redis", () => {
+  let redis: TestRedis;
+  let local: WorkerPool<QueueTestJobs>;
+  let worker: JobQueueWorker<QueueTestJobs>;
+  let pool: QueuePool<QueueTestJobs>;
+  const log: string[] = [];
+
+  before(async () => {
+    redis = await startRedis();
+    local = new WorkerPool<QueueTestJobs>(1, { module: MODULE });
+    pool = await QueuePool.open<QueueTestJobs>(redis.url, { slots: 1 });
+    worker = await JobQueueWorker.start(redis.url, local, { log: (s) => log.push(s) });
+  });
+
+  after(async () => {
+    await pool?.close();
+    await worker?.close();
+    await local?.close();
+    await redis?.stop();
+  });
+
+  test("input and output keep their types (Float64Array, Int32Array, Map, Date, nested); progress and start are reported", async () => {
+    const input = { f: Float64Array.from([0.1, -2.5, Number.NaN]), i: new Int32Array(70_000).fill(7), m: new Map<string, unknown>([["a", [1, "x"]]]), d: new Date("2026-01-02T03:04:05.678Z"), s: "ü€" };
+    const progress: number[] = [];
+    let started = 0;
+    const out = (await pool.run("echo", input, { onProgress: (f) => progress.push(f), onStart: () => started++ })) as typeof input;
+    assert.ok(out.f instanceof Float64Array && out.i instanceof Int32Array && out.m instanceof Map && out.d instanceof Date);
+    assert.deepEqual(out, input);
+    assert.equal(started, 1);
+    assert.ok(progress.includes(0.5), `progress ${progress.join(", ")}`);
+  });
+
+  test("a job's error comes back as the same error class, with its line and field", async () => {
+    await assert.rejects(pool.run("fail", { message: "no structure on line 3" }), (e: unknown) => e instanceof BadRequest && e.message === "no structure on line 3" && e.details.line === 3 && e.details.field === "smiles");
+  });
+
+  test("cancel: a running job's thread is terminated (it does not run on); a waiting one never runs; the next job runs", async () => {
+    const ac = new AbortController();
+    const t0 = performance.now();
+    const running = pool.run("spin", { ms: 20_000 }, { signal: ac.signal, onStart: () => setTimeout(() => ac.abort(), 200) });
+    // slots = 1: this one waits in the API process behind the first.
+    const waiting = new AbortController();
+    const queued = pool.run("spin", { ms: 20_000 }, { signal: waiting.signal });
+    waiting.abort();
+    await assert.rejects(queued, Cancelled);
+    await assert.rejects(running, Cancelled);
+    // The worker ends the job well before its 20 s, as cancelled.
+    for (let i = 0; i < 100 && !log.some((l) => / spin: cancelled/.test(l)); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(log.some((l) => / spin: cancelled in \d+ ms/.test(l)), log.join("\n"));
+    assert.ok(performance.now() - t0 < 10_000);
+    assert.equal(log.filter((l) => / spin: started/.test(l)).length, 1, "the waiting job never started");
+    assert.deepEqual(await pool.run("echo", [1, 2]), [1, 2]);
+  });
+
+  test("no payload keys are left once the jobs have ended", async () => {
+    const r = new Redis(redis.url);
+    try {
+      await new Promise((res) => setTimeout(res, 200));
+      assert.deepEqual(await r.keys(`${QUEUE_NAME}:*`), []);
+    } finally {
+      r.disconnect();
+    }
+  });
+
+  test("a worker closed (SIGTERM) with a job running past its grace gives the job back: another worker runs it to the end", async () => {
+    let starts = 0;
+    const t0 = performance.now();
+    const result = pool.run("spin", { ms: 1500 }, { onStart: () => starts++ });
+    for (let i = 0; i < 200 && starts === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(starts, 1);
+    await worker.close(100);
+    assert.ok(log.some((l) => / spin: given back in \d+ ms/.test(l)), log.join("\n"));
+    worker = await JobQueueWorker.start(redis.url, local, { log: (s) => log.push(s) });
+    assert.ok((await result) > 0, "the spin job's count");
+    assert.equal(starts, 2, "started on the first worker, then again on the second");
+    assert.ok(performance.now() - t0 >= 1500);
+  });
+
+  test("a new API process removes the jobs an earlier one left on the queue", async () => {
+    const q = new Queue(QUEUE_NAME, { connection: redisOptions(redis.url) });
+    try {
+      await worker.close(); // nobody takes jobs now
+      await q.add("echo", { kind: "echo" }, { jobId: "left-over-1" });
+      assert.equal(await q.getJobCountByTypes("waiting"), 1);
+      const next = await QueuePool.open<QueueTestJobs>(redis.url, { slots: 1 });
+      await next.close();
+      assert.equal(await q.getJobCountByTypes("waiting", "active", "delayed", "prioritized"), 0);
+    } finally {
+      await q.close();
+    }
+  });
+});
