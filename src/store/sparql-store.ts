@@ -1,0 +1,631 @@
+/**
+ * The store on an external SPARQL 1.1 store (`--store sparql`, issue 19): graphs live in the
+ * external store, written through its update and Graph Store Protocol (GSP) endpoints; this
+ * class keeps the graph list in memory, as the embedded store does. Tested against Virtuoso 7.2
+ * (test/external/sparql-store.test.ts); what it relies on is in docs/virtuoso.md ("How the SPARQL
+ * backend writes").
+ *
+ * Reads (`read`) are a later step and throw.
+ *
+ * The catalog: one graph, `<base>/.store/catalog`, never served, holding one resource per graph
+ * (`<g> qg:triples n ; qg:state "ready" | "writing" | "deleting" ; qg:commit c`) and the number of
+ * the last complete commit (`<catalog> qg:lastCommit n`). A graph is served (`has`) only while it
+ * is `ready` here and its commit is complete.
+ *
+ * A commit number n, one after another (a queue):
+ *   1. a small update (one per 2,000 graphs) marks every graph of the commit `writing` (puts) or `deleting` (deletes),
+ *      with `qg:commit n`; from then on none of them is served;
+ *   2. each put's graph is dropped if it held anything, then its body goes in, in batches of at
+ *      most 50,000 lines / 4 MB cut at line ends (GSP POST for a one-graph put, `INSERT DATA
+ *      { GRAPH … }` for a several-graph N-Quads put); a batch that fails is resent once (inserts
+ *      into a set can be repeated), then the commit fails: its puts' graphs are dropped and
+ *      removed from the catalog, its deletes are marked `ready` again;
+ *   3. the puts are marked `ready` with their sizes (one update, or one per 2,000 graphs), and the
+ *      last of these updates sets lastCommit to n: the commit point;
+ *   4. the deleted graphs are dropped (`DROP SILENT GRAPH`) and their entries removed.
+ * Start-up (`open`) rolls back every commit past lastCommit (its puts' graphs are dropped, its
+ * deletes marked `ready` again) and finishes the deletes of complete ones, so a commit is all or
+ * nothing after a crash — except for graphs it replaced (below).
+ * The catalog updates hold only `DELETE DATA` and `INSERT DATA`, which cannot fail while they run
+ * (docs/virtuoso.md findings 1 and 8: Virtuoso does not roll back a request that fails at run time).
+ *
+ * A replaced graph is dropped and written again while it is marked `writing` (there is no atomic
+ * rename of a graph in SPARQL 1.1, and copying a temporary graph over is an update that can fail at
+ * run time): it is not served during its commit, and a crash mid-commit loses its old content
+ * along with the new (start-up drops every graph left `writing`). The service replaces only small
+ * graphs (tasks, metadata); large graphs are always new.
+ *
+ * The catalog is read at start-up in pages, checked against a count.
+ *
+ * No step holds the event loop long: bodies are cut into batches as views (byte bodies) or
+ * substrings (string bodies), N-Quads are turned into `INSERT DATA` text one batch at a time, and
+ * each batch is awaited before the next is cut.
+ */
+import { NotAcceptable } from "../errors.ts";
+import type { CommitOptions, DumpFormat, OpenInfo, StagedGraph, StoreBackend, StoreCapacity } from "./backend.ts";
+import { bodyOf, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
+import { QG_NS } from "./vocab.ts";
+
+export interface SparqlEndpoints {
+  /** The SPARQL query endpoint. */
+  readonly query: string;
+  /** The SPARQL update endpoint (POST `update=`). */
+  readonly update: string;
+  /** The Graph Store Protocol endpoint; the graph goes in `graph-uri=` (Virtuoso) unless `gspParam` says otherwise. */
+  readonly gsp: string;
+  /** The service's base URI: the catalog is `<base>/.store/catalog`. */
+  readonly base: string;
+}
+
+export interface SparqlStoreOptions {
+  /** The GSP parameter naming the graph: `graph` (SPARQL 1.1 GSP) or Virtuoso's `graph-uri` (default). */
+  readonly gspParam?: "graph" | "graph-uri";
+  /** Most lines per batch (default 50,000). */
+  readonly batchLines?: number;
+  /** Most bytes (UTF-16 units for string bodies) per batch (default 4 MB). */
+  readonly batchBytes?: number;
+  /** Time limit of one request, ms (default 120 s). */
+  readonly timeoutMs?: number;
+  /** Graphs per catalog update (default 2,000; small in tests, to exercise a publish in several requests). */
+  readonly catalogBatch?: number;
+}
+
+/** The largest graph `dump` serves: Virtuoso cuts GSP GET and CONSTRUCT answers at ResultSetMaxRows + 1 (10,001 by default) without a word. */
+export const MAX_DUMP_TRIPLES = 10_000;
+/** Catalog rows read per page at start-up (below Virtuoso's default ResultSetMaxRows). */
+const CATALOG_PAGE = 10_000;
+/** Catalog entries per small update (default). */
+const CATALOG_BATCH = 2_000;
+/** Graphs dropped per update. */
+const DROP_BATCH = 200;
+
+const TRIPLES = `${QG_NS}triples`;
+const STATE = `${QG_NS}state`;
+const LAST_COMMIT = `${QG_NS}lastCommit`;
+const COMMIT = `${QG_NS}commit`;
+const XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer";
+
+type State = "ready" | "writing" | "deleting";
+
+interface Entry {
+  state: State;
+  triples: number;
+  /** The commit that wrote (or is writing, or deleting) the graph; none for a stage not yet committed. */
+  commit?: number;
+}
+
+/** IRIs written into an update: our own graph names, checked to hold nothing that could escape. */
+function iri(s: string): string {
+  if (/[<>"{}|\\^`\s]/.test(s)) throw new Error(`not a valid graph IRI: ${s}`);
+  return `<${s}>`;
+}
+
+function entryTriples(g: string, e: Entry): string {
+  const commit = e.commit === undefined ? "" : ` ; <${COMMIT}> "${e.commit}"^^<${XSD_INTEGER}>`;
+  return `${iri(g)} <${STATE}> "${e.state}" ; <${TRIPLES}> "${e.triples}"^^<${XSD_INTEGER}>${commit} .`;
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/**
+ * A body cut into batches of whole lines: at most `maxLines` lines and about `maxBytes` bytes
+ * each (a single longer line makes a batch of its own). Views of byte bodies, substrings of string
+ * bodies: nothing is copied as a whole.
+ */
+export function* batches(body: Body, maxLines: number, maxBytes: number): Generator<{ part: Body; lines: number }> {
+  const isString = typeof body === "string";
+  const len = body.length;
+  let start = 0;
+  while (start < len) {
+    let end = start;
+    let lines = 0;
+    while (end < len && lines < maxLines) {
+      const nl = isString ? (body as string).indexOf("\n", end) : (body as Uint8Array).indexOf(10, end);
+      const next = nl < 0 ? len : nl + 1;
+      if (lines > 0 && next - start > maxBytes) break;
+      end = next;
+      lines++;
+    }
+    yield { part: isString ? (body as string).slice(start, end) : (body as Uint8Array).subarray(start, end), lines };
+    start = end;
+  }
+}
+
+/** N-Quads lines (one statement each, the graph IRI last) → `INSERT DATA { GRAPH <g> { … } … }`, and the statements per graph. */
+export function nquadsToInsert(part: Body): { update: string; perGraph: Map<string, number> } {
+  const text = typeof part === "string" ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString("utf8");
+  const byGraph = new Map<string, string[]>();
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const close = text.lastIndexOf(">", end);
+    const open = close > start ? text.lastIndexOf("<", close) : -1;
+    if (open > start && text.slice(close + 1, end).trim() === ".") {
+      const g = text.slice(open + 1, close);
+      let list = byGraph.get(g);
+      if (!list) byGraph.set(g, (list = []));
+      list.push(`${text.slice(start, open)}.`);
+    } else if (text.slice(start, end).trim() !== "") {
+      throw new Error(`N-Quads line without a graph: ${text.slice(start, Math.min(end, start + 200))}`);
+    }
+    start = end + 1;
+  }
+  let update = "INSERT DATA {\n";
+  const perGraph = new Map<string, number>();
+  for (const [g, lines] of byGraph) {
+    update += `GRAPH ${iri(g)} {\n${lines.join("\n")}\n}\n`;
+    perGraph.set(g, lines.length);
+  }
+  return { update: `${update}}`, perGraph };
+}
+
+class HttpFailure extends Error {}
+
+export class SparqlStore implements StoreBackend {
+  private readonly entries = new Map<string, Entry>();
+  private lastSeq = 0;
+  private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly staged = new Map<string, SparqlStage>();
+  /**
+   * Catalog and graph clean-ups a failed commit could not finish (the store refused them too),
+   * run before the next commit: until they are done the catalog may disagree with the graph list
+   * in memory (a restart would also put it right: the failed commit is past lastCommit).
+   */
+  private readonly repairs: (() => Promise<void>)[] = [];
+  openInfo!: OpenInfo;
+  readonly catalog: string;
+  private readonly gspParam: string;
+  readonly batchLines: number;
+  readonly batchBytes: number;
+  private readonly timeoutMs: number;
+  private readonly catalogBatch: number;
+
+  private constructor(
+    readonly endpoints: SparqlEndpoints,
+    o: SparqlStoreOptions,
+  ) {
+    this.catalog = `${endpoints.base.replace(/\/$/, "")}/.store/catalog`;
+    this.gspParam = o.gspParam ?? "graph-uri";
+    this.batchLines = o.batchLines ?? 50_000;
+    this.batchBytes = o.batchBytes ?? 4 * 1024 * 1024;
+    this.timeoutMs = o.timeoutMs ?? 120_000;
+    this.catalogBatch = o.catalogBatch ?? CATALOG_BATCH;
+  }
+
+  /**
+   * Read the catalog and finish what a crash interrupted. A commit is complete once lastCommit
+   * reached its number (the commit point). Of a commit past it, every put's graph is dropped
+   * (`writing`, or already `ready` in a publish of several requests) and every delete is undone
+   * (`deleting` → `ready`: deleted graphs are dropped only after the commit point). Deletes of
+   * complete commits are finished, and stages (`writing`, no commit) are dropped.
+   */
+  static async open(endpoints: SparqlEndpoints, o: SparqlStoreOptions = {}): Promise<SparqlStore> {
+    const t0 = performance.now();
+    const s = new SparqlStore(endpoints, o);
+    const found = await s.readCatalog();
+    const last = s.lastSeq;
+    const unfinished = (e: Entry): boolean => e.commit !== undefined && e.commit > last;
+    const rolledBack = [...found].filter(([, e]) => e.state === "writing" || (e.state === "ready" && unfinished(e)));
+    const undeleted = [...found].filter(([, e]) => e.state === "deleting" && unfinished(e));
+    const finished = [...found].filter(([, e]) => e.state === "deleting" && !unfinished(e));
+    await s.dropGraphs([...rolledBack, ...finished].map(([g]) => g));
+    const restored = undeleted.map(([g, e]): [string, Entry] => [g, { state: "ready", triples: e.triples }]);
+    await s.catalogUpdate([...rolledBack, ...undeleted, ...finished], restored);
+    for (const [g, e] of found) if (e.state === "ready" && !unfinished(e)) s.entries.set(g, e);
+    for (const [g, e] of restored) s.entries.set(g, e);
+    const notes = [
+      rolledBack.length > 0 ? `${rolledBack.length} graph(s) of interrupted commits or stages dropped` : "",
+      undeleted.length > 0 ? `${undeleted.length} delete(s) of interrupted commits undone` : "",
+      finished.length > 0 ? `${finished.length} interrupted delete(s) finished` : "",
+    ].filter(Boolean);
+    s.openInfo = { lastSeq: s.lastSeq, recoveredMs: performance.now() - t0, compacted: false, ...(notes.length > 0 ? { tornTail: notes.join("; ") } : {}) };
+    return s;
+  }
+
+  has(graph: string): boolean {
+    return this.entries.has(graph);
+  }
+
+  graphsWithPrefix(prefix: string): string[] {
+    const out: string[] = [];
+    for (const g of this.entries.keys()) if (g.startsWith(prefix)) out.push(g);
+    return out;
+  }
+
+  graphSize(graph: string): number {
+    return this.entries.get(graph)?.triples ?? 0;
+  }
+
+  /** Graphs are not in local files on this backend. */
+  storedBody(_graph: string): BodyLocation | undefined {
+    return undefined;
+  }
+
+  /** One graph by GSP GET, for graphs of at most MAX_DUMP_TRIPLES (larger answers would be cut short by the store without a word). */
+  async dump(graph: string, format: DumpFormat): Promise<string> {
+    const n = this.graphSize(graph);
+    if (n > MAX_DUMP_TRIPLES) {
+      throw new NotAcceptable(["text/csv", "text/html", "text/uri-list"], format, `this resource has ${n} triples; RDF is written for at most ${MAX_DUMP_TRIPLES} from the external store: ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`);
+    }
+    if (n === 0) return "";
+    // GSP GET offers no N-Quads (Virtuoso: 406): N-Triples with the graph added to each line.
+    const nq = format === "application/n-quads";
+    const r = await this.request(this.gspUrl(graph), { headers: { accept: nq ? "application/n-triples" : format } }, `GET of ${graph}`);
+    if (format !== "application/n-triples" && !nq) return r;
+    const lines = r.split("\n").filter((l) => l.trim() !== "");
+    return nq ? lines.map((l) => `${l.replace(/\s*\.\s*$/, "")} ${iri(graph)} .\n`).join("") : lines.map((l) => `${l}\n`).join("");
+  }
+
+  commit(ops: readonly GraphOp[], options: CommitOptions = {}): Promise<number> {
+    if (this.closed) return Promise.reject(new Error("store is closed"));
+    if (ops.length === 0) return Promise.resolve(this.lastSeq);
+    const run = this.chain.then(() => this.runCommit(ops, options));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  stage(graph: string): StagedGraph {
+    if (this.entries.has(graph) || this.staged.has(graph)) throw new Error(`cannot stage ${graph}: it exists or is being written`);
+    const st = new SparqlStage(this, graph, () => this.staged.delete(graph));
+    this.staged.set(graph, st);
+    return st;
+  }
+
+  read<T>(_module: URL, name: string, _args: readonly unknown[]): Promise<T> {
+    return Promise.reject(new Error(`read ${name}: reads on the SPARQL store are not yet implemented (issue 19, a later step)`));
+  }
+
+  capacity(): StoreCapacity {
+    let live = 0;
+    for (const e of this.entries.values()) live += e.triples;
+    return { loaded: 0, live, max: Infinity, renewals: 0 };
+  }
+
+  async withRoom<T>(build: () => T | Promise<T>): Promise<T> {
+    return await build();
+  }
+
+  ensureRoom(_n: number, _whole?: number, _what?: string): void {}
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.chain;
+  }
+
+  // ---- the commit ----
+
+  /** Clean-ups of failed commits waiting for the store to accept them. */
+  get pendingCleanUps(): number {
+    return this.repairs.length;
+  }
+
+  /** Run a clean-up now, or keep it for before the next commit when the store refuses it. */
+  private async cleanUp(step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch {
+      this.repairs.push(step);
+    }
+  }
+
+  private async runCommit(ops: readonly GraphOp[], options: CommitOptions): Promise<number> {
+    while (this.repairs.length > 0) {
+      try {
+        await this.repairs[0]!();
+      } catch (err) {
+        throw new Error(`commit refused: the clean-up of an earlier failed commit is still refused by the SPARQL store: ${(err as Error).message}`);
+      }
+      this.repairs.shift();
+    }
+    const preloaded = new Map<string, SparqlStage>();
+    for (const st of (options.preloaded ?? []) as SparqlStage[]) {
+      if (!(st instanceof SparqlStage) || this.staged.get(st.graph) !== st) throw new Error(`commit: ${st.graph} is not staged in this store`);
+      if (!ops.some((op) => "ntriples" in op && op.graph === st.graph)) throw new Error(`commit: no put of staged graph ${st.graph}`);
+      await st.seal();
+      preloaded.set(st.graph, st);
+    }
+    /** The catalog as it is before the commit, for the graphs the commit touches. */
+    const before = new Map<string, Entry>();
+    const puts = new Set<string>();
+    const deletes = new Set<string>();
+    for (const op of ops) {
+      for (const g of graphsOf(op)) {
+        // A stage that loaded anything is in the catalog as `writing` with 0 triples (markWriting).
+        const e = this.entries.get(g) ?? (preloaded.get(g)?.marked ? { state: "writing" as const, triples: 0 } : undefined);
+        if (e && !before.has(g)) before.set(g, { ...e });
+        if ("delete" in op) {
+          puts.delete(g);
+          deletes.add(g);
+        } else {
+          deletes.delete(g);
+          puts.add(g);
+        }
+      }
+    }
+    // Deleting a graph that does not exist: nothing to do.
+    for (const g of deletes) if (!before.has(g)) deletes.delete(g);
+    const seq = this.lastSeq + 1;
+    // 1. mark (with the commit's number): hidden from now on
+    const marked = new Map<string, Entry>();
+    for (const g of puts) marked.set(g, { state: "writing", triples: 0, commit: seq });
+    for (const g of deletes) marked.set(g, { state: "deleting", triples: before.get(g)!.triples, commit: seq });
+    for (const g of marked.keys()) this.entries.delete(g);
+    const unmarked = [...before].filter(([g]) => marked.has(g));
+    try {
+      await this.catalogUpdate(unmarked, [...marked]);
+    } catch (err) {
+      // No graph was touched yet; put back what was marked.
+      await this.cleanUp(() => this.catalogUpdate([...marked], unmarked));
+      for (const [g, e] of before) if (e.state === "ready") this.entries.set(g, e);
+      for (const st of preloaded.values()) st.reopen();
+      throw new Error(`commit failed, nothing of it was written: ${(err as Error).message}`);
+    }
+    // 2. write the puts
+    const sizes = new Map<string, number>();
+    try {
+      const replaced = [...puts].filter((g) => before.has(g) && !preloaded.has(g));
+      await this.dropGraphs(replaced);
+      for (const op of ops) {
+        if ("delete" in op) continue;
+        if ("graphs" in op) {
+          for (const g of op.graphs) sizes.set(g, 0);
+          await this.insertQuads(bodyOf(op), sizes);
+        } else if (preloaded.has(op.graph)) {
+          sizes.set(op.graph, preloaded.get(op.graph)!.statements);
+        } else {
+          sizes.set(op.graph, await this.postTriples(op.graph, op.ntriples));
+        }
+      }
+    } catch (err) {
+      // Roll back: the puts' graphs go, the deletes stay as they were.
+      const restore = [...deletes].map((g): [string, Entry] => [g, before.get(g)!]);
+      await this.cleanUp(async () => {
+        await this.dropGraphs([...puts]);
+        await this.catalogUpdate([...marked], restore);
+      });
+      for (const [g, e] of restore) this.entries.set(g, e);
+      for (const st of preloaded.values()) st.done();
+      throw new Error(`commit failed, nothing of it is served (${[...puts].length} graph(s) dropped): ${(err as Error).message}`);
+    }
+    // 3. publish: the puts `ready` (several requests for a commit of many graphs), then lastCommit = seq: the commit point
+    const ready = [...puts].map((g): [string, Entry] => [g, { state: "ready", triples: sizes.get(g) ?? 0, commit: seq }]);
+    try {
+      await this.catalogUpdate(
+        [...puts].map((g) => [g, marked.get(g)!]),
+        ready,
+        seq,
+      );
+    } catch (err) {
+      // Some puts may be marked `ready` already, but lastCommit is not seq: undone as after a
+      // crash. The number is not given out again (the request may have gone through unanswered).
+      this.lastSeq = seq;
+      const restore = [...deletes].map((g): [string, Entry] => [g, before.get(g)!]);
+      await this.cleanUp(async () => {
+        await this.dropGraphs([...puts]);
+        await this.catalogUpdate([...marked], restore);
+        await this.catalogUpdate(ready, []);
+      });
+      for (const [g, e] of restore) this.entries.set(g, e);
+      for (const st of preloaded.values()) st.done();
+      throw new Error(`commit failed, nothing of it is served (${[...puts].length} graph(s) dropped): ${(err as Error).message}`);
+    }
+    this.lastSeq = seq;
+    for (const [g, e] of ready) this.entries.set(g, e);
+    for (const st of preloaded.values()) st.done();
+    // 4. deletes, after the commit point (a crash before it undoes them at start-up; after it, start-up finishes them)
+    await this.cleanUp(async () => {
+      await this.dropGraphs([...deletes]);
+      await this.catalogUpdate([...deletes].map((g) => [g, marked.get(g)!]), []);
+    });
+    return seq;
+  }
+
+  // ---- writing ----
+
+  gspUrl(graph: string): string {
+    return `${this.endpoints.gsp}?${this.gspParam}=${encodeURIComponent(graph)}`;
+  }
+
+  /** One HTTP request; rejects with the status and the store's message unless 2xx. */
+  async request(url: string, init: RequestInit, what: string): Promise<string> {
+    let r: Response;
+    try {
+      r = await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (e) {
+      throw new HttpFailure(`${what}: the SPARQL store did not answer (${(e as Error).cause ?? (e as Error).message})`);
+    }
+    const text = await r.text();
+    if (!r.ok) {
+      // Virtuoso's GSP errors are HTML pages: their text only.
+      const message = /html/i.test(r.headers.get("content-type") ?? "") ? text.replace(/<title>[^]*?<\/title>/i, "").replace(/<![^>]*>/g, " ").replace(/<\/?[a-zA-Z][a-zA-Z0-9]*(\s[^>]*)?>/g, " ") : text;
+      throw new HttpFailure(`${what}: the SPARQL store answered ${r.status}: ${message.replace(/\s+/g, " ").trim().slice(0, 300)}`);
+    }
+    return text;
+  }
+
+  /** Send once, and once more when it fails. */
+  private async twice(send: () => Promise<unknown>): Promise<void> {
+    try {
+      await send();
+    } catch {
+      await send();
+    }
+  }
+
+  async runUpdate(update: string, what: string): Promise<void> {
+    await this.request(this.endpoints.update, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ update }) }, what);
+  }
+
+  /** Append N-Triples to a graph by GSP POST, in batches; the statements sent. */
+  async postTriples(graph: string, body: Body): Promise<number> {
+    let n = 0;
+    for (const { part, lines } of batches(body, this.batchLines, this.batchBytes)) {
+      await this.twice(() => this.request(this.gspUrl(graph), { method: "POST", headers: { "content-type": "text/turtle" }, body: part as BodyInit }, `POST of ${lines} triples to ${graph}`));
+      n += lines;
+      await tick();
+    }
+    return n;
+  }
+
+  private async insertQuads(body: Body, sizes: Map<string, number>): Promise<void> {
+    for (const { part } of batches(body, this.batchLines, this.batchBytes)) {
+      const { update, perGraph } = nquadsToInsert(part);
+      for (const g of perGraph.keys()) if (!sizes.has(g)) throw new Error(`N-Quads put: graph ${g} is not one of the operation's graphs`);
+      await tick();
+      await this.twice(() => this.runUpdate(update, `INSERT DATA of ${perGraph.size} graph(s)`));
+      for (const [g, k] of perGraph) sizes.set(g, sizes.get(g)! + k);
+      await tick();
+    }
+  }
+
+  async dropGraphs(graphs: readonly string[]): Promise<void> {
+    for (let i = 0; i < graphs.length; i += DROP_BATCH) {
+      const part = graphs.slice(i, i + DROP_BATCH);
+      await this.twice(() => this.runUpdate(part.map((g) => `DROP SILENT GRAPH ${iri(g)}`).join(" ;\n"), `DROP of ${part.length} graph(s)`));
+    }
+  }
+
+  /**
+   * Replace catalog entries: delete `remove`'s (exactly as they are stored), insert `add`'s, and
+   * then move lastCommit to `seq`. DELETE DATA and INSERT DATA only. The entries go by graph, at
+   * most `catalogBatch` graphs per request, each graph's old and new entry in the same request (a
+   * crash between requests leaves every graph with one entry); lastCommit goes in the last one.
+   */
+  async catalogUpdate(remove: readonly (readonly [string, Entry])[], add: readonly (readonly [string, Entry])[], seq?: number): Promise<void> {
+    const cat = iri(this.catalog);
+    const byGraph = new Map<string, { remove?: Entry; add?: Entry }>();
+    for (const [g, e] of remove) byGraph.set(g, { ...byGraph.get(g), remove: e });
+    for (const [g, e] of add) byGraph.set(g, { ...byGraph.get(g), add: e });
+    const graphs = [...byGraph];
+    const requests: string[] = [];
+    for (let i = 0; i < graphs.length; i += this.catalogBatch) {
+      const part = graphs.slice(i, i + this.catalogBatch);
+      const del = part.filter(([, x]) => x.remove).map(([g, x]) => entryTriples(g, x.remove!));
+      const ins = part.filter(([, x]) => x.add).map(([g, x]) => entryTriples(g, x.add!));
+      const ops = [del.length > 0 ? `DELETE DATA { GRAPH ${cat} {\n${del.join("\n")}\n} }` : "", ins.length > 0 ? `INSERT DATA { GRAPH ${cat} {\n${ins.join("\n")}\n} }` : ""];
+      requests.push(ops.filter(Boolean).join(" ;\n"));
+    }
+    if (seq !== undefined) {
+      // New value first: start-up takes the largest lastCommit, so a request cut in two cannot lower it.
+      const last = (n: number): string => `${cat} <${LAST_COMMIT}> "${n}"^^<${XSD_INTEGER}> .`;
+      const commitPoint = `INSERT DATA { GRAPH ${cat} { ${last(seq)} } } ;\nDELETE DATA { GRAPH ${cat} { ${last(this.lastSeq)} } }`;
+      if (requests.length > 0) requests[requests.length - 1] += ` ;\n${commitPoint}`;
+      else requests.push(commitPoint);
+    }
+    for (const u of requests) {
+      await this.runUpdate(u, "catalog update");
+      if (requests.length > 1) await tick();
+    }
+  }
+
+  /** The catalog, read in pages; also sets lastSeq. Checks the rows read against a count. */
+  private async readCatalog(): Promise<Map<string, Entry>> {
+    const found = new Map<string, Partial<Entry>>();
+    let rows = 0;
+    for (let offset = 0; ; offset += CATALOG_PAGE) {
+      const page = await this.select(`SELECT ?s ?p ?o WHERE { GRAPH ${iri(this.catalog)} { ?s ?p ?o } } LIMIT ${CATALOG_PAGE} OFFSET ${offset}`);
+      for (const b of page) {
+        const s = b.s!.value;
+        const p = b.p!.value;
+        const o = b.o!.value;
+        if (s === this.catalog && p === LAST_COMMIT) this.lastSeq = Math.max(this.lastSeq, Number(o));
+        else if (p === STATE || p === TRIPLES) {
+          const e = found.get(s) ?? {};
+          if (p === STATE) e.state = o as State;
+          else e.triples = Number(o);
+          found.set(s, e);
+        } else if (p === COMMIT) {
+          const e = found.get(s) ?? {};
+          e.commit = Number(o);
+          found.set(s, e);
+        }
+      }
+      rows += page.length;
+      if (page.length < CATALOG_PAGE) break;
+      await tick();
+    }
+    // Counted with the predicates bound (an unbound COUNT(*) can be very slow on Virtuoso: docs/virtuoso.md finding 3).
+    const [c] = await this.select(`SELECT (COUNT(*) AS ?n) WHERE { { GRAPH ${iri(this.catalog)} { ?s <${STATE}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${TRIPLES}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${COMMIT}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${LAST_COMMIT}> ?o } } }`);
+    const expected = Number(c?.n?.value ?? 0);
+    if (rows !== expected) throw new Error(`the catalog ${this.catalog} holds ${expected} triples but ${rows} were read: the store cut the answer short`);
+    const out = new Map<string, Entry>();
+    for (const [g, e] of found) {
+      if (e.state === undefined || e.triples === undefined) throw new Error(`the catalog entry of ${g} is incomplete`);
+      out.set(g, e as Entry);
+    }
+    return out;
+  }
+
+  private async select(query: string): Promise<Record<string, { value: string } | undefined>[]> {
+    const text = await this.request(this.endpoints.query, { method: "POST", headers: { accept: "application/sparql-results+json", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ query }) }, "catalog query");
+    return (JSON.parse(text) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
+  }
+
+  /** A stage's graph is marked `writing` before its first load. */
+  async markWriting(graph: string): Promise<void> {
+    await this.catalogUpdate([], [[graph, { state: "writing", triples: 0 }]]);
+  }
+
+  /** A discarded stage: its graph and catalog entry go. */
+  async unmark(graph: string): Promise<void> {
+    await this.dropGraphs([graph]);
+    await this.catalogUpdate([[graph, { state: "writing", triples: 0 }]], []);
+  }
+}
+
+/** A new graph loaded ahead of its commit: marked `writing` in the catalog, so a crash drops it. */
+class SparqlStage implements StagedGraph {
+  private chain: Promise<void> = Promise.resolve();
+  private loaded = 0;
+  /** Whether the graph is in the catalog (as `writing`, 0 triples): from the first load on. */
+  marked = false;
+  private state: "open" | "committing" | "done" = "open";
+
+  constructor(
+    private readonly store: SparqlStore,
+    readonly graph: string,
+    private readonly release: () => void,
+  ) {}
+
+  get statements(): number {
+    return this.loaded;
+  }
+
+  load(ntriples: Body): Promise<void> {
+    if (this.state !== "open") return Promise.reject(new Error(`stage of ${this.graph} is closed`));
+    const next = this.chain.then(async () => {
+      if (!this.marked) {
+        await this.store.markWriting(this.graph);
+        this.marked = true;
+      }
+      this.loaded += await this.store.postTriples(this.graph, ntriples);
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  async seal(): Promise<void> {
+    if (this.state !== "open") throw new Error(`stage of ${this.graph} is already committed or discarded`);
+    this.state = "committing";
+    await this.chain;
+  }
+
+  /** The commit was refused before it wrote anything: the stage can be committed again. */
+  reopen(): void {
+    this.state = "open";
+  }
+
+  done(): void {
+    this.state = "done";
+    this.release();
+  }
+
+  async discard(): Promise<void> {
+    if (this.state === "done") return;
+    this.state = "done";
+    await this.chain;
+    if (this.marked) await this.store.unmark(this.graph);
+    this.release();
+  }
+}

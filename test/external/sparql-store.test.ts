@@ -1,0 +1,314 @@
+/**
+ * The SPARQL store backend (src/store/sparql-store.ts) against a Virtuoso 7.2 started for the
+ * test: commits, replaces, deletes, several-graph puts, batching of large bodies, stages, the
+ * catalog read back at start-up (crash recovery) and commits the store refuses.
+ * Expected values are the triples the tests write themselves (hand-written bodies, or numbered
+ * ones whose count is known by construction); the store's content is checked with its own
+ * SPARQL endpoint (counts with the predicate bound: an unbound COUNT(*) can be very slow on
+ * Virtuoso, docs/virtuoso.md finding 3).
+ * Not part of `npm test`: `npm run test:external`.
+ */
+import assert from "node:assert/strict";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { after, before, describe, test } from "node:test";
+import { Parser } from "n3";
+import { NotAcceptable } from "../../src/errors.ts";
+import { SparqlStore, type SparqlEndpoints } from "../../src/store/sparql-store.ts";
+import { QG_NS } from "../../src/store/vocab.ts";
+import { startVirtuoso, type Virtuoso } from "../helpers/virtuoso.ts";
+
+const BASE = "http://qsargraph.test";
+const P = "http://qsargraph.test/p/";
+
+function endpoints(v: Virtuoso): SparqlEndpoints {
+  return { query: v.sparql, update: v.update, gsp: v.gsp, base: BASE };
+}
+
+/** `n` triples `<BASE/s/{tag}{i}> <P v> "i"`, as N-Triples (plain literals: Virtuoso keeps them as written, docs/virtuoso.md finding 2). */
+function numbered(tag: string, n: number, from = 0): string {
+  let s = "";
+  for (let i = from; i < from + n; i++) s += `<${BASE}/s/${tag}${i}> <${P}v> "${i}" .\n`;
+  return s;
+}
+
+async function select(v: Virtuoso, query: string): Promise<Record<string, { value: string }>[]> {
+  const r = await fetch(v.sparql, { method: "POST", headers: { accept: "application/sparql-results+json" }, body: new URLSearchParams({ query }) });
+  const text = await r.text();
+  assert.equal(r.status, 200, text);
+  return (JSON.parse(text) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
+}
+
+/** Triples of `graph` with predicate `p` (bound: fast on Virtuoso). */
+async function countIn(v: Virtuoso, graph: string, p = `${P}v`): Promise<number> {
+  const [row] = await select(v, `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph}> { ?s <${p}> ?o } }`);
+  return Number(row!.n!.value);
+}
+
+async function update(v: Virtuoso, u: string): Promise<void> {
+  const r = await fetch(v.update, { method: "POST", body: new URLSearchParams({ update: u }) });
+  const text = await r.text();
+  assert.equal(r.status, 200, text);
+}
+
+const parse = (s: string, format: string) => new Parser({ format }).parse(s);
+/** The triples of an N-Triples text, each as JSON of its terms, sorted (Virtuoso writes tabs between terms). */
+const triples = (s: string): string[] => parse(s, "N-Triples").map((q) => JSON.stringify([q.subject.toJSON(), q.predicate.toJSON(), q.object.toJSON()])).sort();
+
+describe("SparqlStore on Virtuoso 7.2", () => {
+  let v: Virtuoso;
+  let store: SparqlStore;
+  before(async () => {
+    v = await startVirtuoso();
+    store = await SparqlStore.open(endpoints(v));
+  });
+  after(async () => {
+    await store?.close();
+    await v?.stop();
+  });
+
+  test("a new store starts empty; a commit is served with its size, and dumps give back what was written", async () => {
+    assert.deepEqual(store.graphsWithPrefix(BASE), []);
+    assert.equal(store.openInfo.lastSeq, 0);
+    const g = `${BASE}/dataset/a`;
+    const body = numbered("a", 3);
+    const seq = await store.commit([{ graph: g, ntriples: body }]);
+    assert.equal(seq, 1, "the first commit");
+    assert.equal(store.has(g), true);
+    assert.equal(store.graphSize(g), 3);
+    assert.deepEqual(store.graphsWithPrefix(`${BASE}/dataset/`), [g]);
+    assert.equal(await countIn(v, g), 3, "the triples are in the external store");
+    assert.deepEqual(triples(await store.dump(g, "application/n-triples")), triples(body));
+    const nq = parse(await store.dump(g, "application/n-quads"), "N-Quads");
+    assert.equal(nq.length, 3);
+    assert.ok(nq.every((q) => q.graph.value === g), "N-Quads carry the graph");
+    // Two commits issued together run one after the other, numbered in call order.
+    const [s2, s3] = await Promise.all([store.commit([{ graph: `${BASE}/x/1`, ntriples: numbered("x", 1) }]), store.commit([{ graph: `${BASE}/x/2`, ntriples: numbered("y", 2) }])]);
+    assert.deepEqual([s2, s3], [2, 3]);
+    assert.equal(store.capacity().live, 3 + 1 + 2);
+    assert.equal(store.capacity().max, Infinity);
+    assert.equal(store.storedBody(g), undefined);
+    // The catalog is never one of the graphs.
+    assert.equal(store.has(store.catalog), false);
+  });
+
+  test("a replace leaves only the new content; a delete removes the graph from the list and the store", async () => {
+    const g = `${BASE}/dataset/a`;
+    const body = numbered("b", 2, 100);
+    await store.commit([{ graph: g, ntriples: body }]);
+    assert.equal(store.graphSize(g), 2);
+    assert.equal(await countIn(v, g), 2, "old triples gone");
+    assert.deepEqual(triples(await store.dump(g, "application/n-triples")), triples(body));
+    await store.commit([{ graph: g, delete: true }]);
+    assert.equal(store.has(g), false);
+    assert.equal(store.graphSize(g), 0);
+    assert.equal(await countIn(v, g), 0);
+    // Deleting a graph that does not exist is no error.
+    await store.commit([{ graph: `${BASE}/never`, delete: true }]);
+  });
+
+  test("a several-graph N-Quads put creates each of its graphs with its own triples", async () => {
+    const gs = [1, 2, 3].map((i) => `${BASE}/compound/c${i}`);
+    // Graph c1 gets 1 triple, c2 2, c3 3; one literal holds " <" and ">" to test the graph is found at the line's end.
+    let nquads = `<${BASE}/s/q> <${P}v> "a <b> c" <${gs[0]}> .\n`;
+    for (let i = 0; i < 2; i++) nquads += `<${BASE}/s/q${i}> <${P}v> "${i}" <${gs[1]}> .\n`;
+    for (let i = 0; i < 3; i++) nquads += `<${BASE}/s/r${i}> <${P}v> "${i}"@en <${gs[2]}> .\n`;
+    await store.commit([{ graphs: gs, nquads: Buffer.from(nquads) }]);
+    assert.deepEqual(store.graphsWithPrefix(`${BASE}/compound/`).sort(), gs);
+    assert.deepEqual(gs.map((g) => store.graphSize(g)), [1, 2, 3]);
+    assert.deepEqual(await Promise.all(gs.map((g) => countIn(v, g))), [1, 2, 3]);
+    const back = parse(await store.dump(gs[0]!, "application/n-triples"), "N-Triples");
+    assert.equal(back[0]!.object.value, "a <b> c");
+  });
+
+  test("a body of 120k triples goes in batches and arrives complete; the event loop is not held; dump refuses it", async (t) => {
+    const g = `${BASE}/dataset/big`;
+    const n = 120_000; // 3 batches of at most 50,000
+    const body = Buffer.from(numbered("big", n));
+    const h = monitorEventLoopDelay({ resolution: 10 });
+    h.enable();
+    const t0 = performance.now();
+    await store.commit([{ graph: g, ntriples: body }]);
+    const ms = performance.now() - t0;
+    h.disable();
+    const stallMs = h.max / 1e6;
+    t.diagnostic(`120k triples (${(body.length / 1e6).toFixed(1)} MB) committed in ${Math.round(ms)} ms; longest event-loop delay ${stallMs.toFixed(1)} ms`);
+    assert.equal(store.graphSize(g), n);
+    assert.equal(await countIn(v, g), n, "every batch arrived");
+    // The first and last lines of the body are there (the cuts fell at line ends).
+    const [edges] = await select(v, `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?s <${P}v> ?o FILTER(?o IN ("0", "49999", "50000", "119999")) } }`);
+    assert.equal(Number(edges!.n!.value), 4);
+    // The goal of issue 19 point 3: no step holds the event loop more than 100 ms.
+    assert.ok(stallMs < 100, `event loop held ${stallMs.toFixed(1)} ms`);
+    await assert.rejects(store.dump(g, "application/n-triples"), NotAcceptable);
+  });
+
+  test("a stage loads ahead of its commit, unserved; the commit only publishes it; a discarded stage leaves nothing", async () => {
+    const g = `${BASE}/dataset/staged`;
+    const st = store.stage(g);
+    await st.load(numbered("st", 5));
+    await st.load(numbered("st", 5, 5));
+    assert.equal(st.statements, 10);
+    assert.equal(store.has(g), false, "not served before its commit");
+    await store.commit([{ graph: g, ntriples: "" }], { preloaded: [st] });
+    assert.equal(store.has(g), true);
+    assert.equal(store.graphSize(g), 10);
+    assert.equal(await countIn(v, g), 10);
+    const d = `${BASE}/dataset/discarded`;
+    const st2 = store.stage(d);
+    await st2.load(numbered("d", 4));
+    assert.equal(await countIn(v, d), 4);
+    await st2.discard();
+    assert.equal(await countIn(v, d), 0);
+    assert.equal(store.has(d), false);
+  });
+
+  test("reopening restores the graph list, sizes and commit number", async () => {
+    const again = await SparqlStore.open(endpoints(v));
+    const list = (s: SparqlStore): [string, number][] => s.graphsWithPrefix(BASE).sort().map((g) => [g, s.graphSize(g)]);
+    assert.deepEqual(list(again), list(store));
+    assert.equal(again.openInfo.lastSeq, store.openInfo.lastSeq + 9, "nine commits in the tests above");
+    assert.equal(again.openInfo.tornTail, undefined, "nothing to recover");
+    await again.close();
+  });
+
+  test("a crash mid-commit (a graph left `writing` with one batch in, a delete left `deleting`) is rolled back at the next start", async () => {
+    // What a commit leaves when the process dies after marking and one batch (written by hand,
+    // as sparql-store.ts writes it).
+    const half = `${BASE}/dataset/half`;
+    const del = `${BASE}/x/1`;
+    assert.equal(store.has(del), true);
+    const cat = `<${store.catalog}>`;
+    await update(
+      v,
+      `DELETE DATA { GRAPH ${cat} { <${del}> <${QG_NS}state> "ready" } } ;
+       INSERT DATA { GRAPH ${cat} { <${half}> <${QG_NS}state> "writing" ; <${QG_NS}triples> "0"^^<http://www.w3.org/2001/XMLSchema#integer> . <${del}> <${QG_NS}state> "deleting" } }`,
+    );
+    const r = await fetch(`${v.gsp}?graph-uri=${encodeURIComponent(half)}`, { method: "POST", headers: { "content-type": "text/turtle" }, body: numbered("h", 50) });
+    assert.ok(r.ok, await r.text());
+    assert.equal(await countIn(v, half), 50);
+    const again = await SparqlStore.open(endpoints(v));
+    assert.equal(again.has(half), false);
+    assert.equal(again.has(del), false);
+    assert.equal(await countIn(v, half), 0, "the half-written graph was dropped");
+    assert.equal(await countIn(v, del), 0, "the delete was finished");
+    assert.match(again.openInfo.tornTail ?? "", /^1 graph\(s\) of interrupted commits or stages dropped; 1 interrupted delete\(s\) finished$/);
+    // And the catalog is clean: a third start finds nothing to do.
+    const third = await SparqlStore.open(endpoints(v));
+    assert.equal(third.openInfo.tornTail, undefined);
+    assert.equal(third.graphsWithPrefix(BASE).length, again.graphsWithPrefix(BASE).length);
+    await again.close();
+    await third.close();
+  });
+
+  test("a crash in the middle of a publish of several requests rolls the whole commit back: its puts go, its delete is undone", async () => {
+    // What commit L+1 leaves when the process dies after the first of its publish requests: one
+    // put already `ready`, one still `writing`, its delete `deleting` (not yet dropped), and
+    // lastCommit still L (written by hand, as sparql-store.ts writes it).
+    const before = await SparqlStore.open(endpoints(v));
+    const L = before.openInfo.lastSeq;
+    await before.close();
+    const cat = `<${store.catalog}>`;
+    const int = (n: number): string => `"${n}"^^<http://www.w3.org/2001/XMLSchema#integer>`;
+    const [p1, p2, kept] = [`${BASE}/compound/p1`, `${BASE}/compound/p2`, `${BASE}/x/2`];
+    assert.equal(store.graphSize(kept), 2);
+    await update(
+      v,
+      `DELETE DATA { GRAPH ${cat} { <${kept}> <${QG_NS}state> "ready" ; <${QG_NS}commit> ${int(3)} } } ;
+       INSERT DATA { GRAPH ${cat} {
+         <${p1}> <${QG_NS}state> "ready" ; <${QG_NS}triples> ${int(2)} ; <${QG_NS}commit> ${int(L + 1)} .
+         <${p2}> <${QG_NS}state> "writing" ; <${QG_NS}triples> ${int(0)} ; <${QG_NS}commit> ${int(L + 1)} .
+         <${kept}> <${QG_NS}state> "deleting" ; <${QG_NS}commit> ${int(L + 1)} } } ;
+       INSERT DATA { GRAPH <${p1}> { <${BASE}/s/p1a> <${P}v> "1" . <${BASE}/s/p1b> <${P}v> "2" } GRAPH <${p2}> { <${BASE}/s/p2> <${P}v> "1" } }`,
+    );
+    const again = await SparqlStore.open(endpoints(v));
+    assert.equal(again.openInfo.lastSeq, L);
+    assert.deepEqual([again.has(p1), again.has(p2)], [false, false]);
+    assert.deepEqual([await countIn(v, p1), await countIn(v, p2)], [0, 0]);
+    assert.equal(again.has(kept), true, "the delete of the unfinished commit is undone");
+    assert.equal(again.graphSize(kept), 2);
+    assert.equal(await countIn(v, kept), 2);
+    assert.match(again.openInfo.tornTail ?? "", /^2 graph\(s\) of interrupted commits or stages dropped; 1 delete\(s\) of interrupted commits undone$/);
+    await again.close();
+  });
+
+  test("a commit of more graphs than one catalog update holds is published in several requests and reads back whole", async () => {
+    // catalogBatch 2: 5 graphs go in 3 catalog updates (by hand: 2 + 2 + 1).
+    const small = await SparqlStore.open(endpoints(v), { catalogBatch: 2 });
+    const gs = [0, 1, 2, 3, 4].map((i) => `${BASE}/compound/m${i}`);
+    const nquads = gs.map((g, i) => `<${BASE}/s/m${i}> <${P}v> "${i}" <${g}> .\n`).join("");
+    const seq = await small.commit([{ graphs: gs, nquads }, { graph: `${BASE}/x/2`, delete: true }]);
+    assert.equal(seq, small.openInfo.lastSeq + 1);
+    assert.deepEqual(gs.map((g) => small.graphSize(g)), [1, 1, 1, 1, 1]);
+    assert.equal(await countIn(v, `${BASE}/x/2`), 0);
+    const again = await SparqlStore.open(endpoints(v));
+    assert.equal(again.openInfo.lastSeq, seq);
+    assert.equal(again.openInfo.tornTail, undefined);
+    assert.deepEqual(again.graphsWithPrefix(`${BASE}/compound/m`).sort(), gs);
+    assert.equal(again.has(`${BASE}/x/2`), false);
+    await small.close();
+    await again.close();
+  });
+
+  test("reads are not there yet", async () => {
+    await assert.rejects(store.read(new URL("file:///x"), "x", []), /not yet/);
+  });
+});
+
+// Failing requests on Virtuoso 7.2.5 may break later inserts (docs/virtuoso.md finding 8): these run on a Virtuoso of their own.
+describe("SparqlStore: commits the store refuses", () => {
+  let v: Virtuoso;
+  let store: SparqlStore;
+  before(async () => {
+    v = await startVirtuoso();
+    // Batches of 2 lines, so that a bad line in the middle fails after earlier batches went in.
+    store = await SparqlStore.open(endpoints(v), { batchLines: 2 });
+  });
+  after(async () => {
+    await store?.close();
+    await v?.stop();
+  });
+
+  test("a batch the store rejects (resent once) fails the commit with its reason; what went in before is dropped and nothing is served", async (t) => {
+    const ok = `${BASE}/dataset/ok`;
+    await store.commit([{ graph: ok, ntriples: numbered("ok", 3) }]);
+    const g = `${BASE}/dataset/bad`;
+    const body = `${numbered("bad", 4)}<${BASE}/s/x> <${P}v> "unterminated .\n${numbered("bad", 2, 4)}`;
+    await assert.rejects(store.commit([{ graph: g, ntriples: body }, { graph: ok, delete: true }]), (e: Error) => {
+      assert.match(e.message, /commit failed, nothing of it is served .*POST of 2 triples to .*bad: the SPARQL store answered \d{3}/);
+      t.diagnostic(e.message);
+      return true;
+    });
+    assert.equal(store.has(g), false);
+    assert.equal(await countIn(v, g), 0, "the first two batches were dropped");
+    assert.equal(store.has(ok), true, "the commit's delete did not happen");
+    assert.equal(await countIn(v, ok), 3);
+    const again = await SparqlStore.open(endpoints(v));
+    assert.deepEqual(again.graphsWithPrefix(BASE), [ok]);
+    await again.close();
+  });
+
+  test("a commit while the store refuses updates fails with a clear error and leaves the graphs as they were", async () => {
+    const ok = `${BASE}/dataset/ok`;
+    await v.isql(`revoke SPARQL_UPDATE from "SPARQL";`);
+    try {
+      const g = `${BASE}/dataset/refused`;
+      await assert.rejects(store.commit([{ graph: g, ntriples: numbered("r", 3) }, { graph: ok, delete: true }]), /commit failed, nothing of it was written: catalog update: the SPARQL store answered \d{3}/);
+      assert.equal(store.has(g), false);
+      assert.equal(store.has(ok), true, "the graph to delete is still served");
+      assert.equal(await countIn(v, g), 0);
+      assert.equal(store.pendingCleanUps, 1, "taking the marks back was refused too: kept for the next commit");
+    } finally {
+      await v.isql(`grant SPARQL_UPDATE to "SPARQL";`);
+    }
+    // Writes work again once the store accepts them (the failed commit's marks, which could not
+    // be taken back while updates were refused, are cleaned up first).
+    await store.commit([{ graph: `${BASE}/dataset/later`, ntriples: numbered("l", 1) }]);
+    assert.equal(store.pendingCleanUps, 0);
+    assert.equal(await countIn(v, `${BASE}/dataset/later`), 1);
+    const again = await SparqlStore.open(endpoints(v));
+    assert.deepEqual(again.graphsWithPrefix(BASE).sort(), [`${BASE}/dataset/later`, ok]);
+    assert.equal(again.openInfo.tornTail, undefined, "the catalog holds no mark of the refused commit");
+    assert.equal(await countIn(v, ok), 3);
+    await again.close();
+  });
+});
