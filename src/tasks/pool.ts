@@ -17,6 +17,7 @@
 import type { Worker } from "node:worker_threads";
 import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
 import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
+import { FairQueue, watchWaiting } from "./fair-queue.ts";
 import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
 
 export interface RunOptions {
@@ -88,7 +89,7 @@ export interface JobPool<J extends JobMap = JobMap> {
 export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
   private readonly slots: Slot[] = [];
   /** Waiting jobs per owner; the Map's order is the round-robin order. */
-  private readonly queues = new Map<string, Pending[]>();
+  private readonly waiting = new FairQueue<Pending>();
   private nextId = 1;
   private closed = false;
   /** Workers replaced because their job grew their memory past the threshold. */
@@ -153,11 +154,7 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** Take a job out: from its queue (rejected with `err`), or off its worker (terminated and replaced). */
   private stop(job: Pending, err: unknown): void {
-    const q = this.queues.get(job.owner);
-    const at = q?.indexOf(job) ?? -1;
-    if (q && at >= 0) {
-      q.splice(at, 1);
-      if (q.length === 0) this.queues.delete(job.owner);
+    if (this.waiting.remove(job)) {
       job.reject(err);
       return;
     }
@@ -177,35 +174,16 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
         resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
         reject: (err) => (clearTimeout(job.timer), reject(err)),
       };
-      const { signal } = options;
-      if (signal?.aborted) return reject(new Cancelled("cancelled"));
-      signal?.addEventListener("abort", () => this.stop(job, new Cancelled("cancelled")), { once: true });
-      const wait = options.maxWaitMs;
-      if (wait !== undefined) {
-        job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`no worker was free for the job (${kind}) within ${wait} ms; try again later`)), wait);
-      }
-      const q = this.queues.get(job.owner);
-      if (q) q.push(job);
-      else this.queues.set(job.owner, [job]);
+      if (!watchWaiting(job, kind, options, (err) => this.stop(job, err))) return;
+      this.waiting.push(job);
       this.dispatch();
     });
-  }
-
-  /** The next job round-robin over owners: the first owner's oldest job, then that owner goes last. */
-  private next(): Pending | undefined {
-    for (const [owner, q] of this.queues) {
-      const job = q.shift();
-      this.queues.delete(owner);
-      if (q.length > 0) this.queues.set(owner, q);
-      if (job) return job;
-    }
-    return undefined;
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (slot.job || !slot.ready) continue;
-      const job = this.next();
+      const job = this.waiting.next();
       if (!job) return;
       slot.job = job;
       clearTimeout(job.timer);
@@ -220,15 +198,12 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** Jobs waiting for a worker. */
   get queued(): number {
-    let n = 0;
-    for (const q of this.queues.values()) n += q.length;
-    return n;
+    return this.waiting.size;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const q of this.queues.values()) for (const job of q) job.reject(new Cancelled("server is shutting down"));
-    this.queues.clear();
+    this.waiting.rejectAll(new Cancelled("server is shutting down"));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

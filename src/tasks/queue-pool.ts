@@ -29,6 +29,7 @@ import { deserialize, serialize } from "node:v8";
 import { Queue, QueueEvents, type ConnectionOptions } from "bullmq";
 import { Redis } from "ioredis";
 import { Cancelled, fromReport, InternalError, ServiceUnavailable, type ErrorReport } from "../errors.ts";
+import { FairQueue, watchWaiting } from "./fair-queue.ts";
 import type { JobInput, JobKind, JobMap, JobOutput } from "./job.ts";
 import type { JobPool, RunOptions } from "./pool.ts";
 
@@ -83,7 +84,7 @@ export function redisConnection(url: string): Redis {
 }
 
 export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
-  private readonly queues = new Map<string, Pending[]>();
+  private readonly waiting = new FairQueue<Pending>();
   /** Jobs on Redis, by job id. */
   private readonly onRedis = new Map<string, Pending>();
   /** Job ids of this process: `<run>-<n>`. */
@@ -149,34 +150,15 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
         resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
         reject: (err) => (clearTimeout(job.timer), reject(err)),
       };
-      const { signal } = options;
-      if (signal?.aborted) return reject(new Cancelled("cancelled"));
-      signal?.addEventListener("abort", () => this.stop(job, new Cancelled("cancelled")), { once: true });
-      const wait = options.maxWaitMs;
-      if (wait !== undefined) {
-        job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`no worker was free for the job (${kind}) within ${wait} ms; try again later`)), wait);
-      }
-      const q = this.queues.get(job.owner);
-      if (q) q.push(job);
-      else this.queues.set(job.owner, [job]);
+      if (!watchWaiting(job, kind, options, (err) => this.stop(job, err))) return;
+      this.waiting.push(job);
       this.dispatch();
     });
   }
 
-  /** The next job round-robin over owners (as pool.ts). */
-  private next(): Pending | undefined {
-    for (const [owner, q] of this.queues) {
-      const job = q.shift();
-      this.queues.delete(owner);
-      if (q.length > 0) this.queues.set(owner, q);
-      if (job) return job;
-    }
-    return undefined;
-  }
-
   private dispatch(): void {
     while (!this.closed && this.onRedis.size < this.options.slots) {
-      const job = this.next();
+      const job = this.waiting.next();
       if (!job) return;
       const id = `${this.run_}-${this.nextId++}`;
       job.id = id;
@@ -222,11 +204,7 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** Take a job out: from its local queue, or off Redis (removed while waiting, else its worker told to stop). */
   private stop(job: Pending, err: unknown): void {
-    const q = this.queues.get(job.owner);
-    const at = q?.indexOf(job) ?? -1;
-    if (q && at >= 0) {
-      q.splice(at, 1);
-      if (q.length === 0) this.queues.delete(job.owner);
+    if (this.waiting.remove(job)) {
       job.reject(err);
       return;
     }
@@ -252,15 +230,12 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** Jobs waiting here for a place on Redis. */
   get queued(): number {
-    let n = 0;
-    for (const q of this.queues.values()) n += q.length;
-    return n;
+    return this.waiting.size;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const q of this.queues.values()) for (const job of q) job.reject(new Cancelled("server is shutting down"));
-    this.queues.clear();
+    this.waiting.rejectAll(new Cancelled("server is shutting down"));
     const ids = [...this.onRedis.keys()];
     for (const job of this.onRedis.values()) job.reject(new Cancelled("server is shutting down"));
     this.onRedis.clear();
