@@ -105,3 +105,15 @@ export async function assertHamsterPredictions(base: string, model: string): Pro
   assert.equal(training.measured, true);
   assert.equal(training.value, undefined, "no prediction");
 }
+
+/** A cross-validation's pooled statistics (qg:<name>, xsd:double, on the cross-validation) and each compound's fold, from its N-Triples. */
+export async function crossValidationResult(cv: string): Promise<{ stats: Map<string, number>; folds: Map<string, string> }> {
+  const nt = await (await get(cv, "application/n-triples")).text();
+  const stats = new Map<string, number>();
+  for (const m of nt.matchAll(new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${QG_NS.replace(/[/.]/g, "\\$&")}(\\w+)> "([^"]+)"\\^\\^<http://www\\.w3\\.org/2001/XMLSchema#double> \\.$`, "gm"))) stats.set(m[1]!, Number(m[2]));
+  const folds = new Map<string, string>();
+  const compound = new Map<string, string>();
+  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <http:\/\/www\.opentox\.org\/api\/1\.1#compound> <([^>]+)> \.$/gm)) compound.set(m[1]!, m[2]!);
+  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <[^>]+#fold> "(\d+)"/gm)) folds.set(compound.get(m[1]!)!, m[2]!);
+  return { stats, folds };
+}

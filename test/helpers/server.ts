@@ -298,3 +298,21 @@ export async function assertServesNormally(base: string, o: { headers?: Record<s
   const compounds = await fetch(done.body, { headers: { Accept: "text/uri-list", ...headers } });
   assert.equal((await compounds.text()).split(/\r?\n/).filter(Boolean).length, 85);
 }
+
+/** One server-sent event of a task's event stream (README "Tasks"). */
+export interface TaskEvent {
+  readonly event: string;
+  readonly data: { status: string; percentageCompleted: number; resultURI: string | null };
+}
+
+/** The events of a task's `text/event-stream` body. */
+export function parseTaskEvents(text: string): TaskEvent[] {
+  return text
+    .split(/\n\n+/)
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+      const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+      return { event, data: JSON.parse(data) as TaskEvent["data"] };
+    });
+}

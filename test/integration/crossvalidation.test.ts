@@ -10,23 +10,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { EPAFHM, get, HAMSTER, uploadDataset, postForm as post, runTask } from "../helpers/server.ts";
+import { crossValidationResult } from "../helpers/predictions.ts";
 import { useServer } from "../helpers/use-server.ts";
 import { section } from "../helpers/html.ts";
-import { QG_NS } from "../../src/store/vocab.ts";
 
 
 
-/** Pooled statistics (qg:<name> on the cross-validation) and the predictions' folds. */
-async function read(base: string, cv: string): Promise<{ stats: Map<string, number>; folds: Map<string, string> }> {
-  const nt = await (await get(cv, "application/n-triples")).text();
-  const stats = new Map<string, number>();
-  for (const m of nt.matchAll(new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${QG_NS.replace(/[/.]/g, "\\$&")}(\\w+)> "([^"]+)"\\^\\^<http://www\\.w3\\.org/2001/XMLSchema#double> \\.$`, "gm"))) stats.set(m[1]!, Number(m[2]));
-  const folds = new Map<string, string>();
-  const compound = new Map<string, string>();
-  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <http:\/\/www\.opentox\.org\/api\/1\.1#compound> <([^>]+)> \.$/gm)) compound.set(m[1]!, m[2]!);
-  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <[^>]+#fold> "(\d+)"/gm)) folds.set(compound.get(m[1]!)!, m[2]!);
-  return { stats, folds };
-}
 
 describe("cross-validation over HTTP", () => {
   const srv = useServer({ upload: { hamster: HAMSTER } });
@@ -34,7 +23,7 @@ describe("cross-validation over HTTP", () => {
 
   test("10-fold CV of BBRC + weighted majority vote on hamster: accuracy ≥ 0.80; every compound predicted or counted unpredicted", async () => {
     first = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: "prediction_algorithm=weighted_majority_vote" });
-    const { stats, folds } = await read(srv.base, first);
+    const { stats, folds } = await crossValidationResult(first);
     assert.ok(stats.get("accuracy")! >= 0.8, `accuracy ${stats.get("accuracy")}`);
     assert.equal(stats.get("numInstances"), 85);
     assert.equal(folds.size, 85);
@@ -43,12 +32,12 @@ describe("cross-validation over HTTP", () => {
 
   test("the same seed gives the same folds and statistics; another seed other folds", async () => {
     const again = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "1", algorithm_params: "prediction_algorithm=weighted_majority_vote" });
-    const a = await read(srv.base, first);
-    const b = await read(srv.base, again);
+    const a = await crossValidationResult(first);
+    const b = await crossValidationResult(again);
     assert.deepEqual(b.folds, a.folds);
     assert.deepEqual(b.stats, a.stats);
     const other = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, random_seed: "2", num_folds: "5", algorithm_params: "prediction_algorithm=weighted_majority_vote" });
-    assert.notDeepEqual((await read(srv.base, other)).folds, a.folds);
+    assert.notDeepEqual((await crossValidationResult(other)).folds, a.folds);
   });
 
   // The default for a numeric endpoint mines paths (docs/lazar-method.md "Substructures", as
@@ -57,7 +46,7 @@ describe("cross-validation over HTTP", () => {
   test("regression on EPAFHM.medi_log10.csv (BBRC trees + local SVM regression): RMSE < 1.5", async () => {
     const epa = await uploadDataset(srv.base, EPAFHM);
     const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: epa, algorithm_params: "feature_type=trees" });
-    const { stats } = await read(srv.base, cv);
+    const { stats } = await crossValidationResult(cv);
     assert.ok(stats.get("rootMeanSquaredError")! < 1.5, `RMSE ${stats.get("rootMeanSquaredError")}`);
     assert.ok(stats.get("numPredicted")! > 0);
   });
@@ -67,8 +56,8 @@ describe("cross-validation over HTTP", () => {
     const fd = await runTask(`${epa}/pc`, { pc_type: "constitutional", lib: "cdk" }, 120_000);
     const cvOf = (algorithm: string): Promise<string> =>
       runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: epa, algorithm_params: `feature_dataset_uri=${fd};prediction_algorithm=${algorithm}` });
-    const svm = await read(srv.base, await cvOf("local_svm_regression"));
-    const avg = await read(srv.base, await cvOf("weighted_average"));
+    const svm = await crossValidationResult(await cvOf("local_svm_regression"));
+    const avg = await crossValidationResult(await cvOf("weighted_average"));
     for (const { stats, folds } of [svm, avg]) {
       // Reference: the RMSE bound of lazar's regression CV test on EPAFHM.medi_log10.csv
       // (opentox/lazar : test/validation-regression.rb @ dd8b986, see the header).
@@ -87,7 +76,7 @@ describe("cross-validation over HTTP", () => {
   test("substructures from a feature_dataset_uri (BBRC mined on all of hamster): accuracy ≥ 0.80", async () => {
     const fd = await runTask(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: srv.datasets.hamster, min_frequency: "8" });
     const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, algorithm_params: `feature_dataset_uri=${fd}` });
-    const { stats, folds } = await read(srv.base, cv);
+    const { stats, folds } = await crossValidationResult(cv);
     assert.ok(stats.get("accuracy")! >= 0.8, `accuracy ${stats.get("accuracy")}`);
     assert.equal(folds.size, 85);
   });

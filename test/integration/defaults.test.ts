@@ -15,7 +15,7 @@ import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
-import { assertServesNormally, DATA, get, postForm, sparqlSelect, taskState } from "../helpers/server.ts";
+import { assertServesNormally, DATA, get, parseTaskEvents, postForm, sparqlSelect } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const OT = "http://www.opentox.org/api/1.1#";
@@ -24,22 +24,23 @@ const FILE = `${DATA}lazar-public-data/regression/training_log10.csv`;
 interface Run {
   readonly status: number;
   readonly body: string;
-  /** percentageCompleted of every poll while the task was Running. */
+  /** percentageCompleted of every progress event while the task was Running. */
   readonly running: number[];
 }
 
-/** POST, then poll the task every 200 ms until it ends, recording its progress. */
+/**
+ * POST, then follow the task's event stream to its end, recording every progress the task
+ * published while Running (an event per update, so the record does not depend on how often a
+ * client polls or how busy the machine is).
+ */
 async function follow(url: string, params: Record<string, string>): Promise<Run> {
   const r = await postForm(url, params);
   assert.equal(r.status, 202, await r.clone().text());
   const task = (await r.text()).trim();
-  const running: number[] = [];
-  for (;;) {
-    const s = await taskState(task);
-    if (s.status === "Running") running.push(s.percentageCompleted);
-    if (s.status !== "Running" && s.status !== "Queued") break;
-    await new Promise((res) => setTimeout(res, 200));
-  }
+  const stream = await fetch(task, { headers: { Accept: "text/event-stream" }, signal: AbortSignal.timeout(900_000) });
+  assert.equal(stream.status, 200);
+  const events = parseTaskEvents(await stream.text()); // ends when the task does
+  const running = events.filter((e) => e.event === "progress" && e.data.status === "Running").map((e) => e.data.percentageCompleted);
   const end = await fetch(task, { headers: { Accept: "text/uri-list" } });
   return { status: end.status, body: (await end.text()).trim(), running };
 }

@@ -11,22 +11,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { DATA, get, HAMSTER, postForm, ROOT, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
+import { DATA, HAMSTER, postForm, ROOT, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
+import { crossValidationResult } from "../helpers/predictions.ts";
 import { withServer } from "../helpers/use-server.ts";
 import { startRedis, type TestRedis } from "../helpers/redis.ts";
-import { QG_NS } from "../../src/store/vocab.ts";
 
-/** Pooled statistics (qg:<name> on the cross-validation) and each compound's fold (as crossvalidation.test.ts reads them). */
-async function read(cv: string): Promise<{ stats: Map<string, number>; folds: Map<string, string> }> {
-  const nt = await (await get(cv, "application/n-triples")).text();
-  const stats = new Map<string, number>();
-  for (const m of nt.matchAll(new RegExp(`^<${cv.replace(/[/.]/g, "\\$&")}> <${QG_NS.replace(/[/.]/g, "\\$&")}(\\w+)> "([^"]+)"\\^\\^<http://www\\.w3\\.org/2001/XMLSchema#double> \\.$`, "gm"))) stats.set(m[1]!, Number(m[2]));
-  const folds = new Map<string, string>();
-  const compound = new Map<string, string>();
-  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <http:\/\/www\.opentox\.org\/api\/1\.1#compound> <([^>]+)> \.$/gm)) compound.set(m[1]!, m[2]!);
-  for (const m of nt.matchAll(/^<([^>]+#p\d+)> <[^>]+#fold> "(\d+)"/gm)) folds.set(compound.get(m[1]!)!, m[2]!);
-  return { stats, folds };
-}
 
 /** Compound URIs carry the base URL: compare folds by the compound's path. */
 function byPath(folds: Map<string, string>): Map<string, string> {
@@ -87,13 +76,13 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
   let workers: QueueWorkerProcess[] = [];
   let dataDir = "";
   let hamster = "";
-  let reference: Awaited<ReturnType<typeof read>>;
+  let reference: Awaited<ReturnType<typeof crossValidationResult>>;
 
   before(async () => {
     // The reference first, in-process (no queue), so that the two servers do not share the cores.
     reference = await withServer({ upload: { hamster: HAMSTER } }, async (srv) => {
       const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, ...CV });
-      return read(cv);
+      return crossValidationResult(cv);
     });
     redis = await startRedis();
     dataDir = freshDir();
@@ -121,7 +110,7 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
 
   test("a 10-fold CV through the queue: the same folds and statistics as in-process (same seed), fold jobs on both workers", async () => {
     const before = workers.map((w) => [...w.output().matchAll(/job \S+ cv\.\S+: done/g)].length);
-    const { stats, folds } = await read(await runTask(`${api.base}/validation/crossvalidation`, cvParams()));
+    const { stats, folds } = await crossValidationResult(await runTask(`${api.base}/validation/crossvalidation`, cvParams()));
     assert.equal(folds.size, 85);
     assert.deepEqual(byPath(folds), byPath(reference.folds));
     assert.deepEqual(stats, reference.stats);
@@ -139,7 +128,7 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
     assert.equal(done.status, 200, done.body);
     // The killed job ran again to the end on the other worker (after its lock expired).
     assert.equal(survivor.output().match(endOf(killed.id))?.[1], "done", survivor.output());
-    const { stats, folds } = await read(done.body);
+    const { stats, folds } = await crossValidationResult(done.body);
     assert.deepEqual(byPath(folds), byPath(reference.folds));
     assert.deepEqual(stats, reference.stats);
     workers[killed.i] = await startWorker(redis.url);

@@ -16,29 +16,13 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Parser } from "n3";
-import { DATA, get, KAZIUS, storeSnapshot, taskState, uploadFile, uriList, waitForTaskState } from "../helpers/server.ts";
+import { DATA, get, KAZIUS, parseTaskEvents, storeSnapshot, taskState, uploadFile, uriList, waitForTaskState } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const MUV = `${DATA}moleculenet/muv.csv`;
 const OT = "http://www.opentox.org/api/1.1#";
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 const REFRESH = /<meta http-equiv="refresh"/i;
-
-interface SseEvent {
-  readonly event: string;
-  readonly data: { status: string; percentageCompleted: number; resultURI: string | null };
-}
-
-function parseEvents(text: string): SseEvent[] {
-  return text
-    .split(/\n\n+/)
-    .filter((block) => block.trim() !== "")
-    .map((block) => {
-      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
-      const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-      return { event, data: JSON.parse(data) as SseEvent["data"] };
-    });
-}
 
 describe("tasks", () => {
   const srv = useServer();
@@ -110,7 +94,7 @@ describe("tasks", () => {
     const r = await fetch(task, { headers: { Accept: "text/event-stream" }, signal: AbortSignal.timeout(90_000) });
     assert.equal(r.status, 200);
     assert.equal(r.headers.get("content-type")?.split(";")[0], "text/event-stream");
-    const events = parseEvents(await r.text()); // resolves only when the server ends the stream
+    const events = parseTaskEvents(await r.text()); // resolves only when the server ends the stream
     const progress = events.slice(0, -1);
     const final = events.at(-1)!;
     assert.ok(progress.length >= 1, "at least one progress event");
