@@ -94,20 +94,17 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
 
   // The vocabulary as the file states it (its terms at QG_NS, whatever this service's base), each
   // term rdfs:isDefinedBy the vocabulary, and this document named as a copy of it.
-  const ontologyQuads = (): Quad[] => {
-    const quads = new Parser({ baseIRI: QG_ONTOLOGY }).parse(readFileSync(ONTOLOGY_FILE, "utf8"));
-    const vocabulary = iri(QG_ONTOLOGY);
-    const terms = new Set(quads.filter((q) => q.subject.termType === "NamedNode" && q.subject.value.startsWith(QG_NS)).map((q) => q.subject.value));
-    for (const t of terms) quads.push(DataFactory.quad(iri(t), rdfs.isDefinedBy, vocabulary));
-    const doc = iri(uris.ontology());
-    quads.push(DataFactory.quad(doc, foaf.primaryTopic, vocabulary), DataFactory.quad(doc, rdfs.label, str("this service's copy of the qsargraph vocabulary")));
-    return quads;
-  };
   // The vocabulary as the file states it (its terms at QG_NS, whatever this service's base), each
-  // term rdfs:isDefinedBy the vocabulary, and this document named as a copy of it.
-  const quads = ontologyQuads();
+  // term rdfs:isDefinedBy the vocabulary, and this document named as a copy of it; read once.
+  const source = readFileSync(ONTOLOGY_FILE, "utf8");
+  const quads: Quad[] = new Parser({ baseIRI: QG_ONTOLOGY }).parse(source);
+  const vocabulary = iri(QG_ONTOLOGY);
+  const terms = new Set(quads.filter((q) => q.subject.termType === "NamedNode" && q.subject.value.startsWith(QG_NS)).map((q) => q.subject.value));
+  for (const t of terms) quads.push(DataFactory.quad(iri(t), rdfs.isDefinedBy, vocabulary));
+  const doc = iri(uris.ontology());
+  quads.push(DataFactory.quad(doc, foaf.primaryTopic, vocabulary), DataFactory.quad(doc, rdfs.label, str("this service's copy of the qsargraph vocabulary")));
   const cached = toNTriples(quads);
-  const ontologyPage = ontologyHtml(quads, readFileSync(ONTOLOGY_FILE, "utf8"), vocab.base, uris.ontology());
+  const ontologyPage = ontologyHtml(quads, source, vocab.base, uris.ontology());
   router.get("/ontology", async (ctx) => {
     await respond(ctx, [...rdfReps(() => textSource(cached), deps), ["text/uri-list", () => uriList([uris.ontology()])], ["text/html", () => ontologyPage]]);
   });
