@@ -88,3 +88,11 @@ export async function parseRdf(body: string, type: string, base: string): Promis
   }
   return triples.map(canonical).sort();
 }
+
+/** Of the terms `used`, those the vocabulary `definitions` does not give an rdf:type, an rdfs:label and an rdfs:comment (sorted). */
+export function undefinedTerms(used: Iterable<string>, definitions: readonly TripleLike[]): string[] {
+  const has = (s: string, p: string): boolean => definitions.some((q) => q.subject.value === s && q.predicate.value === p);
+  const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+  const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
+  return [...new Set(used)].filter((t) => !has(t, RDF_TYPE) || !has(t, `${RDFS}label`) || !has(t, `${RDFS}comment`)).sort();
+}

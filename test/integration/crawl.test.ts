@@ -22,13 +22,12 @@ import assert from "node:assert/strict";
 import { Parser, type Quad } from "n3";
 import { compoundUri, HAMSTER, postForm, runTask } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
+import { undefinedTerms } from "../helpers/rdf.ts";
 
 const MAX_IRIS = 2000;
 const PER_KIND = 4;
 const OT = "http://www.opentox.org/api/1.1#";
 const OWL_SAME_AS = "http://www.w3.org/2002/07/owl#sameAs";
-const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
-const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
 /** The service's vocabulary namespace, spelt out as documented (docs/vocabulary.md): the same for every deployment. */
 const QG = "https://w3id.org/qsargraph/ontology#";
 
@@ -163,8 +162,6 @@ describe("the crawl of a populated service", () => {
     assert.deepEqual(allQuads.filter((q) => [q.subject, q.predicate, q.object].some((t) => t.value.startsWith(`${base}/ontology#`))).map((q) => q.predicate.value), [], "nothing in <BASE>/ontology#");
     const ontology = await fetch(`${base}/ontology`, { headers: { Accept: "text/turtle" } });
     const defs = new Parser({ baseIRI: `${base}/ontology` }).parse(await ontology.text());
-    const has = (term: string, p: string): boolean => defs.some((q) => q.subject.value === term && q.predicate.value === p);
-    const undefinedTerms = [...used].filter((t) => !has(t, RDF_TYPE) || !has(t, `${RDFS}label`) || !has(t, `${RDFS}comment`));
-    assert.deepEqual(undefinedTerms, [], "every qg: term used is defined, labelled and commented");
+    assert.deepEqual(undefinedTerms(used, defs), [], "every qg: term used is defined, labelled and commented");
   });
 });
