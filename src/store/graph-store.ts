@@ -64,7 +64,6 @@ import type { FromCurrentWorker } from "./current-worker.ts";
 import { MemoryThread } from "./memory-thread.ts";
 
 export type { RecordListener, RecordLocation } from "./journal-writer.ts";
-export type { CommitOptions, DumpFormat, OpenInfo } from "./backend.ts";
 export { countStatements } from "./journal.ts";
 
 export interface StoreOptions {
