@@ -221,3 +221,122 @@ describe("reads on the SPARQL store give what the embedded store gives", () => {
     });
   }
 });
+
+/** A TCP proxy in front of the SPARQL store: forwards, hangs (accepts and answers nothing) or is down. */
+class Proxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  mode: "forward" | "hang" = "forward";
+  constructor(
+    private readonly target: number,
+    readonly port: number,
+  ) {}
+  start(): Promise<void> {
+    this.server = createServer((c) => {
+      this.sockets.add(c);
+      c.on("close", () => this.sockets.delete(c));
+      c.on("error", () => undefined);
+      if (this.mode === "hang") return;
+      const u = connect(this.target, "127.0.0.1");
+      this.sockets.add(u);
+      u.on("close", () => this.sockets.delete(u));
+      u.on("error", () => c.destroy());
+      c.pipe(u).pipe(c);
+    });
+    return new Promise((resolve) => this.server!.listen(this.port, "127.0.0.1", resolve));
+  }
+  /** Every connection cut, nothing listening. */
+  stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+describe("reads on the SPARQL store: what they see, large results, failures", () => {
+  const B = "http://qsargraph.test";
+  const v = new Vocab(B);
+  const QG = "https://w3id.org/qsargraph/ontology#";
+  const C1 = `${B}/compound/InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3`;
+  const C2 = `${B}/compound/InChI=1S/C6H6/c1-2-4-6-5-3-1/h1-6H`;
+  const KEY = "LFQSCWFLJHTTHZ-UHFFFAOYSA-N";
+  const G = `${B}/dataset/bigbigbigbig`;
+  const F = `${G}/feature/x`;
+  /** Entries in G: past the store's row limit (10,000). */
+  const N = 12_000;
+  let virtuoso: Virtuoso;
+  let proxy: Proxy;
+  let store: SparqlStore;
+
+  before(async () => {
+    virtuoso = await startVirtuoso({ resultSetMaxRows: 10_000 });
+    proxy = new Proxy(Number(new URL(virtuoso.sparql).port), await freePort());
+    await proxy.start();
+    const through = (u: string): string => u.replace(/:\d+\//, `:${proxy.port}/`);
+    store = await SparqlStore.open({ query: through(virtuoso.sparql), update: virtuoso.update, gsp: virtuoso.gsp, base: B });
+    let big = "";
+    for (let i = 1; i <= N; i++) {
+      const e = `<${G}#e${i}>`;
+      big += `${e} <${QG}line> "${i}"^^<http://www.w3.org/2001/XMLSchema#integer> .\n${e} <${ot.compound.value}> <${C1}> .\n${e} <${ot.values.value}> <${G}#v${i}> .\n`;
+      big += `<${G}#v${i}> <${ot.feature.value}> <${F}> .\n<${G}#v${i}> <${ot.value.value}> "${i / 4}"^^<http://www.w3.org/2001/XMLSchema#double> .\n${e} <${QG}smiles> "C" .\n`;
+    }
+    await store.commit([
+      { graph: C1, ntriples: `<${C1}> <${QG}inchi> "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3" .\n<${C1}> <${QG}inchikey> "${KEY}" .\n<${C1}> <${QG}smiles> "CCO" .\n` },
+      { graph: G, ntriples: big },
+    ]);
+  });
+  after(async () => {
+    await store?.close();
+    await proxy?.stop();
+    await virtuoso?.stop();
+  });
+
+  test("a match over every graph sees ready graphs only: not a graph being written (a stage), until its commit", async () => {
+    assert.deepEqual(await readOn(store, v, "compoundsByKey", KEY), [C1]);
+    const stage = store.stage(C2);
+    await stage.load(`<${C2}> <${QG}inchikey> "${KEY}" .\n<${C2}> <${QG}smiles> "c1ccccc1" .\n`);
+    assert.deepEqual(await readOn(store, v, "compoundsByKey", KEY), [C1], "the staged graph is in the store, marked writing, and not seen");
+    assert.deepEqual(await readOn(store, v, "compound", C2), null, "nor by name");
+    await store.commit([{ graph: C2, ntriples: `<${C2}> <${QG}inchikey> "${KEY}" .\n<${C2}> <${QG}smiles> "c1ccccc1" .\n` }], { preloaded: [stage] });
+    assert.deepEqual(await readOn(store, v, "compoundsByKey", KEY), [C1, C2], "seen once committed: the read threads follow the ready set");
+    await store.commit([{ graph: C2, delete: true }]);
+    assert.deepEqual(await readOn(store, v, "compoundsByKey", KEY), [C1], "and not once deleted");
+  });
+
+  test("a match past the row limit is read in pages; a query past it is refused, and the next read works", async () => {
+    // 12,000 qg:smiles triples in G and one in C1: two pages of 9,999 rows.
+    const t0 = performance.now();
+    assert.deepEqual(await readOn(store, v, "compoundStructures"), { uris: [C1], smiles: ["CCO"] });
+    console.log(`compoundStructures over ${N + 1} qg:smiles triples: ${Math.round(performance.now() - t0)} ms`);
+    assert.equal(store.reads.lastStats?.remoteCalls, 2, "two pages");
+    assert.equal(await readOn(store, v, "maxEntryLine", G), N, "an aggregate over the large graph is one row");
+    await assert.rejects(readOn(store, v, "featureColumn", G, F), /read featureColumn on the SPARQL store failed: .*row limit/);
+    const entries = (await readOn(store, v, "entryLinesIn", G, 100, 5)) as number[];
+    assert.deepEqual([...entries].sort((a, b) => a - b), [100, 101, 102, 103, 104], "a read after a failed one works (lines from 100 on, by construction)");
+  });
+
+  test("a store that is down or hangs fails the read with a clear error; the next read works once it is back", async () => {
+    // Not answered from the cache: C1 is read on every call.
+    const fresh = await SparqlStore.open({ query: store.endpoints.query, update: virtuoso.update, gsp: virtuoso.gsp, base: B }, { reads: { timeoutMs: 3_000, cacheGraphTriples: 0 } });
+    try {
+      const compound = async (): Promise<string | undefined> => ((await readOn(fresh, v, "compound", C1)) as { smiles?: string } | null)?.smiles;
+      assert.equal(await compound(), "CCO");
+      await proxy.stop();
+      await assert.rejects(compound(), /read compound on the SPARQL store failed: the SPARQL store did not answer \(.*ECONNREFUSED/);
+      await proxy.start();
+      assert.equal(await compound(), "CCO", "works again once the store is back");
+      proxy.mode = "hang";
+      await proxy.stop();
+      await proxy.start();
+      const t0 = Date.now();
+      await assert.rejects(compound(), /read compound on the SPARQL store failed: .*(did not answer in time|out of time|aborted|timeout)/i);
+      const took = Date.now() - t0;
+      console.log(`a read on a hung store failed after ${took} ms (time limit 3,000 ms)`);
+      proxy.mode = "forward";
+      await proxy.stop();
+      await proxy.start();
+      assert.equal(await compound(), "CCO", "works again once the store answers");
+    } finally {
+      await fresh.close();
+    }
+  });
+});
