@@ -19,7 +19,7 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import * as ox from "oxigraph";
 import { checkPlain } from "./plain-data.ts";
-import { csvFromJson, fromJson, iriText, rowsFromJson, STR_PREFIX, termText, withLexicalForms, type JsonResults, type JsonTerm } from "./sparql-terms.ts";
+import { csvFromJson, fromJson, iriText, rowsFromJson, soleGraph, STR_PREFIX, termText, withLexicalForms, type JsonResults, type JsonTerm } from "./sparql-terms.ts";
 import type { ReadsModule } from "./graph-store.ts";
 
 export interface ReadThreadData {
@@ -239,14 +239,6 @@ class RemoteStore {
     if ((r.results.bindings.length ?? 0) >= data.maxRows) throw new Error(`the SPARQL store's answer has ${r.results.bindings.length} rows, its row limit: it may be cut short (${query.slice(0, 200)})`);
     return csv ? csvFromJson(r) : rowsFromJson(r);
   }
-}
-
-/** The one graph a query names when it names exactly one, by IRI, and no other (no `GRAPH ?g`, `FROM`, `SERVICE`); else undefined. */
-export function soleGraph(query: string): string | undefined {
-  if (/\b(FROM|SERVICE)\b/i.test(query) || /\bGRAPH\s*[?$]/i.test(query)) return undefined;
-  const named = new Set<string>();
-  for (const m of query.matchAll(/\bGRAPH\s*<([^>]*)>/gi)) named.add(m[1]!);
-  return named.size === 1 ? [...named][0] : undefined;
 }
 
 const store = new RemoteStore() as unknown as ox.Store;

@@ -163,3 +163,11 @@ export function csvFromJson(r: JsonResults): string {
   }
   return out;
 }
+
+/** The one graph a query names when it names exactly one, by IRI, and no other (no `GRAPH ?g`, `FROM`, `SERVICE`); else undefined. */
+export function soleGraph(query: string): string | undefined {
+  if (/\b(FROM|SERVICE)\b/i.test(query) || /\bGRAPH\s*[?$]/i.test(query)) return undefined;
+  const named = new Set<string>();
+  for (const m of query.matchAll(/\bGRAPH\s*<([^>]*)>/gi)) named.add(m[1]!);
+  return named.size === 1 ? [...named][0] : undefined;
+}
