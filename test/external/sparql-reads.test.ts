@@ -2,10 +2,10 @@
  * Reads on the SPARQL store (SparqlStore `read`, src/store/sparql-reads.ts) against a Virtuoso 7.2
  * started for the test with its default row limit (ResultSetMaxRows 10,000).
  *
- * The reference is the embedded store: the real service (test/helpers/server.ts) runs a
- * realistic workload on a temporary data dir — the hamster fixture uploaded, a lazar model built
- * (BBRC features), one compound predicted, a 2-fold cross-validation and its report, their
- * tasks — then stops; its data dir is opened as a GraphStore and every graph's N-Triples are
+ * The reference is the embedded store: the real service runs a realistic workload on a temporary
+ * data dir (test/helpers/sparql-workload.ts: the hamster fixture uploaded, a lazar model built
+ * with BBRC features, one compound predicted, a 2-fold cross-validation and its report, their
+ * tasks), then stops; its data dir is opened as a GraphStore and every graph's N-Triples are
  * committed to a SparqlStore. Every name in READ_NAMES must give the same plain data on both (a
  * read without a case fails the test), with arguments taken from the data; once with the cache
  * of small graphs (the default) and once without (every call remote, large results paged).
@@ -16,13 +16,13 @@
  */
 import assert from "node:assert/strict";
 import { createServer, type Server, type Socket, connect } from "node:net";
-import { rmSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { READ_NAMES, type ReadArgs, type ReadName } from "../../src/resources/reads.ts";
 import { GraphStore } from "../../src/store/graph-store.ts";
 import { SparqlStore, type SparqlEndpoints } from "../../src/store/sparql-store.ts";
 import { ot, Vocab } from "../../src/store/vocab.ts";
-import { compoundUri, HAMSTER, runTask, startServer, uploadDataset, postForm, freePort } from "../helpers/server.ts";
+import { freePort } from "../helpers/server.ts";
+import { hamsterWorkload, type Workload } from "../helpers/sparql-workload.ts";
 import { startVirtuoso, type Virtuoso } from "../helpers/virtuoso.ts";
 
 const MODULE = new URL("../../src/resources/reads.ts", import.meta.url);
@@ -83,42 +83,27 @@ describe("reads on the SPARQL store give what the embedded store gives", () => {
   let sparql: SparqlStore;
   let uncached: SparqlStore;
   let v: Vocab;
-  let dataDir = "";
+  let workload: Workload;
   /** The cases: read name → argument lists (taken from the data). */
   const cases = new Map<ReadName, unknown[][]>();
 
   before(async () => {
-    const [vs, srv] = await Promise.all([startVirtuoso({ resultSetMaxRows: 10_000 }), startServer()]);
+    const [vs, w] = await Promise.all([startVirtuoso({ resultSetMaxRows: 10_000 }), hamsterWorkload()]);
     virtuoso = vs;
-    dataDir = srv.dataDir;
-    const base = srv.base;
+    workload = w;
+    embedded = w.embedded;
+    const base = w.base;
     v = new Vocab(base);
-    try {
-      const ds = await uploadDataset(base, HAMSTER);
-      const model = await runTask(`${base}/algorithm/lazar`, { dataset_uri: ds, min_frequency: "8" });
-      const query = await compoundUri(base, "c1ccccc1NN");
-      const r = await postForm(model, { compound_uri: query });
-      assert.equal(r.status, 201, await r.clone().text());
-      const cv = await runTask(`${base}/validation/crossvalidation`, { algorithm_uri: `${base}/algorithm/qsar`, dataset_uri: ds, num_folds: "2", algorithm_params: "prediction_algorithm=weighted_majority_vote" });
-      await runTask(`${base}/validation/report/crossvalidation`, { validation_uris: cv });
-    } finally {
-      await srv.stop();
-    }
-    embedded = await GraphStore.open(dataDir, { maxDumpTriples: 10_000_000 });
     const endpoints: SparqlEndpoints = { query: virtuoso.sparql, update: virtuoso.update, gsp: virtuoso.gsp, base };
     sparql = await SparqlStore.open(endpoints, { reads: { maxRows: 10_000 } });
-    const graphs = embedded.graphsWithPrefix("");
-    for (let i = 0; i < graphs.length; i += 50) {
-      const part = graphs.slice(i, i + 50);
-      const ops = await Promise.all(part.map(async (g) => ({ graph: g, ntriples: await embedded.dump(g, "application/n-triples") })));
-      await sparql.commit(ops);
-    }
+    await w.copyTo(sparql);
+    const graphs = w.graphs;
     uncached = await SparqlStore.open(endpoints, { reads: { maxRows: 10_000, cacheGraphTriples: 0 } });
-    assert.deepEqual(uncached.graphsWithPrefix("").sort(), graphs.sort(), "every graph is in the SPARQL store");
+    assert.deepEqual(uncached.graphsWithPrefix("").sort(), graphs, "every graph is in the SPARQL store");
 
     // Arguments from the data, read on the embedded store.
     const e = <K extends ReadName>(name: K, ...args: ReadArgs<K>): Promise<any> => readOn(embedded, v, name, ...args); // eslint-disable-line @typescript-eslint/no-explicit-any
-    const of = (prefix: string): string[] => graphs.filter((g) => g.startsWith(`${base}/${prefix}`)).sort();
+    const of = w.of;
     const datasets = of("dataset/");
     const models = of("model/");
     const cvs = of("validation/crossvalidation/");
@@ -191,9 +176,8 @@ describe("reads on the SPARQL store give what the embedded store gives", () => {
   after(async () => {
     await uncached?.close();
     await sparql?.close();
-    await embedded?.close();
+    await workload?.close();
     await virtuoso?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   test("every read has a case", () => {
