@@ -86,18 +86,23 @@ function remote(query: string): JsonResults {
   Atomics.store(flag, 0, 0);
   port!.postMessage({ type: "http", call, query, timeoutMs: left } satisfies HttpRequest);
   for (;;) {
-    const wait = deadline - Date.now();
-    if (wait <= 0) throw new Error(`read ${readName}: the SPARQL store did not answer in time`);
-    Atomics.wait(flag, 0, 0, wait);
     let m: { message: HttpAnswer } | undefined;
     while ((m = receiveMessageOnPort(data.answers) as { message: HttpAnswer } | undefined)) {
       const a = m.message;
-      if (a.call !== call) continue; // an answer to a call given up on (time) — not this one
+      if (a.call !== call) continue; // the answer to a call given up on (time): not this one
       if (!a.ok) throw new Error(a.message);
       if (a.truncated) throw new Error(`the SPARQL store cut a result short at its row limit (ResultSetMaxRows): ${query.slice(0, 200)}`);
       return JSON.parse(a.text) as JsonResults;
     }
-    Atomics.store(flag, 0, 0);
+    // Woken by an old answer (or one that came after the port was read): clear and look again.
+    // The main thread posts before it sets the flag, so a flag still 0 here means nothing new.
+    if (Atomics.load(flag, 0) === 1) {
+      Atomics.store(flag, 0, 0);
+      continue;
+    }
+    const wait = deadline - Date.now();
+    if (wait <= 0) throw new Error(`read ${readName}: the SPARQL store did not answer in time`);
+    Atomics.wait(flag, 0, 0, wait);
   }
 }
 
