@@ -11,7 +11,8 @@
  * of small graphs (the default) and once without (every call remote, large results paged).
  * Also: g = null matches ignore a graph being written; a result past the row limit is refused
  * (query) or paged (match); a failed read leaves the next one working; a store that is down,
- * or that hangs, fails a read with a clear error and the next read works once it is back.
+ * or that hangs, fails a read with a clear error and the next read works once it is back; a read
+ * held by the store does not hold a read on the other thread.
  * Not part of `npm test`: `npm run test:external`.
  */
 import assert from "node:assert/strict";
@@ -210,7 +211,8 @@ describe("reads on the SPARQL store give what the embedded store gives", () => {
 class Proxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
-  mode: "forward" | "hang" = "forward";
+  /** `hang-next`: the next connection hangs, later ones are forwarded. */
+  mode: "forward" | "hang" | "hang-next" = "forward";
   constructor(
     private readonly target: number,
     readonly port: number,
@@ -221,6 +223,10 @@ class Proxy {
       c.on("close", () => this.sockets.delete(c));
       c.on("error", () => undefined);
       if (this.mode === "hang") return;
+      if (this.mode === "hang-next") {
+        this.mode = "forward";
+        return;
+      }
       const u = connect(this.target, "127.0.0.1");
       this.sockets.add(u);
       u.on("close", () => this.sockets.delete(u));
@@ -319,6 +325,19 @@ describe("reads on the SPARQL store: what they see, large results, failures", ()
       await proxy.stop();
       await proxy.start();
       assert.equal(await compound(), "CCO", "works again once the store answers");
+      // Two read threads: a read held by a store that does not answer its connection does not hold the next read.
+      await proxy.stop();
+      proxy.mode = "hang-next";
+      await proxy.start();
+      const order: string[] = [];
+      const held = compound().then(
+        () => order.push("held read answered"),
+        () => order.push("held read failed"),
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      const other = compound().then((x) => order.push(`other read: ${x}`));
+      await Promise.all([held, other]);
+      assert.deepEqual(order, ["other read: CCO", "held read failed"]);
     } finally {
       await fresh.close();
     }
