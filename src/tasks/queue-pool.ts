@@ -12,6 +12,16 @@
  * `<prefix>:out:<id>`); the BullMQ job itself holds only `{kind, timeoutMs}`. The input stays
  * until the job has ended, so that a retry finds it; both keys are deleted once the result is read.
  *
+ * Large inputs go to Redis once per task, not once per job (an upload's bytes go to every job
+ * that parses a part of them; a stored feature dataset to every fold of a cross-validation): a
+ * value of the input (a field of it, or of a plain object in it, SHARED_DEPTH levels down) is
+ * stored in a key of its own, `<prefix>:shared:<n>`, and the job's input names it (Envelope) when
+ * it is a Uint8Array of SHARED_MIN_BYTES or more — stored as it is, never through v8.serialize on
+ * this thread — or a value that an earlier job of the same task carried already (by identity) and
+ * whose serialisation is that large. Workers keep the shared values they read (queue-worker.ts
+ * SharedCache), so a worker reads each once per task unless it lost it. The task's shared keys
+ * are deleted when the task ends (`release`, called by runner.ts) and expire after SHARED_TTL_S.
+ *
  * Events come back through BullMQ's QueueEvents stream: `active` (onStart), `progress`
  * (onProgress), `completed` and `failed`. A cancel (the signal) removes a job still waiting;
  * a running one is told to stop on the `<prefix>:cancel` channel (and by a `<prefix>:cancel:<id>`
@@ -44,7 +54,48 @@ export const keys = {
   output: (id: string) => `${QUEUE_NAME}:out:${id}`,
   cancelFlag: (id: string) => `${QUEUE_NAME}:cancel:${id}`,
   cancelChannel: `${QUEUE_NAME}:cancel`,
+  shared: (id: string) => `${QUEUE_NAME}:shared:${id}`,
 } as const;
+
+/** A value of this many bytes or more goes to Redis once per task (see above). */
+export const SHARED_MIN_BYTES = 64 * 1024;
+/** How deep in the input shared values are looked for (1: the input's own fields). */
+export const SHARED_DEPTH = 3;
+/** A shared value's key expires after this long (seconds), if its task's end did not delete it. */
+export const SHARED_TTL_S = 24 * 3600;
+
+/** A value of the input stored in `keys.shared(id)`, to be put back at `path`; `raw`: the bytes are a Uint8Array as stored, else v8.serialize bytes. */
+export interface SharedRef {
+  readonly path: readonly string[];
+  readonly id: string;
+  readonly raw: boolean;
+}
+
+/** What `keys.input(id)` holds (v8.serialize): the input without its shared values, and where they go. */
+export interface Envelope {
+  readonly input: unknown;
+  readonly shared: readonly SharedRef[];
+}
+
+/** The shared values of one task (owner). */
+interface OwnerShared {
+  /** By identity: the value's key (once stored), or null for a repeated value too small to share. */
+  readonly refs: Map<object, Promise<{ id: string; raw: boolean } | null>>;
+  /** Values seen once (a second job with the same value shares it). */
+  readonly seen: WeakSet<object>;
+  readonly ids: Set<string>;
+}
+
+/** What this process put on Redis (for tests and benches). */
+export interface QueueStats {
+  /** Shared values stored, and their bytes. */
+  sharedStored: number;
+  sharedBytes: number;
+  /** The largest v8.serialize output this process made for an input (envelope or shared value). */
+  largestSerialized: number;
+  /** Bytes of all input envelopes. */
+  envelopeBytes: number;
+}
 
 /** What the BullMQ job carries (the input is in `keys.input(id)`). */
 export interface QueuedJob {
@@ -90,7 +141,10 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
   /** Job ids of this process: `<run>-<n>`. */
   private readonly run_ = randomBytes(6).toString("hex");
   private nextId = 1;
+  private nextShared = 1;
   private closed = false;
+  private readonly shared = new Map<string, OwnerShared>();
+  readonly stats: QueueStats = { sharedStored: 0, sharedBytes: 0, largestSerialized: 0, envelopeBytes: 0 };
 
   private constructor(
     private readonly redis: Redis,
@@ -173,7 +227,10 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
   }
 
   private async submit(job: Pending, id: string): Promise<void> {
-    await this.redis.set(keys.input(id), serialize(job.input));
+    const envelope = await this.envelope(job);
+    const bytes = this.serialize(envelope);
+    this.stats.envelopeBytes += bytes.length;
+    await this.redis.set(keys.input(id), bytes);
     // Cancelled while the input was written: nothing is on the queue yet.
     if (this.onRedis.get(id) !== job) {
       await this.redis.del(keys.input(id));
@@ -181,6 +238,69 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
     }
     const data: QueuedJob = { kind: job.kind, ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}) };
     await this.queue.add(job.kind, data, { jobId: id, attempts: 1, removeOnComplete: true, removeOnFail: true });
+  }
+
+  /** The job's input as an Envelope: its shared values stored (once per task) and named. */
+  private async envelope(job: Pending): Promise<Envelope> {
+    let owner = this.shared.get(job.owner);
+    if (!owner) this.shared.set(job.owner, (owner = { refs: new Map(), seen: new WeakSet(), ids: new Set() }));
+    const state = owner;
+    const shared: SharedRef[] = [];
+    const walk = async (value: unknown, path: string[]): Promise<unknown> => {
+      if (value === null || typeof value !== "object") return value;
+      if (path.length > 0) {
+        const ref = await this.share(state, value);
+        if (ref) {
+          shared.push({ path, ...ref });
+          return null;
+        }
+      }
+      if (path.length < SHARED_DEPTH && isPlainObject(value)) {
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(value)) out[k] = await walk(v, [...path, k]);
+        return out;
+      }
+      return value;
+    };
+    const input = await walk(job.input, []);
+    return { input, shared };
+  }
+
+  /** `value`'s shared key, stored now if it is to be shared and is not yet; undefined: it goes inline. */
+  private async share(state: OwnerShared, value: object): Promise<{ id: string; raw: boolean } | undefined> {
+    const known = state.refs.get(value);
+    if (known) return (await known) ?? undefined;
+    const raw = value instanceof Uint8Array && value.byteLength >= SHARED_MIN_BYTES;
+    if (!raw && !state.seen.has(value)) {
+      state.seen.add(value);
+      return undefined;
+    }
+    const stored = (async () => {
+      const bytes = raw ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : this.serialize(value);
+      if (bytes.length < SHARED_MIN_BYTES) return null;
+      const id = `${this.run_}-${this.nextShared++}`;
+      state.ids.add(id);
+      await this.redis.set(keys.shared(id), bytes, "EX", SHARED_TTL_S);
+      this.stats.sharedStored++;
+      this.stats.sharedBytes += bytes.length;
+      return { id, raw };
+    })();
+    state.refs.set(value, stored);
+    return (await stored) ?? undefined;
+  }
+
+  private serialize(value: unknown): Buffer {
+    const bytes = serialize(value);
+    if (bytes.length > this.stats.largestSerialized) this.stats.largestSerialized = bytes.length;
+    return bytes;
+  }
+
+  /** Task `owner` has ended: its shared values are deleted from Redis. */
+  release(owner: string): void {
+    const state = this.shared.get(owner);
+    if (!state) return;
+    this.shared.delete(owner);
+    if (state.ids.size) void this.redis.del(...[...state.ids].map(keys.shared)).catch(() => undefined);
   }
 
   /** A job ended on Redis: read its output (or error) and free its keys. */
@@ -240,6 +360,9 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
     for (const job of this.onRedis.values()) job.reject(new Cancelled("server is shutting down"));
     this.onRedis.clear();
     await Promise.allSettled(ids.map((id) => this.cancelRemote(id)));
+    const shared = [...this.shared.values()].flatMap((s) => [...s.ids].map(keys.shared));
+    this.shared.clear();
+    if (shared.length) await this.redis.del(...shared).catch(() => undefined);
     await Promise.allSettled([this.events.close(), this.queue.close()]);
     await this.redis.quit().catch(() => undefined);
   }
@@ -256,6 +379,11 @@ function failure(kind: string, reason: string): Error {
   }
   if (/stalled/i.test(reason)) return new InternalError(`a worker process stopped while running the job (${kind}), twice; the task was stopped`);
   return new InternalError(`the job (${kind}) failed on the queue: ${reason}`);
+}
+
+function isPlainObject(v: object): v is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {

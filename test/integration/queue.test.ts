@@ -9,12 +9,12 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { DATA, HAMSTER, postForm, ROOT, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
+import { DATA, HAMSTER, postForm, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
 import { crossValidationResult } from "../helpers/predictions.ts";
 import { withServer } from "../helpers/use-server.ts";
 import { startRedis, type TestRedis } from "../helpers/redis.ts";
+import { endOf, runningJob, startWorker, type QueueWorkerProcess } from "../helpers/queue-workers.ts";
 
 
 /** Compound URIs carry the base URL: compare folds by the compound's path. */
@@ -23,52 +23,6 @@ function byPath(folds: Map<string, string>): Map<string, string> {
 }
 
 const CV = { random_seed: "7", algorithm_params: "prediction_algorithm=weighted_majority_vote" };
-
-/** A job that a worker's output shows started and not (yet) ended: `job <id> <kind>: started`. */
-const runningJob = (kinds: string): RegExp => new RegExp(`job (\\S+) (${kinds}): started\\n(?![\\s\\S]*job \\1 )`);
-/** The end line of job `id`: group 1 is the outcome (done, failed, cancelled, given). */
-const endOf = (id: string): RegExp => new RegExp(`job ${id} \\S+: (?!started)(\\w+)`);
-
-interface QueueWorkerProcess {
-  readonly proc: ChildProcess;
-  output(): string;
-  /** Resolves when the output matches `re` (rejects after `ms`). */
-  waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
-  kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
-/** `src/main.ts worker` with one thread, as test/helpers/server.ts starts the service. */
-async function startWorker(queueUrl: string): Promise<QueueWorkerProcess> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "worker"], {
-    cwd: ROOT,
-    env: { ...process.env, QUEUE_URL: queueUrl, WORKERS: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => proc.on("exit", () => resolve()));
-  const w: QueueWorkerProcess = {
-    proc,
-    output: () => out,
-    async waitFor(re, ms = 120_000) {
-      const t0 = Date.now();
-      for (;;) {
-        const m = out.match(re);
-        if (m) return m;
-        if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`worker exited (${proc.exitCode ?? proc.signalCode}):\n${out}`);
-        if (Date.now() - t0 > ms) throw new Error(`worker output did not match ${re} in ${ms} ms:\n${out}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
-    async kill(signal = "SIGTERM") {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      await exited;
-    },
-  };
-  await w.waitFor(/taking jobs from/, 60_000);
-  return w;
-}
 
 describe("task jobs on a Redis queue, run by two worker processes", () => {
   let redis: TestRedis;
