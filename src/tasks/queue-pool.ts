@@ -59,6 +59,8 @@ export const keys = {
 
 /** A value of this many bytes or more goes to Redis once per task (see above). */
 export const SHARED_MIN_BYTES = 64 * 1024;
+/** A shared value is written in commands of at most this many bytes (SET, then APPEND). */
+export const WRITE_SLICE_BYTES = 4 * 1024 * 1024;
 /** How deep in the input shared values are looked for (1: the input's own fields). */
 export const SHARED_DEPTH = 3;
 /** A shared value's key expires after this long (seconds), if its task's end did not delete it. */
@@ -280,7 +282,9 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
       if (bytes.length < SHARED_MIN_BYTES) return null;
       const id = `${this.run_}-${this.nextShared++}`;
       state.ids.add(id);
-      await this.redis.set(keys.shared(id), bytes, "EX", SHARED_TTL_S);
+      // in slices: one command copies its arguments into one buffer, on this thread
+      await this.redis.set(keys.shared(id), bytes.subarray(0, WRITE_SLICE_BYTES), "EX", SHARED_TTL_S);
+      for (let at = WRITE_SLICE_BYTES; at < bytes.length; at += WRITE_SLICE_BYTES) await this.redis.append(keys.shared(id), bytes.subarray(at, at + WRITE_SLICE_BYTES));
       this.stats.sharedStored++;
       this.stats.sharedBytes += bytes.length;
       return { id, raw };

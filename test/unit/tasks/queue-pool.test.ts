@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { WorkerPool } from "../../../src/tasks/pool.ts";
-import { QUEUE_NAME, QueuePool, redisOptions, SHARED_MIN_BYTES } from "../../../src/tasks/queue-pool.ts";
+import { QUEUE_NAME, QueuePool, redisOptions, SHARED_MIN_BYTES, WRITE_SLICE_BYTES } from "../../../src/tasks/queue-pool.ts";
 import { JobQueueWorker } from "../../../src/tasks/queue-worker.ts";
 import { BadRequest, Cancelled } from "../../../src/errors.ts";
 import { startRedis, type TestRedis } from "../../helpers/redis.ts";
@@ -98,7 +98,8 @@ describe("QueuePool + JobQueueWorker on a real Redis", () => {
   }
 
   test("an upload's bytes given to three jobs of a task: stored on Redis once, as they are (never through v8.serialize), read once by the worker, deleted when the task ends", async () => {
-    const bytes = new Uint8Array(3 * SHARED_MIN_BYTES + 7).map((_, i) => i % 251);
+    // more than one write slice: written as SET and APPEND
+    const bytes = new Uint8Array(WRITE_SLICE_BYTES + 3 * SHARED_MIN_BYTES + 7).map((_, i) => i % 251);
     pool.stats.largestSerialized = 0;
     const reads = worker.cache.reads;
     for (let part = 0; part < 3; part++) {
