@@ -17,6 +17,7 @@
  *   npx tsx bench/queue-kazius.ts [--seed N]
  */
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { freshDir, get, KAZIUS, postForm, removeDir, startServer, uploadDataset, waitForTask, type TestServer } from "../test/helpers/server.ts";
 import { startRedis } from "../test/helpers/redis.ts";
@@ -114,6 +115,9 @@ function jobFigures(outputs: string[]): string {
   return `fold jobs done per worker: ${per.map((p) => p.done).join(", ")}; retried on another worker: ${retried}`;
 }
 
+/** The machine's load (other processes share the 2 cores: the times depend on it). */
+const load = (): string => `load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`;
+
 const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ?? "?";
 const cores = readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm)?.length ?? 0;
 console.log(`kazius.csv, 10-fold CV (BBRC + weighted majority vote), seed ${SEED}; ${cpu}, ${cores} cores, node ${process.version}; ${new Date().toISOString()}`);
@@ -127,7 +131,7 @@ let reference: CvResult;
     const kazius = await uploadDataset(srv.base, KAZIUS);
     console.log(`in-process: upload ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     reference = await finishCv(await startCv(srv, kazius));
-    console.log(`run 1, in-process (2 worker threads): ${reference.seconds.toFixed(1)} s; accuracy ${reference.stats.get("accuracy") ?? "?"}`);
+    console.log(`run 1, in-process (2 worker threads): ${reference.seconds.toFixed(1)} s; accuracy ${Number(/"([^"]+)"/.exec(reference.stats.get("accuracy") ?? "")?.[1]).toFixed(3)}; ${load()}`);
   } finally {
     await srv.stop();
     removeDir(srv.dataDir);
@@ -148,7 +152,7 @@ try {
 
   let mark = workers.map((w) => w.output().length);
   const queued = await finishCv(await startCv(api, kazius));
-  console.log(`run 2, two workers of one thread: ${queued.seconds.toFixed(1)} s; ${jobFigures(workers.map((w, i) => w.output().slice(mark[i])))}`);
+  console.log(`run 2, two workers of one thread: ${queued.seconds.toFixed(1)} s; ${jobFigures(workers.map((w, i) => w.output().slice(mark[i])))}; ${load()}`);
   compare("run 2", reference, queued);
 
   mark = workers.map((w) => w.output().length);
@@ -174,7 +178,7 @@ try {
   const outputs = workers.map((_, i) => since(i));
   const survivor = 1 - victim;
   const rerun = outputs[survivor]!.match(endOf(killedJob))?.[1];
-  console.log(`run 3, one worker killed: ${killed.seconds.toFixed(1)} s; ${jobFigures(outputs)}; the killed job on the other worker: ${rerun ?? "never ran"}`);
+  console.log(`run 3, one worker killed: ${killed.seconds.toFixed(1)} s; ${jobFigures(outputs)}; the killed job on the other worker: ${rerun ?? "never ran"}; ${load()}`);
   if (rerun !== "done") failed = true;
   compare("run 3", reference, killed);
 } finally {

@@ -31,6 +31,13 @@
  * (`maxStalledCount: 1`, queue-worker.ts); a second stall fails it, and the task with an error
  * that names the job kind.
  *
+ * Events can be lost (the event connection dropped while a job ended, Redis restarted): every
+ * `reconcileMs` the state of each job on Redis is read (`reconcile`) and a job found completed
+ * (its output key written: completed jobs are removed from the queue), failed (failed jobs stay
+ * an hour for this, and are removed once read), or running without its start or last progress
+ * seen is handled as its event would have been; a job that is neither on the queue nor done, at
+ * two polls in a row, fails its task ("no longer on the queue").
+ *
  * Jobs of an earlier API process are removed when this one starts (their tasks are marked
  * "interrupted by restart" anyway, runner.ts `recover`).
  */
@@ -109,6 +116,11 @@ interface Pending {
   timer?: NodeJS.Timeout;
   /** Set once the job is on Redis. */
   id?: string;
+  /** The job was added to the BullMQ queue; its start was seen; its last progress; polls that found it nowhere. */
+  added?: boolean;
+  started?: boolean;
+  progress?: number;
+  missing?: number;
   readonly owner: string;
   readonly kind: string;
   readonly input: unknown;
@@ -120,7 +132,14 @@ interface Pending {
 export interface QueuePoolOptions {
   /** Jobs on Redis at a time (the rest wait here, per task). */
   readonly slots: number;
+  /** How often the states of the jobs on Redis are read, for events that were lost (ms; default RECONCILE_MS). */
+  readonly reconcileMs?: number;
 }
+
+/** See QueuePoolOptions.reconcileMs. */
+export const RECONCILE_MS = 3_000;
+/** A failed job stays on the queue this long (s), so that a poll can read its reason if its event was lost. */
+const KEEP_FAILED_S = 3600;
 
 /**
  * BullMQ's connection options for `url`: given as options (not a client), its Queue, QueueEvents
@@ -156,19 +175,68 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
   ) {
     events.on("active", ({ jobId }) => {
       const job = this.onRedis.get(jobId);
-      if (!job) return;
-      clearTimeout(job.timer);
-      const budget = job.options.timeoutMs;
-      // The worker enforces the budget (it terminates the thread); this one is the backstop for a lost worker.
-      if (budget !== undefined) job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${job.kind}) did not finish within its time budget of ${budget} ms; it was stopped`)), budget + 5_000);
-      job.options.onStart?.();
+      if (job) this.started(job, true);
     });
     events.on("progress", ({ jobId, data }) => {
       const job = this.onRedis.get(jobId);
-      if (job && typeof data === "number") job.options.onProgress?.(data);
+      if (job && typeof data === "number") this.progressed(job, data);
     });
     events.on("completed", ({ jobId }) => void this.finished(jobId, undefined));
     events.on("failed", ({ jobId, failedReason }) => void this.finished(jobId, failedReason ?? "failed"));
+    this.poll = setInterval(() => void this.reconcile(), options.reconcileMs ?? RECONCILE_MS);
+    this.poll.unref();
+  }
+
+  private readonly poll: NodeJS.Timeout;
+  private reconciling = false;
+
+  /** A worker took the job: its `active` event (again, for a job given back or retried), or a poll that found it running and no event had said so. */
+  private started(job: Pending, event = false): void {
+    if (job.started && !event) return;
+    job.started = true;
+    clearTimeout(job.timer);
+    const budget = job.options.timeoutMs;
+    // The worker enforces the budget (it terminates the thread); this one is the backstop for a lost worker.
+    if (budget !== undefined) job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${job.kind}) did not finish within its time budget of ${budget} ms; it was stopped`)), budget + 5_000);
+    job.options.onStart?.();
+  }
+
+  private progressed(job: Pending, fraction: number): void {
+    if (job.progress === fraction) return;
+    job.progress = fraction;
+    job.options.onProgress?.(fraction);
+  }
+
+  /** Each job on Redis as its state says, for the events that did not arrive (see above). */
+  async reconcile(): Promise<void> {
+    if (this.reconciling || this.closed) return;
+    this.reconciling = true;
+    try {
+      for (const [id, job] of [...this.onRedis]) {
+        if (!job.added || this.onRedis.get(id) !== job) continue;
+        const state = await this.queue.getJobState(id);
+        if (this.onRedis.get(id) !== job) continue; // its event came meanwhile
+        if (state === "completed" || (state === "unknown" && (await this.redis.exists(keys.output(id))))) {
+          void this.finished(id, undefined);
+        } else if (state === "failed") {
+          const failed = await this.queue.getJob(id);
+          void this.finished(id, failed?.failedReason || "failed");
+        } else if (state === "unknown") {
+          job.missing = (job.missing ?? 0) + 1;
+          if (job.missing >= 2) this.stop(job, new InternalError(`the job (${job.kind}) is no longer on the queue (was Redis restarted or emptied?); the task was stopped`));
+        } else if (state === "waiting") {
+          job.started = false; // given back, or retried after its worker died: its next start is news
+        } else if (state === "active") {
+          this.started(job);
+          const progress = (await this.queue.getJob(id))?.progress;
+          if (typeof progress === "number" && this.onRedis.get(id) === job) this.progressed(job, progress);
+        }
+      }
+    } catch (err) {
+      console.error(`queue: could not read the jobs' states: ${(err as Error).message}`);
+    } finally {
+      this.reconciling = false;
+    }
   }
 
   /**
@@ -239,7 +307,8 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
       return;
     }
     const data: QueuedJob = { kind: job.kind, ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}) };
-    await this.queue.add(job.kind, data, { jobId: id, attempts: 1, removeOnComplete: true, removeOnFail: true });
+    await this.queue.add(job.kind, data, { jobId: id, attempts: 1, removeOnComplete: true, removeOnFail: { age: KEEP_FAILED_S } });
+    job.added = true;
   }
 
   /** The job's input as an Envelope: its shared values stored (once per task) and named. */
@@ -309,6 +378,8 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** A job ended on Redis: read its output (or error) and free its keys. */
   private async finished(id: string, failedReason: string | undefined): Promise<void> {
+    // another process's job (tests run two on one queue): its keys are its own
+    if (!id.startsWith(`${this.run_}-`)) return;
     const job = this.onRedis.get(id);
     try {
       if (!job) return;
@@ -321,6 +392,8 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
     } catch (err) {
       job?.reject(new InternalError(`the result of the job (${job.kind}) could not be read: ${(err as Error).message}`));
     } finally {
+      // a failed job stays on the queue for a poll (KEEP_FAILED_S): read now
+      if (failedReason !== undefined) await this.queue.remove(id).catch(() => 0);
       await this.redis.del(keys.input(id), keys.output(id), keys.cancelFlag(id)).catch(() => undefined);
       this.dispatch();
     }
@@ -359,6 +432,7 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.poll);
     this.waiting.rejectAll(new Cancelled("server is shutting down"));
     const ids = [...this.onRedis.keys()];
     for (const job of this.onRedis.values()) job.reject(new Cancelled("server is shutting down"));

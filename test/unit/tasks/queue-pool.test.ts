@@ -6,7 +6,8 @@
  * running job by terminating its thread and drops a waiting one before it runs; the payload keys
  * are gone once jobs end; a new API process removes the jobs of the one before; a large value
  * that several jobs of a task carry is stored once (counted in Redis's keys and bytes), read once
- * by a worker, read again by a worker that lost it, and deleted when the task ends.
+ * by a worker, read again by a worker that lost it, and deleted when the task ends; a job's end
+ * reaches the caller when the event connection is killed, and when no event arrives at all.
  * Expected values are the inputs themselves (an echo) and the errors the jobs throw.
  */
 import { after, before, describe, test } from "node:test";
@@ -141,6 +142,43 @@ describe("QueuePool + JobQueueWorker on a real Redis", () => {
     pool.release("cv-task");
     for (let i = 0; i < 50 && (await sharedKeys()).length; i++) await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(await sharedKeys(), []);
+  });
+
+  test("the API's event connection killed (CLIENT KILL) while a job runs: the job's end still reaches the caller", async () => {
+    const r = new Redis(redis.url);
+    try {
+      let started = false;
+      const result = pool.run("spin", { ms: 1500 }, { onStart: () => (started = true) });
+      for (let i = 0; i < 200 && !started; i++) await new Promise((res) => setTimeout(res, 20));
+      assert.ok(started);
+      // QueueEvents waits in XREAD BLOCK on the event stream: that connection
+      const list = (await r.client("LIST")) as string;
+      const ids = [...list.matchAll(/^id=(\d+) .*cmd=xread/gm)].map((m) => m[1]!);
+      assert.ok(ids.length > 0, list);
+      for (const id of ids) await r.client("KILL", "ID", id);
+      assert.ok((await result) > 0, "the spin job's count");
+    } finally {
+      r.disconnect();
+    }
+  });
+
+  test("no events at all (the event stream closed): completion, failure and start are learnt by polling the jobs' states; a failed job is removed once read", async () => {
+    const polled = await QueuePool.open<QueueTestJobs>(redis.url, { slots: 1, reconcileMs: 100 });
+    const q = new Queue(QUEUE_NAME, { connection: redisOptions(redis.url) });
+    try {
+      // the pool's private QueueEvents, closed: what a lost event connection looks like at its worst
+      await (polled as unknown as { events: { close(): Promise<void> } }).events.close();
+      let started = 0;
+      const input = { values: Float64Array.from([1.5, 2.5]), tag: "polled" };
+      assert.deepEqual(await polled.run("spin", { ms: 600 }, { onStart: () => started++ }).then((n) => n > 0), true);
+      assert.equal(started, 1, "the start was seen by a poll");
+      assert.deepEqual(await polled.run("echo", input), input);
+      await assert.rejects(polled.run("fail", { message: "no structure on line 3" }), (e: unknown) => e instanceof BadRequest && e.message === "no structure on line 3");
+      assert.equal(await q.getJobCountByTypes("failed", "completed", "active", "waiting"), 0);
+    } finally {
+      await q.close();
+      await polled.close();
+    }
   });
 
   test("a worker closed (SIGTERM) with a job running past its grace gives the job back: another worker runs it to the end", async () => {
