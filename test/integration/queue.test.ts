@@ -4,13 +4,15 @@
  * (src/main.ts `worker`, one thread each) take them. The expected folds and statistics are not
  * a published figure but the same cross-validation (same seed) run in-process by a server
  * without a queue: jobs are deterministic given their input, so the queue must change nothing.
+ * BBRC mining and CDK descriptors likewise (their feature datasets as CSV, with the servers' base
+ * URLs and dataset ids taken out).
  * Hamster (85 compounds), not Kazius: a 10-fold Kazius CV takes minutes per run on the test
  * machine's 2 cores, and this file runs it three times.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { DATA, HAMSTER, postForm, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
+import { DATA, get, HAMSTER, postForm, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
 import { crossValidationResult } from "../helpers/predictions.ts";
 import { withServer } from "../helpers/use-server.ts";
 import { startRedis, type TestRedis } from "../helpers/redis.ts";
@@ -23,6 +25,14 @@ function byPath(folds: Map<string, string>): Map<string, string> {
 }
 
 const CV = { random_seed: "7", algorithm_params: "prediction_algorithm=weighted_majority_vote" };
+const MINING = { min_frequency: "2" };
+const DESCRIPTORS = { pc_type: "constitutional,electronic", lib: "cdk" };
+
+/** A dataset as CSV, with the server's base and the dataset ids (random) taken out, for comparing two servers' results. */
+async function datasetCsv(base: string, dataset: string): Promise<string> {
+  const csv = await (await get(dataset, "text/csv")).text();
+  return csv.replaceAll(base, "BASE").replace(/\/dataset\/[\w-]+/g, "/dataset/ID");
+}
 
 describe("task jobs on a Redis queue, run by two worker processes", () => {
   let redis: TestRedis;
@@ -32,10 +42,15 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
   let hamster = "";
   let reference: Awaited<ReturnType<typeof crossValidationResult>>;
 
+  let referenceMined = "";
+  let referenceDescriptors = "";
+
   before(async () => {
     // The reference first, in-process (no queue), so that the two servers do not share the cores.
     reference = await withServer({ upload: { hamster: HAMSTER } }, async (srv) => {
       const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, ...CV });
+      referenceMined = await datasetCsv(srv.base, await runTask(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: srv.datasets.hamster, ...MINING }));
+      referenceDescriptors = await datasetCsv(srv.base, await runTask(`${srv.base}/algorithm/pc/AllDescriptors`, { dataset_uri: srv.datasets.hamster, ...DESCRIPTORS }));
       return crossValidationResult(cv);
     });
     redis = await startRedis();
@@ -86,6 +101,18 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
     assert.deepEqual(byPath(folds), byPath(reference.folds));
     assert.deepEqual(stats, reference.stats);
     workers[killed.i] = await startWorker(redis.url);
+  });
+
+  test("BBRC mining and descriptors through the queue: the same feature datasets as in-process", async () => {
+    const before = workers.map((w) => w.output().length);
+    const mined = await datasetCsv(api.base, await runTask(`${api.base}/algorithm/miner/bbrc`, { dataset_uri: hamster, ...MINING }));
+    const descriptors = await datasetCsv(api.base, await runTask(`${api.base}/algorithm/pc/AllDescriptors`, { dataset_uri: hamster, ...DESCRIPTORS }));
+    assert.ok(mined.split("\n").length > 80 && referenceMined.split("\n")[0]!.split(",").length > 10, referenceMined.slice(0, 500));
+    assert.equal(mined, referenceMined);
+    assert.equal(descriptors, referenceDescriptors);
+    const ran = workers.map((w, i) => w.output().slice(before[i]));
+    assert.match(ran.join("\n"), /job \S+ mine\S*: done/);
+    assert.match(ran.join("\n"), /job \S+ descriptors\.chunk: done/);
   });
 
   // muv.csv (93k rows; tasks.test.ts cancels it in-process): its preparation runs for many seconds.
