@@ -18,7 +18,7 @@
  * stored in a key of its own, `<prefix>:shared:<n>`, and the job's input names it (Envelope) when
  * it is a Uint8Array of SHARED_MIN_BYTES or more — stored as it is, never through v8.serialize on
  * this thread — or a value that an earlier job of the same task carried already (by identity) and
- * whose serialisation is that large. Workers keep the shared values they read (queue-worker.ts
+ * whose serialisation is that large (jobs without an owner share nothing). Workers keep the shared values they read (queue-worker.ts
  * SharedCache), so a worker reads each once per task unless it lost it. The task's shared keys
  * are deleted when the task ends (`release`, called by runner.ts) and expire after SHARED_TTL_S.
  *
@@ -313,6 +313,8 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** The job's input as an Envelope: its shared values stored (once per task) and named. */
   private async envelope(job: Pending): Promise<Envelope> {
+    // a job of no task: nothing ends it, so nothing of it is kept
+    if (job.owner === "") return { input: job.input, shared: [] };
     let owner = this.shared.get(job.owner);
     if (!owner) this.shared.set(job.owner, (owner = { refs: new Map(), seen: new WeakSet(), ids: new Set() }));
     const state = owner;
