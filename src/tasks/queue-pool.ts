@@ -17,10 +17,11 @@
  * value of the input (a field of it, or of a plain object in it, SHARED_DEPTH levels down) is
  * stored in a key of its own, `<prefix>:shared:<n>`, and the job's input names it (Envelope) when
  * it is a Uint8Array of SHARED_MIN_BYTES or more — stored as it is, never through v8.serialize on
- * this thread — or a value that an earlier job of the same task carried already (by identity) and
- * whose serialisation is that large (jobs without an owner share nothing). Workers keep the shared values they read (queue-worker.ts
- * SharedCache), so a worker reads each once per task unless it lost it. The task's shared keys
- * are deleted when the task ends (`release`, called by runner.ts) and expire after SHARED_TTL_S.
+ * this thread, and in slices of WRITE_SLICE_BYTES — or a value that an earlier job of the same
+ * task carried already (by identity) and whose serialisation is that large (jobs without an owner
+ * share nothing). Workers keep the shared values they read (queue-worker.ts SharedCache), so a
+ * worker reads each once per task unless it lost it. The task's shared keys are deleted when the
+ * task ends (`release`, called by runner.ts) and expire after SHARED_TTL_S.
  *
  * Events come back through BullMQ's QueueEvents stream: `active` (onStart), `progress`
  * (onProgress), `completed` and `failed`. A cancel (the signal) removes a job still waiting;
