@@ -13,6 +13,10 @@
  * (fixtures/data/moleculenet/muv.csv, 93k rows, 6.7 MB) and a 200 MB upload; the same jobs on a
  * worker thread of this process for comparison (postMessage clones the bytes on this thread).
  *
+ * Last, the inputs of a Kazius cross-validation's fold jobs (the default, cv.fold: BBRC mined in
+ * each training fold), built by the service's own foldInput from kazius.csv with RDKit's InChIs
+ * and InChIKey compound URIs: v8.serialize time and bytes of each.
+ *
  *   npx tsx bench/queue-overhead.ts [--jobs N]
  */
 import { readFileSync } from "node:fs";
@@ -20,7 +24,10 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { serialize } from "node:v8";
-import { DATA } from "../test/helpers/data.ts";
+import { DATA, KAZIUS, readSmilesCsv } from "../test/helpers/data.ts";
+import { loadRDKit } from "../src/chem/rdkit.ts";
+import { assignFolds } from "../src/validate/index.ts";
+import { foldInput } from "../src/algorithms/crossvalidation/operation.ts";
 import { WorkerPool } from "../src/tasks/pool.ts";
 import { QueuePool } from "../src/tasks/queue-pool.ts";
 import { JobQueueWorker } from "../src/tasks/queue-worker.ts";
@@ -112,6 +119,35 @@ try {
     );
   }
   child.stdin!.end();
+
+  const rdkit = await loadRDKit();
+  const instances = readSmilesCsv(KAZIUS).map((r) => {
+    const mol = rdkit.get_mol(r.smiles);
+    const inchi = mol?.get_inchi() ?? "";
+    mol?.delete();
+    return { compound: `http://127.0.0.1:8080/compound/${rdkit.get_inchikey_for_inchi(inchi)}`, smiles: r.smiles, inchi, activity: Number(r.value), label: r.value };
+  });
+  const folds = assignFolds(instances.map((x) => x.compound), { numFolds: 10, seed: 1, stratified: true }, instances.map((x) => x.label));
+  const features = {
+    kind: "mined" as const,
+    frequency: { perMil: 5 },
+    fold: { miner: { miner: "bbrc", options: {} }, classes: ["0", "1"], algorithm: "weighted_majority_vote", minSim: 0.3, minTrainPerformance: 0.1, nrHits: false },
+  };
+  const request = { instances, features } as unknown as Parameters<typeof foldInput>[0];
+  const sizes: number[] = [];
+  const times: number[] = [];
+  for (let k = 0; k < 10; k++) {
+    const test = new Map<string, string | null>();
+    instances.forEach((x, i) => folds.instanceFold[i] === k && test.set(x.compound, x.smiles));
+    const input = foldInput(request, features as never, (i) => folds.instanceFold[i] !== k, test);
+    const t0 = performance.now();
+    sizes.push(serialize(input).length);
+    times.push(performance.now() - t0);
+  }
+  console.log(
+    `Kazius 10-fold CV, cv.fold inputs: ${(sizes.reduce((a, b) => a + b) / 1e6).toFixed(1)} MB in all, ${(Math.max(...sizes) / 1e6).toFixed(2)} MB the largest; ` +
+      `v8.serialize ${Math.max(...times).toFixed(1)} ms the longest, ${times.reduce((a, b) => a + b).toFixed(1)} ms in all (each fold's training set is its own: nothing shared)`,
+  );
 } finally {
   await queue.close();
   await worker.close();
