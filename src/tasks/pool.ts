@@ -82,6 +82,8 @@ export interface PoolOptions {
  */
 export interface JobPool<J extends JobMap = JobMap> {
   run<K extends JobKind<J>>(kind: K, input: JobInput<J, K>, options?: RunOptions): Promise<JobOutput<J, K>>;
+  /** Owner `owner` (a task) will run no more jobs: what the pool keeps for it may go (queue-pool.ts: its shared inputs). */
+  release?(owner: string): void;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,17 @@
  * `<prefix>:out:<id>`); the BullMQ job itself holds only `{kind, timeoutMs}`. The input stays
  * until the job has ended, so that a retry finds it; both keys are deleted once the result is read.
  *
+ * Large inputs go to Redis once per task, not once per job (an upload's bytes go to every job
+ * that parses a part of them; a stored feature dataset to every fold of a cross-validation): a
+ * value of the input (a field of it, or of a plain object in it, SHARED_DEPTH levels down) is
+ * stored in a key of its own, `<prefix>:shared:<n>`, and the job's input names it (Envelope) when
+ * it is a Uint8Array of SHARED_MIN_BYTES or more — stored as it is, never through v8.serialize on
+ * this thread, and in slices of WRITE_SLICE_BYTES — or a value that an earlier job of the same
+ * task carried already (by identity) and whose serialisation is that large (jobs without an owner
+ * share nothing). Workers keep the shared values they read (queue-worker.ts SharedCache), so a
+ * worker reads each once per task unless it lost it. The task's shared keys are deleted when the
+ * task ends (`release`, called by runner.ts) and expire after SHARED_TTL_S.
+ *
  * Events come back through BullMQ's QueueEvents stream: `active` (onStart), `progress`
  * (onProgress), `completed` and `failed`. A cancel (the signal) removes a job still waiting;
  * a running one is told to stop on the `<prefix>:cancel` channel (and by a `<prefix>:cancel:<id>`
@@ -20,6 +31,13 @@
  * expire: BullMQ's stalled-job check of another worker puts it back on the queue once
  * (`maxStalledCount: 1`, queue-worker.ts); a second stall fails it, and the task with an error
  * that names the job kind.
+ *
+ * Events can be lost (the event connection dropped while a job ended, Redis restarted): every
+ * `reconcileMs` the state of each job on Redis is read (`reconcile`) and a job found completed
+ * (its output key written: completed jobs are removed from the queue), failed (failed jobs stay
+ * an hour for this, and are removed once read), or running without its start or last progress
+ * seen is handled as its event would have been; a job that is neither on the queue nor done, at
+ * two polls in a row, fails its task ("no longer on the queue").
  *
  * Jobs of an earlier API process are removed when this one starts (their tasks are marked
  * "interrupted by restart" anyway, runner.ts `recover`).
@@ -44,7 +62,50 @@ export const keys = {
   output: (id: string) => `${QUEUE_NAME}:out:${id}`,
   cancelFlag: (id: string) => `${QUEUE_NAME}:cancel:${id}`,
   cancelChannel: `${QUEUE_NAME}:cancel`,
+  shared: (id: string) => `${QUEUE_NAME}:shared:${id}`,
 } as const;
+
+/** A value of this many bytes or more goes to Redis once per task (see above). */
+export const SHARED_MIN_BYTES = 64 * 1024;
+/** A shared value is written in commands of at most this many bytes (SET, then APPEND). */
+export const WRITE_SLICE_BYTES = 4 * 1024 * 1024;
+/** How deep in the input shared values are looked for (1: the input's own fields). */
+export const SHARED_DEPTH = 3;
+/** A shared value's key expires after this long (seconds), if its task's end did not delete it. */
+export const SHARED_TTL_S = 24 * 3600;
+
+/** A value of the input stored in `keys.shared(id)`, to be put back at `path`; `raw`: the bytes are a Uint8Array as stored, else v8.serialize bytes. */
+export interface SharedRef {
+  readonly path: readonly string[];
+  readonly id: string;
+  readonly raw: boolean;
+}
+
+/** What `keys.input(id)` holds (v8.serialize): the input without its shared values, and where they go. */
+export interface Envelope {
+  readonly input: unknown;
+  readonly shared: readonly SharedRef[];
+}
+
+/** The shared values of one task (owner). */
+interface OwnerShared {
+  /** By identity: the value's key (once stored), or null for a repeated value too small to share. */
+  readonly refs: Map<object, Promise<{ id: string; raw: boolean } | null>>;
+  /** Values seen once (a second job with the same value shares it). */
+  readonly seen: WeakSet<object>;
+  readonly ids: Set<string>;
+}
+
+/** What this process put on Redis (for tests and benches). */
+export interface QueueStats {
+  /** Shared values stored, and their bytes. */
+  sharedStored: number;
+  sharedBytes: number;
+  /** The largest v8.serialize output this process made for an input (envelope or shared value). */
+  largestSerialized: number;
+  /** Bytes of all input envelopes. */
+  envelopeBytes: number;
+}
 
 /** What the BullMQ job carries (the input is in `keys.input(id)`). */
 export interface QueuedJob {
@@ -56,6 +117,11 @@ interface Pending {
   timer?: NodeJS.Timeout;
   /** Set once the job is on Redis. */
   id?: string;
+  /** The job was added to the BullMQ queue; its start was seen; its last progress; polls that found it nowhere. */
+  added?: boolean;
+  started?: boolean;
+  progress?: number;
+  missing?: number;
   readonly owner: string;
   readonly kind: string;
   readonly input: unknown;
@@ -67,7 +133,14 @@ interface Pending {
 export interface QueuePoolOptions {
   /** Jobs on Redis at a time (the rest wait here, per task). */
   readonly slots: number;
+  /** How often the states of the jobs on Redis are read, for events that were lost (ms; default RECONCILE_MS). */
+  readonly reconcileMs?: number;
 }
+
+/** See QueuePoolOptions.reconcileMs. */
+export const RECONCILE_MS = 3_000;
+/** A failed job stays on the queue this long (s), so that a poll can read its reason if its event was lost. */
+const KEEP_FAILED_S = 3600;
 
 /**
  * BullMQ's connection options for `url`: given as options (not a client), its Queue, QueueEvents
@@ -90,7 +163,10 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
   /** Job ids of this process: `<run>-<n>`. */
   private readonly run_ = randomBytes(6).toString("hex");
   private nextId = 1;
+  private nextShared = 1;
   private closed = false;
+  private readonly shared = new Map<string, OwnerShared>();
+  readonly stats: QueueStats = { sharedStored: 0, sharedBytes: 0, largestSerialized: 0, envelopeBytes: 0 };
 
   private constructor(
     private readonly redis: Redis,
@@ -100,19 +176,68 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
   ) {
     events.on("active", ({ jobId }) => {
       const job = this.onRedis.get(jobId);
-      if (!job) return;
-      clearTimeout(job.timer);
-      const budget = job.options.timeoutMs;
-      // The worker enforces the budget (it terminates the thread); this one is the backstop for a lost worker.
-      if (budget !== undefined) job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${job.kind}) did not finish within its time budget of ${budget} ms; it was stopped`)), budget + 5_000);
-      job.options.onStart?.();
+      if (job) this.started(job, true);
     });
     events.on("progress", ({ jobId, data }) => {
       const job = this.onRedis.get(jobId);
-      if (job && typeof data === "number") job.options.onProgress?.(data);
+      if (job && typeof data === "number") this.progressed(job, data);
     });
     events.on("completed", ({ jobId }) => void this.finished(jobId, undefined));
     events.on("failed", ({ jobId, failedReason }) => void this.finished(jobId, failedReason ?? "failed"));
+    this.poll = setInterval(() => void this.reconcile(), options.reconcileMs ?? RECONCILE_MS);
+    this.poll.unref();
+  }
+
+  private readonly poll: NodeJS.Timeout;
+  private reconciling = false;
+
+  /** A worker took the job: its `active` event (again, for a job given back or retried), or a poll that found it running and no event had said so. */
+  private started(job: Pending, event = false): void {
+    if (job.started && !event) return;
+    job.started = true;
+    clearTimeout(job.timer);
+    const budget = job.options.timeoutMs;
+    // The worker enforces the budget (it terminates the thread); this one is the backstop for a lost worker.
+    if (budget !== undefined) job.timer = setTimeout(() => this.stop(job, new ServiceUnavailable(`the job (${job.kind}) did not finish within its time budget of ${budget} ms; it was stopped`)), budget + 5_000);
+    job.options.onStart?.();
+  }
+
+  private progressed(job: Pending, fraction: number): void {
+    if (job.progress === fraction) return;
+    job.progress = fraction;
+    job.options.onProgress?.(fraction);
+  }
+
+  /** Each job on Redis as its state says, for the events that did not arrive (see above). */
+  async reconcile(): Promise<void> {
+    if (this.reconciling || this.closed) return;
+    this.reconciling = true;
+    try {
+      for (const [id, job] of [...this.onRedis]) {
+        if (!job.added || this.onRedis.get(id) !== job) continue;
+        const state = await this.queue.getJobState(id);
+        if (this.onRedis.get(id) !== job) continue; // its event came meanwhile
+        if (state === "completed" || (state === "unknown" && (await this.redis.exists(keys.output(id))))) {
+          void this.finished(id, undefined);
+        } else if (state === "failed") {
+          const failed = await this.queue.getJob(id);
+          void this.finished(id, failed?.failedReason || "failed");
+        } else if (state === "unknown") {
+          job.missing = (job.missing ?? 0) + 1;
+          if (job.missing >= 2) this.stop(job, new InternalError(`the job (${job.kind}) is no longer on the queue (was Redis restarted or emptied?); the task was stopped`));
+        } else if (state === "waiting") {
+          job.started = false; // given back, or retried after its worker died: its next start is news
+        } else if (state === "active") {
+          this.started(job);
+          const progress = (await this.queue.getJob(id))?.progress;
+          if (typeof progress === "number" && this.onRedis.get(id) === job) this.progressed(job, progress);
+        }
+      }
+    } catch (err) {
+      console.error(`queue: could not read the jobs' states: ${(err as Error).message}`);
+    } finally {
+      this.reconciling = false;
+    }
   }
 
   /**
@@ -173,18 +298,91 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
   }
 
   private async submit(job: Pending, id: string): Promise<void> {
-    await this.redis.set(keys.input(id), serialize(job.input));
+    const envelope = await this.envelope(job);
+    const bytes = this.serialize(envelope);
+    this.stats.envelopeBytes += bytes.length;
+    await this.redis.set(keys.input(id), bytes);
     // Cancelled while the input was written: nothing is on the queue yet.
     if (this.onRedis.get(id) !== job) {
       await this.redis.del(keys.input(id));
       return;
     }
     const data: QueuedJob = { kind: job.kind, ...(job.options.timeoutMs !== undefined ? { timeoutMs: job.options.timeoutMs } : {}) };
-    await this.queue.add(job.kind, data, { jobId: id, attempts: 1, removeOnComplete: true, removeOnFail: true });
+    await this.queue.add(job.kind, data, { jobId: id, attempts: 1, removeOnComplete: true, removeOnFail: { age: KEEP_FAILED_S } });
+    job.added = true;
+  }
+
+  /** The job's input as an Envelope: its shared values stored (once per task) and named. */
+  private async envelope(job: Pending): Promise<Envelope> {
+    // a job of no task: nothing ends it, so nothing of it is kept
+    if (job.owner === "") return { input: job.input, shared: [] };
+    let owner = this.shared.get(job.owner);
+    if (!owner) this.shared.set(job.owner, (owner = { refs: new Map(), seen: new WeakSet(), ids: new Set() }));
+    const state = owner;
+    const shared: SharedRef[] = [];
+    const walk = async (value: unknown, path: string[]): Promise<unknown> => {
+      if (value === null || typeof value !== "object") return value;
+      if (path.length > 0) {
+        const ref = await this.share(state, value);
+        if (ref) {
+          shared.push({ path, ...ref });
+          return null;
+        }
+      }
+      if (path.length < SHARED_DEPTH && isPlainObject(value)) {
+        const out: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(value)) out[k] = await walk(v, [...path, k]);
+        return out;
+      }
+      return value;
+    };
+    const input = await walk(job.input, []);
+    return { input, shared };
+  }
+
+  /** `value`'s shared key, stored now if it is to be shared and is not yet; undefined: it goes inline. */
+  private async share(state: OwnerShared, value: object): Promise<{ id: string; raw: boolean } | undefined> {
+    const known = state.refs.get(value);
+    if (known) return (await known) ?? undefined;
+    const raw = value instanceof Uint8Array && value.byteLength >= SHARED_MIN_BYTES;
+    if (!raw && !state.seen.has(value)) {
+      state.seen.add(value);
+      return undefined;
+    }
+    const stored = (async () => {
+      const bytes = raw ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : this.serialize(value);
+      if (bytes.length < SHARED_MIN_BYTES) return null;
+      const id = `${this.run_}-${this.nextShared++}`;
+      state.ids.add(id);
+      // in slices: one command copies its arguments into one buffer, on this thread
+      await this.redis.set(keys.shared(id), bytes.subarray(0, WRITE_SLICE_BYTES), "EX", SHARED_TTL_S);
+      for (let at = WRITE_SLICE_BYTES; at < bytes.length; at += WRITE_SLICE_BYTES) await this.redis.append(keys.shared(id), bytes.subarray(at, at + WRITE_SLICE_BYTES));
+      this.stats.sharedStored++;
+      this.stats.sharedBytes += bytes.length;
+      return { id, raw };
+    })();
+    state.refs.set(value, stored);
+    return (await stored) ?? undefined;
+  }
+
+  private serialize(value: unknown): Buffer {
+    const bytes = serialize(value);
+    if (bytes.length > this.stats.largestSerialized) this.stats.largestSerialized = bytes.length;
+    return bytes;
+  }
+
+  /** Task `owner` has ended: its shared values are deleted from Redis. */
+  release(owner: string): void {
+    const state = this.shared.get(owner);
+    if (!state) return;
+    this.shared.delete(owner);
+    if (state.ids.size) void this.redis.del(...[...state.ids].map(keys.shared)).catch(() => undefined);
   }
 
   /** A job ended on Redis: read its output (or error) and free its keys. */
   private async finished(id: string, failedReason: string | undefined): Promise<void> {
+    // another process's job (tests run two on one queue): its keys are its own
+    if (!id.startsWith(`${this.run_}-`)) return;
     const job = this.onRedis.get(id);
     try {
       if (!job) return;
@@ -197,6 +395,8 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
     } catch (err) {
       job?.reject(new InternalError(`the result of the job (${job.kind}) could not be read: ${(err as Error).message}`));
     } finally {
+      // a failed job stays on the queue for a poll (KEEP_FAILED_S): read now
+      if (failedReason !== undefined) await this.queue.remove(id).catch(() => 0);
       await this.redis.del(keys.input(id), keys.output(id), keys.cancelFlag(id)).catch(() => undefined);
       this.dispatch();
     }
@@ -235,11 +435,15 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.poll);
     this.waiting.rejectAll(new Cancelled("server is shutting down"));
     const ids = [...this.onRedis.keys()];
     for (const job of this.onRedis.values()) job.reject(new Cancelled("server is shutting down"));
     this.onRedis.clear();
     await Promise.allSettled(ids.map((id) => this.cancelRemote(id)));
+    const shared = [...this.shared.values()].flatMap((s) => [...s.ids].map(keys.shared));
+    this.shared.clear();
+    if (shared.length) await this.redis.del(...shared).catch(() => undefined);
     await Promise.allSettled([this.events.close(), this.queue.close()]);
     await this.redis.quit().catch(() => undefined);
   }
@@ -256,6 +460,11 @@ function failure(kind: string, reason: string): Error {
   }
   if (/stalled/i.test(reason)) return new InternalError(`a worker process stopped while running the job (${kind}), twice; the task was stopped`);
   return new InternalError(`the job (${kind}) failed on the queue: ${reason}`);
+}
+
+function isPlainObject(v: object): v is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {

@@ -6,6 +6,11 @@
  * key, and an error goes back as the job's failure reason (its ErrorReport, so that the API
  * process raises the same error as in-process).
  *
+ * Shared values of an input (queue-pool.ts Envelope: stored once per task) are read from their
+ * keys and kept in a SharedCache of SHARED_CACHE_BYTES, the most recently used first: the next
+ * job of the same task finds them there; a worker that lost them (restarted, or they were pushed
+ * out) reads them again.
+ *
  * A cancel (the `<prefix>:cancel` channel, or the flag key set before it) aborts the local run,
  * which terminates the thread (pool.ts), and the job fails as cancelled. `close()` (SIGTERM)
  * takes no more jobs and lets the running ones finish for `graceMs`; jobs still running then
@@ -21,12 +26,51 @@ import { Worker as QueueWorker, WaitingError, type Job } from "bullmq";
 import { toReport, toServiceError } from "../errors.ts";
 import type { JobKind, JobMap } from "./job.ts";
 import type { WorkerPool } from "./pool.ts";
-import { keys, QUEUE_NAME, type QueuedJob, redactUrl, redisConnection, redisOptions, REPORT_MARK } from "./queue-pool.ts";
+import { type Envelope, keys, QUEUE_NAME, type QueuedJob, redactUrl, redisConnection, redisOptions, REPORT_MARK, type SharedRef } from "./queue-pool.ts";
 
 /** A job's lock lasts this long unless its worker renews it (every half of it): how soon a dead worker's job is retried. */
 export const LOCK_MS = 10_000;
 /** How often a worker looks for jobs whose lock has expired. */
 export const STALLED_CHECK_MS = 5_000;
+
+/** The bytes of shared values a worker keeps (the last one read is kept whatever its size). */
+export const SHARED_CACHE_BYTES = 512 * 1024 * 1024;
+
+/** Shared input values by id, least recently used first; `reads` counts the values read from Redis. */
+export class SharedCache {
+  private readonly entries = new Map<string, { value: unknown; bytes: number }>();
+  private bytes = 0;
+  reads = 0;
+
+  constructor(private readonly maxBytes = SHARED_CACHE_BYTES) {}
+
+  async get(ref: SharedRef, read: (id: string) => Promise<Buffer | null>): Promise<unknown> {
+    const hit = this.entries.get(ref.id);
+    if (hit) {
+      this.entries.delete(ref.id);
+      this.entries.set(ref.id, hit);
+      return hit.value;
+    }
+    const bytes = await read(ref.id);
+    if (!bytes) throw new Error(`a shared input of the job (${ref.path.join(".")}) is missing from the queue: its task has ended, or it expired`);
+    this.reads++;
+    // a view of the whole of its buffer (a thread that is given a view is sent all of its buffer)
+    const value = ref.raw ? (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes)) : deserialize(bytes);
+    this.entries.set(ref.id, { value, bytes: bytes.byteLength });
+    this.bytes += bytes.byteLength;
+    for (const [id, e] of this.entries) {
+      if (this.bytes <= this.maxBytes || id === ref.id) break;
+      this.entries.delete(id);
+      this.bytes -= e.bytes;
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
 
 export interface QueueWorkerOptions {
   /** After close(), how long running jobs may go on before they are given back (ms). */
@@ -43,6 +87,8 @@ interface Running {
 export class JobQueueWorker<J extends JobMap> {
   private readonly running = new Map<string, Running>();
   private closing = false;
+  /** The shared input values this worker holds. */
+  readonly cache = new SharedCache();
 
   private constructor(
     private readonly worker: QueueWorker<QueuedJob>,
@@ -92,8 +138,9 @@ export class JobQueueWorker<J extends JobMap> {
       if (await this.redis.exists(keys.cancelFlag(id))) r.ac.abort();
       const bytes = await this.redis.getBuffer(keys.input(id));
       if (!bytes) throw new Error(`the input of job ${id} (${kind}) is missing from the queue`);
+      const input = await this.input(deserialize(bytes) as Envelope);
       let lastProgress = Promise.resolve();
-      const output = await pool.run(kind as JobKind<J>, deserialize(bytes) as never, {
+      const output = await pool.run(kind as JobKind<J>, input as never, {
         signal: r.ac.signal,
         onProgress: (f) => {
           lastProgress = job.updateProgress(f).catch(() => undefined);
@@ -116,6 +163,17 @@ export class JobQueueWorker<J extends JobMap> {
       this.running.delete(id);
       log(`job ${id} ${kind}: ${outcome} in ${Math.round(performance.now() - t0)} ms`);
     }
+  }
+
+  /** The job's input: the envelope's, with its shared values put back. */
+  private async input(envelope: Envelope): Promise<unknown> {
+    for (const ref of envelope.shared) {
+      const value = await this.cache.get(ref, (id) => this.redis.getBuffer(keys.shared(id)));
+      let at = envelope.input as Record<string, unknown>;
+      for (const k of ref.path.slice(0, -1)) at = at[k] as Record<string, unknown>;
+      at[ref.path[ref.path.length - 1]!] = value;
+    }
+    return envelope.input;
   }
 
   /** Jobs running now. */

@@ -265,6 +265,7 @@ export class TaskRunner<J extends JobMap = JobMap> {
       running.then((r) => discard(r.preloaded ?? []), () => undefined);
     } finally {
       clearTimeout(timer);
+      this.pool.release?.(t.id);
     }
     final.percentageCompleted = Math.max(final.percentageCompleted, t.percentageCompleted);
     final.startedAt = t.startedAt ?? new Date();

@@ -12,6 +12,10 @@ export const jobs = {
     ctx.progress(0.5);
     return input;
   },
+  /** The byte length of its input's bytes (a large input, a small output). */
+  length(input: { bytes: Uint8Array }): number {
+    return input.bytes.byteLength;
+  },
   /** Fails as a bad line 3 of field "smiles". */
   fail(input: { message: string }): never {
     throw new BadRequest(input.message, { line: 3, field: "smiles" });

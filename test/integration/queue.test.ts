@@ -4,17 +4,19 @@
  * (src/main.ts `worker`, one thread each) take them. The expected folds and statistics are not
  * a published figure but the same cross-validation (same seed) run in-process by a server
  * without a queue: jobs are deterministic given their input, so the queue must change nothing.
+ * BBRC mining and CDK descriptors likewise (their feature datasets as CSV, with the servers' base
+ * URLs and dataset ids taken out).
  * Hamster (85 compounds), not Kazius: a 10-fold Kazius CV takes minutes per run on the test
  * machine's 2 cores, and this file runs it three times.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { DATA, HAMSTER, postForm, ROOT, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
+import { DATA, get, HAMSTER, postForm, runTask, startServer, taskState, uploadDataset, uploadFile, waitForTask, freshDir, removeDir, type TestServer } from "../helpers/server.ts";
 import { crossValidationResult } from "../helpers/predictions.ts";
 import { withServer } from "../helpers/use-server.ts";
 import { startRedis, type TestRedis } from "../helpers/redis.ts";
+import { endOf, runningJob, startWorker, type QueueWorkerProcess } from "../helpers/queue-workers.ts";
 
 
 /** Compound URIs carry the base URL: compare folds by the compound's path. */
@@ -23,51 +25,13 @@ function byPath(folds: Map<string, string>): Map<string, string> {
 }
 
 const CV = { random_seed: "7", algorithm_params: "prediction_algorithm=weighted_majority_vote" };
+const MINING = { min_frequency: "2" };
+const DESCRIPTORS = { pc_type: "constitutional,electronic", lib: "cdk" };
 
-/** A job that a worker's output shows started and not (yet) ended: `job <id> <kind>: started`. */
-const runningJob = (kinds: string): RegExp => new RegExp(`job (\\S+) (${kinds}): started\\n(?![\\s\\S]*job \\1 )`);
-/** The end line of job `id`: group 1 is the outcome (done, failed, cancelled, given). */
-const endOf = (id: string): RegExp => new RegExp(`job ${id} \\S+: (?!started)(\\w+)`);
-
-interface QueueWorkerProcess {
-  readonly proc: ChildProcess;
-  output(): string;
-  /** Resolves when the output matches `re` (rejects after `ms`). */
-  waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
-  kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
-/** `src/main.ts worker` with one thread, as test/helpers/server.ts starts the service. */
-async function startWorker(queueUrl: string): Promise<QueueWorkerProcess> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "worker"], {
-    cwd: ROOT,
-    env: { ...process.env, QUEUE_URL: queueUrl, WORKERS: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => proc.on("exit", () => resolve()));
-  const w: QueueWorkerProcess = {
-    proc,
-    output: () => out,
-    async waitFor(re, ms = 120_000) {
-      const t0 = Date.now();
-      for (;;) {
-        const m = out.match(re);
-        if (m) return m;
-        if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`worker exited (${proc.exitCode ?? proc.signalCode}):\n${out}`);
-        if (Date.now() - t0 > ms) throw new Error(`worker output did not match ${re} in ${ms} ms:\n${out}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
-    async kill(signal = "SIGTERM") {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      await exited;
-    },
-  };
-  await w.waitFor(/taking jobs from/, 60_000);
-  return w;
+/** A dataset as CSV, with the server's base and the dataset ids (random) taken out, for comparing two servers' results. */
+async function datasetCsv(base: string, dataset: string): Promise<string> {
+  const csv = await (await get(dataset, "text/csv")).text();
+  return csv.replaceAll(base, "BASE").replace(/\/dataset\/[\w-]+/g, "/dataset/ID");
 }
 
 describe("task jobs on a Redis queue, run by two worker processes", () => {
@@ -78,10 +42,15 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
   let hamster = "";
   let reference: Awaited<ReturnType<typeof crossValidationResult>>;
 
+  let referenceMined = "";
+  let referenceDescriptors = "";
+
   before(async () => {
     // The reference first, in-process (no queue), so that the two servers do not share the cores.
     reference = await withServer({ upload: { hamster: HAMSTER } }, async (srv) => {
       const cv = await runTask(`${srv.base}/validation/crossvalidation`, { algorithm_uri: `${srv.base}/algorithm/qsar`, dataset_uri: srv.datasets.hamster, ...CV });
+      referenceMined = await datasetCsv(srv.base, await runTask(`${srv.base}/algorithm/miner/bbrc`, { dataset_uri: srv.datasets.hamster, ...MINING }));
+      referenceDescriptors = await datasetCsv(srv.base, await runTask(`${srv.base}/algorithm/pc/AllDescriptors`, { dataset_uri: srv.datasets.hamster, ...DESCRIPTORS }));
       return crossValidationResult(cv);
     });
     redis = await startRedis();
@@ -132,6 +101,18 @@ describe("task jobs on a Redis queue, run by two worker processes", () => {
     assert.deepEqual(byPath(folds), byPath(reference.folds));
     assert.deepEqual(stats, reference.stats);
     workers[killed.i] = await startWorker(redis.url);
+  });
+
+  test("BBRC mining and descriptors through the queue: the same feature datasets as in-process", async () => {
+    const before = workers.map((w) => w.output().length);
+    const mined = await datasetCsv(api.base, await runTask(`${api.base}/algorithm/miner/bbrc`, { dataset_uri: hamster, ...MINING }));
+    const descriptors = await datasetCsv(api.base, await runTask(`${api.base}/algorithm/pc/AllDescriptors`, { dataset_uri: hamster, ...DESCRIPTORS }));
+    assert.ok(mined.split("\n").length > 80 && referenceMined.split("\n")[0]!.split(",").length > 10, referenceMined.slice(0, 500));
+    assert.equal(mined, referenceMined);
+    assert.equal(descriptors, referenceDescriptors);
+    const ran = workers.map((w, i) => w.output().slice(before[i]));
+    assert.match(ran.join("\n"), /job \S+ mine\S*: done/);
+    assert.match(ran.join("\n"), /job \S+ descriptors\.chunk: done/);
   });
 
   // muv.csv (93k rows; tasks.test.ts cancels it in-process): its preparation runs for many seconds.
