@@ -257,8 +257,8 @@ const REMOTE_GRAPH = "urn:x-qsargraph:remote-result";
 /** Datatype that marks a blank node's label in the VALUES of a rewritten SELECT result (turned back into a blank node by BNODE). */
 const BNODE_MARK = "urn:x-qsargraph:blank-node";
 
-/** A term of SPARQL JSON results in SPARQL syntax (for VALUES); blank nodes as marked literals. */
-function valuesTerm(t: TableTerm): string {
+/** A term of SPARQL JSON results in SPARQL syntax (for VALUES); blank nodes as marked literals of `label`'s name for them. */
+function valuesTerm(t: TableTerm, label: (bnode: string) => string): string {
   switch (t.type as string) {
     case "uri":
       if (/[<>"{}|\\^`\s]/.test(t.value)) throw new BadRequest(`the external store answered an IRI that is not valid: ${t.value.slice(0, 200)}`, { field: "query" });
@@ -271,7 +271,7 @@ function valuesTerm(t: TableTerm): string {
       return lex;
     }
     case "bnode":
-      return `${JSON.stringify(t.value)}^^<${BNODE_MARK}>`;
+      return `"${label(t.value)}"^^<${BNODE_MARK}>`;
     default:
       throw new BadRequest(`the external store answered a term of type '${t.type}', which this endpoint does not write`, { field: "query" });
   }
@@ -286,11 +286,18 @@ export function solutionsQuery(vars: readonly string[], bindings: readonly Recor
   if (vars.length === 0) return `SELECT * WHERE { VALUES () { ${bindings.map(() => "()").join(" ")} } }`;
   for (const v of vars) if (!/^[A-Za-z0-9_\u00B7\u00C0-\uFFFF]+$/.test(v)) throw new BadRequest(`the external store answered a variable name that is not SPARQL: '${v}'`, { field: "query" });
   const blanks = new Set<number>();
+  // BNODE() takes only a valid label (Virtuoso's are "nodeID://b1…"): each store label gets one of ours
+  const labels = new Map<string, string>();
+  const label = (b: string): string => {
+    let l = labels.get(b);
+    if (l === undefined) labels.set(b, (l = `b${labels.size}`));
+    return l;
+  };
   const rows = bindings.map((b) => `(${vars.map((v, i) => {
     const t = b[v];
     if (t === undefined) return "UNDEF";
     if (t.type === "bnode") blanks.add(i);
-    return valuesTerm(t);
+    return valuesTerm(t, label);
   }).join(" ")})`);
   const col = (i: number): string => (blanks.has(i) ? `?_qg_${i}` : `?${vars[i]}`);
   const binds = [...blanks].map((i) => `BIND(IF(isLiteral(?_qg_${i}) && DATATYPE(?_qg_${i}) = <${BNODE_MARK}>, BNODE(STR(?_qg_${i})), ?_qg_${i}) AS ?${vars[i]})`);
