@@ -90,7 +90,10 @@ const virtuosoOf = new Map<string, Promise<VirtuosoHandle>>();
 
 async function newVirtuoso(): Promise<VirtuosoHandle> {
   const { startVirtuoso } = await import("./virtuoso.ts");
-  return startVirtuoso();
+  const v = await startVirtuoso();
+  // The test file's process ends when its tests do; its exit ends the Virtuoso.
+  v.detach();
+  return v;
 }
 
 /**
