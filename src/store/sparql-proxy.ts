@@ -331,7 +331,8 @@ export class SparqlProxy implements SparqlEndpoint {
   private async send(text: string, graph: boolean, defaultGraphs: readonly string[], namedGraphs: readonly string[], signal?: AbortSignal): Promise<string> {
     await this.acquire(signal);
     this.started++;
-    // A second more than the limit: the store's own time-out (Virtuoso: `timeout`, S1TAT) comes first and frees its work.
+    // A second more than the limit, so that the store's own time-out (Virtuoso: `timeout`, S1TAT) may come first and
+    // end its work; Virtuoso's often comes later (docs/virtuoso.md finding 12): then this abort keeps the limit.
     const timeout = AbortSignal.timeout(this.o.timeoutMs + 1000);
     const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const timedOut = (): QueryTimeout => {
