@@ -5,7 +5,8 @@
  * (test/external/sparql-store.test.ts); what it relies on is in docs/virtuoso.md ("How the SPARQL
  * backend writes").
  *
- * Reads (`read`) are a later step and throw.
+ * Reads (`read`): the named reads run in read threads of their own against the external store
+ * (sparql-reads.ts; docs/virtuoso.md "How the SPARQL backend reads"), seeing only ready graphs.
  *
  * The catalog: one graph, `<base>/.store/catalog`, never served, holding one resource per graph
  * (`<g> qg:triples n ; qg:state "ready" | "writing" | "deleting" ; qg:commit c`) and the number of
@@ -44,6 +45,7 @@
 import { NotAcceptable } from "../errors.ts";
 import type { CommitOptions, DumpFormat, OpenInfo, StagedGraph, StoreBackend, StoreCapacity } from "./backend.ts";
 import { bodyOf, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
+import { ReadyGraphs, SparqlReads, type SparqlReadsOptions } from "./sparql-reads.ts";
 import { QG_NS } from "./vocab.ts";
 
 export interface SparqlEndpoints {
@@ -68,6 +70,8 @@ export interface SparqlStoreOptions {
   readonly timeoutMs?: number;
   /** Graphs per catalog update (default 2,000; small in tests, to exercise a publish in several requests). */
   readonly catalogBatch?: number;
+  /** The read threads (sparql-reads.ts): threads, time limit, the store's row limit, the cache of small graphs. */
+  readonly reads?: SparqlReadsOptions;
 }
 
 /** The largest graph `dump` serves: Virtuoso cuts GSP GET and CONSTRUCT answers at ResultSetMaxRows + 1 (10,001 by default) without a word. */
@@ -162,7 +166,10 @@ export function nquadsToInsert(part: Body): { update: string; perGraph: Map<stri
 class HttpFailure extends Error {}
 
 export class SparqlStore implements StoreBackend {
-  private readonly entries = new Map<string, Entry>();
+  /** The ready graphs; every change goes to the read threads (ReadyGraphs). */
+  private readonly entries = new ReadyGraphs<Entry>();
+  /** The read threads. */
+  readonly reads: SparqlReads;
   private lastSeq = 0;
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -191,6 +198,8 @@ export class SparqlStore implements StoreBackend {
     this.batchBytes = o.batchBytes ?? 4 * 1024 * 1024;
     this.timeoutMs = o.timeoutMs ?? 120_000;
     this.catalogBatch = o.catalogBatch ?? CATALOG_BATCH;
+    this.reads = new SparqlReads(endpoints.query, o.reads);
+    this.entries.listen((g, e) => this.reads.changed(g, e?.triples));
   }
 
   /**
@@ -272,8 +281,8 @@ export class SparqlStore implements StoreBackend {
     return st;
   }
 
-  read<T>(_module: URL, name: string, _args: readonly unknown[]): Promise<T> {
-    return Promise.reject(new Error(`read ${name}: reads on the SPARQL store are not yet implemented (issue 19, a later step)`));
+  read<T>(module: URL, name: string, args: readonly unknown[]): Promise<T> {
+    return this.reads.read<T>(module, name, args);
   }
 
   capacity(): StoreCapacity {
@@ -291,6 +300,7 @@ export class SparqlStore implements StoreBackend {
   async close(): Promise<void> {
     this.closed = true;
     await this.chain;
+    await this.reads.close();
   }
 
   // ---- the commit ----

@@ -249,8 +249,8 @@ describe("SparqlStore on Virtuoso 7.2", () => {
     await again.close();
   });
 
-  test("reads are not there yet", async () => {
-    await assert.rejects(store.read(new URL("file:///x"), "x", []), /not yet/);
+  test("reads run in the read threads (test/external/sparql-reads.test.ts): an unknown read is refused by name", async () => {
+    await assert.rejects(store.read(new URL("../../src/resources/reads.ts", import.meta.url), "noSuchRead", [BASE]), /read noSuchRead on the SPARQL store failed: no store read named noSuchRead/);
   });
 });
 

@@ -1,0 +1,105 @@
+/**
+ * Terms ↔ SPARQL text and SPARQL JSON results (src/store/sparql-terms.ts). Reference values: the
+ * SPARQL 1.1 grammar (IRIREF, STRING_LITERAL_QUOTE, ECHAR), the SPARQL 1.1 Query Results JSON and
+ * CSV formats (W3C Recommendations, 2013) — and Oxigraph itself: a query's text built here is run
+ * on an Oxigraph store holding the term, and the CSV built here is compared with the CSV
+ * Oxigraph writes for the same query.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import * as ox from "oxigraph";
+import { csvFromJson, fromJson, iriText, rowsFromJson, soleGraph, termText, withLexicalForms, type JsonResults } from "../../../src/store/sparql-terms.ts";
+
+const XSD = "http://www.w3.org/2001/XMLSchema#";
+const G = ox.namedNode("http://example.org/g");
+const S = ox.namedNode("http://example.org/s");
+const P = ox.namedNode("http://example.org/p");
+
+describe("terms written into a query", () => {
+  test("IRIs that could end their <…> or hold spaces are refused", () => {
+    assert.equal(iriText("http://example.org/a#b"), "<http://example.org/a#b>");
+    for (const bad of ["http://x/>", "http://x/<", 'http://x/"', "http://x/ y", "http://x/{", "http://x/\\", "http://x/\n"]) assert.throws(() => iriText(bad), /not a valid IRI/, bad);
+  });
+
+  test("each literal, written by termText, matches itself in Oxigraph (escapes, language tags, datatypes kept)", () => {
+    const literals = [
+      ox.literal('quote " backslash \\ newline \n tab \t return \r'),
+      ox.literal("Bonjour", "fr-CA"),
+      ox.literal("1.50", ox.namedNode(`${XSD}decimal`)),
+      ox.literal("0.9691362229291531", ox.namedNode(`${XSD}double`)),
+      ox.literal("ü 水 😀"),
+      ox.literal("abc", ox.namedNode("http://example.org/custom")),
+    ];
+    const store = new ox.Store();
+    literals.forEach((o, i) => store.add(ox.quad(ox.namedNode(`http://example.org/s${i}`), P, o, G)));
+    literals.forEach((o, i) => {
+      const rows = store.query(`SELECT ?s WHERE { GRAPH <${G.value}> { ?s <${P.value}> ${termText(o)} } }`) as Map<string, ox.Term>[];
+      assert.deepEqual(
+        rows.map((r) => r.get("s")!.value),
+        [`http://example.org/s${i}`],
+        termText(o),
+      );
+    });
+    assert.equal(termText(ox.literal("x")), '"x"', "xsd:string written plain (Virtuoso keeps the two apart)");
+    assert.throws(() => termText(ox.blankNode("b")), /blank node/);
+  });
+});
+
+describe("JSON results read back", () => {
+  test("terms: IRIs, plain, language-tagged and typed literals (SPARQL 1.0's typed-literal too), blank nodes", () => {
+    assert.ok(fromJson({ type: "uri", value: "http://x/a" }).equals(ox.namedNode("http://x/a")));
+    assert.ok(fromJson({ type: "literal", value: "a" }).equals(ox.literal("a")));
+    assert.ok(fromJson({ type: "literal", value: "a", datatype: `${XSD}string` }).equals(ox.literal("a")));
+    assert.ok(fromJson({ type: "literal", value: "a", "xml:lang": "fr-ca" }).equals(ox.literal("a", "fr-ca")));
+    assert.ok(fromJson({ type: "typed-literal", value: "1.5", datatype: `${XSD}decimal` }).equals(ox.literal("1.5", ox.namedNode(`${XSD}decimal`))));
+    assert.equal(fromJson({ type: "bnode", value: "nodeID://b10006" }).termType, "BlankNode");
+  });
+
+  test("a literal's lexical form from its STR companion (Virtuoso writes doubles with 6 digits); dateTime fractions without trailing zeros", () => {
+    const d = fromJson({ type: "typed-literal", value: "0.969136", datatype: `${XSD}double` }, { type: "literal", value: "0.9691362229291531" });
+    assert.ok(d.equals(ox.literal("0.9691362229291531", ox.namedNode(`${XSD}double`))));
+    assert.equal(fromJson({ type: "typed-literal", value: "2026-11-27T21:11:41.240Z", datatype: `${XSD}dateTime` }).value, "2026-11-27T21:11:41.24Z");
+    assert.equal(fromJson({ type: "typed-literal", value: "2026-11-27T21:11:41.000+01:00", datatype: `${XSD}dateTime` }).value, "2026-11-27T21:11:41+01:00");
+    assert.equal(fromJson({ type: "typed-literal", value: "2026-11-27T21:11:41Z", datatype: `${XSD}dateTime` }).value, "2026-11-27T21:11:41Z");
+  });
+
+  test("withLexicalForms adds STR(?v) for the plain projected variables only", () => {
+    assert.equal(withLexicalForms("SELECT ?a ?b WHERE { ?a ?b ?c }"), "SELECT ?a ?b (STR(?a) AS ?__str_a) (STR(?b) AS ?__str_b) WHERE { ?a ?b ?c }");
+    assert.equal(withLexicalForms("SELECT DISTINCT ?c (MIN(?l) AS ?first) WHERE { } GROUP BY ?c"), "SELECT DISTINCT ?c (MIN(?l) AS ?first) (STR(?c) AS ?__str_c) WHERE { } GROUP BY ?c");
+    assert.equal(withLexicalForms("SELECT (COUNT(?f) AS ?n) WHERE { }"), "SELECT (COUNT(?f) AS ?n) WHERE { }");
+    assert.equal(withLexicalForms("SELECT * WHERE { }"), "SELECT * WHERE { }");
+    assert.equal(withLexicalForms("ASK { }"), "ASK { }");
+  });
+
+  test("rows and CSV as Oxigraph gives them for the same query (companions left out)", () => {
+    const store = new ox.Store();
+    store.add(ox.quad(S, P, ox.literal('a, "quoted"\nline'), G));
+    store.add(ox.quad(ox.namedNode("http://example.org/t"), P, ox.literal("2", ox.namedNode(`${XSD}integer`)), G));
+    const q = `SELECT ?s ?o ?none WHERE { GRAPH <${G.value}> { ?s <${P.value}> ?o } } ORDER BY ?s`;
+    const json: JsonResults = {
+      head: { vars: ["s", "o", "none", "__str_o"] },
+      results: {
+        bindings: [
+          { s: { type: "uri", value: S.value }, o: { type: "literal", value: 'a, "quoted"\nline' }, __str_o: { type: "literal", value: 'a, "quoted"\nline' } },
+          { s: { type: "uri", value: "http://example.org/t" }, o: { type: "typed-literal", value: "2", datatype: `${XSD}integer` } },
+        ],
+      },
+    };
+    assert.equal(csvFromJson(json), store.query(q, { results_format: "text/csv" }) as unknown as string);
+    const want = store.query(q) as Map<string, ox.Term>[];
+    const got = rowsFromJson(json);
+    assert.equal(got.length, want.length);
+    got.forEach((row, i) => {
+      assert.deepEqual([...row.keys()], [...want[i]!.keys()]);
+      for (const [k, t] of row) assert.ok(t.equals(want[i]!.get(k)!), k);
+    });
+  });
+});
+
+test("soleGraph: the one graph a query names, when it names no other", () => {
+  assert.equal(soleGraph("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } }"), "http://x/g");
+  assert.equal(soleGraph("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } GRAPH <http://x/g> { ?s ?p ?o } }"), "http://x/g");
+  assert.equal(soleGraph("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } OPTIONAL { GRAPH ?c { ?c ?p ?o } } }"), undefined);
+  assert.equal(soleGraph("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } GRAPH <http://x/h> { ?s ?p ?o } }"), undefined);
+  assert.equal(soleGraph("SELECT ?s FROM <http://x/h> WHERE { GRAPH <http://x/g> { ?s ?p ?o } }"), undefined);
+});
