@@ -33,6 +33,11 @@ import { registerTasks } from "./http/routes/tasks.ts";
 import { Uris } from "./resources/uris.ts";
 import { GraphStore } from "./store/graph-store.ts";
 import { SparqlReplica } from "./store/replica.ts";
+import type { StoreBackend } from "./store/backend.ts";
+import type { SparqlEndpoint } from "./store/sparql-endpoint.ts";
+import { SparqlStore } from "./store/sparql-store.ts";
+import { SparqlProxy } from "./store/sparql-proxy.ts";
+import { withExternalErrors } from "./store/external-errors.ts";
 import { legacyQgNs, QG_NS, Vocab } from "./store/vocab.ts";
 import { migrateVocabulary } from "./store/migrate-vocabulary.ts";
 import { servicePool, type Jobs } from "./algorithms/jobs.ts";
@@ -40,6 +45,62 @@ import { REQUEST_NICE } from "./threads/spawn.ts";
 import { TaskRunner } from "./tasks/runner.ts";
 import type { JobPool } from "./tasks/pool.ts";
 import { QueuePool } from "./tasks/queue-pool.ts";
+
+/**
+ * The embedded store (Oxigraph in a thread of this process, the journal in DATA_DIR) and its SPARQL
+ * read replicas.
+ */
+async function openEmbedded(config: Config): Promise<{ store: StoreBackend; sparql: SparqlEndpoint }> {
+  // A directory written before the vocabulary's stable namespace is moved to it once, before
+  // anything else reads it (store/migrate-vocabulary.ts).
+  const moved = migrateVocabulary(config.dataDir, legacyQgNs(config.baseUrl));
+  if (moved) console.log(`store: ${moved.replaced} IRIs in ${moved.rewritten} graph writes moved from ${legacyQgNs(config.baseUrl)} to ${QG_NS} in ${Math.round(moved.ms)} ms (snapshot of commit ${moved.seq})`);
+  // The replicas load the data dir in their own threads while this one recovers the writer's store.
+  const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults, workers: config.sparqlWorkers });
+  const store = await GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });
+  replica.follow(store);
+  return { store, sparql: replica };
+}
+
+/**
+ * `--store sparql`: the graphs in an external SPARQL 1.1 store (store/sparql-store.ts; no
+ * vocabulary migration, no replica, no renewal, no capacity: the store's own), its failures as
+ * 503 (store/external-errors.ts), and /sparql proxied to its query endpoint (store/sparql-proxy.ts).
+ * A store that does not answer stops the start with a message naming its endpoints.
+ */
+async function openExternal(config: Config): Promise<{ store: StoreBackend; sparql: SparqlEndpoint }> {
+  const sc = config.sparqlStore;
+  if (!sc) throw new Error("--store sparql without the store's endpoints");
+  const where = `query ${sc.query}, update ${sc.update}, Graph Store Protocol ${sc.gsp} (?${sc.gspParam}=)`;
+  if (sc.user !== undefined) {
+    // SparqlStore's writes send no credentials yet (store/sparql-store.ts `request`).
+    throw new Error(`SPARQL_USER/SPARQL_PASSWORD are given, but the SPARQL store's writes cannot authenticate yet: give the service endpoints that need no credentials (e.g. on a private network), or leave the two out`);
+  }
+  let external: SparqlStore;
+  try {
+    // Virtuoso 7.2 refuses an INSERT DATA / DELETE DATA of more than about 1,000–1,500 triples
+    // ("SP031 … generated SQL text has exceeded 10000 lines of code", measured: 1,000 pass, 1,500
+    // fail): catalog updates (3 triples per graph, deleted and inserted) of 150 graphs, N-Quads
+    // batches of 1,000 lines. (SparqlStore's batchLines also cuts its GSP POSTs.)
+    external = await SparqlStore.open({ query: sc.query, update: sc.update, gsp: sc.gsp, base: config.baseUrl }, { gspParam: sc.gspParam, catalogBatch: 150, batchLines: 1000 });
+  } catch (e) {
+    throw new Error(`the external SPARQL store cannot be used (${where}): ${(e as Error).message}`);
+  }
+  const store = withExternalErrors(external);
+  try {
+    const sparql = await SparqlProxy.open(store, {
+      endpoint: sc.query,
+      base: config.baseUrl,
+      timeoutMs: config.sparqlTimeoutMs,
+      maxResults: config.sparqlMaxResults,
+      concurrency: config.sparqlWorkers,
+    });
+    return { store, sparql };
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}
 
 /** Render workers (http/render-rdf.ts): two, so that one long render does not hold up the next. */
 const RENDER_WORKERS = 2;
@@ -60,14 +121,7 @@ export async function createApp(config: Config): Promise<App> {
   // before anything is opened.
   const access = accessPolicy(config);
   setFormTokenFields(access.tokens !== undefined);
-  // A directory written before the vocabulary's stable namespace is moved to it once, before
-  // anything else reads it (store/migrate-vocabulary.ts).
-  const moved = migrateVocabulary(config.dataDir, legacyQgNs(config.baseUrl));
-  if (moved) console.log(`store: ${moved.replaced} IRIs in ${moved.rewritten} graph writes moved from ${legacyQgNs(config.baseUrl)} to ${QG_NS} in ${Math.round(moved.ms)} ms (snapshot of commit ${moved.seq})`);
-  // The replicas load the data dir in their own threads while this one recovers the writer's store.
-  const replica = SparqlReplica.create({ dataDir: config.dataDir, timeoutMs: config.sparqlTimeoutMs, maxResults: config.sparqlMaxResults, workers: config.sparqlWorkers });
-  const store = await GraphStore.open(config.dataDir, { maxQuads: config.maxQuads });
-  replica.follow(store);
+  const { store, sparql } = config.store === "sparql" ? await openExternal(config) : await openEmbedded(config);
   const vocab = new Vocab(config.baseUrl);
   const uris = new Uris(config.baseUrl);
   // Task jobs: worker threads of this process, or (--queue) a Redis queue that `qsargraph worker`
@@ -82,7 +136,7 @@ export async function createApp(config: Config): Promise<App> {
   const deps: Deps = { config, store, vocab, uris, tasks, pool, chem, renderPool };
 
   const router = new Router();
-  registerService(router, deps, replica);
+  registerService(router, deps, sparql);
   registerTasks(router, deps);
   registerDatasets(router, deps);
   registerCompounds(router, deps);
@@ -90,7 +144,7 @@ export async function createApp(config: Config): Promise<App> {
   registerModels(router, deps);
   registerDepiction(router, deps);
   registerValidation(router, deps);
-  registerSparql(router, deps, replica);
+  registerSparql(router, deps, sparql);
   // Last: the API description lists the routes registered before it.
   registerOpenApi(router, deps, access);
 
@@ -133,7 +187,7 @@ export async function createApp(config: Config): Promise<App> {
       await pool.close();
       await chem.close();
       await renderPool.close();
-      await replica.close();
+      await sparql.close();
       await store.close();
     },
   };

@@ -45,6 +45,25 @@ export interface Config {
    * (tasks/queue-pool.ts); `workers` is then how many are on the queue at a time. Unset: worker threads of this process.
    */
   readonly queueUrl: string | undefined;
+  /** Where the graphs live: `embedded` (Oxigraph in this process, made durable by the journal in DATA_DIR) or `sparql` (an external SPARQL 1.1 store). */
+  readonly store: "embedded" | "sparql";
+  /** With `store: "sparql"`: the external store's endpoints and how to reach them; undefined otherwise. */
+  readonly sparqlStore: SparqlStoreConfig | undefined;
+}
+
+/** The external SPARQL 1.1 store of `--store sparql` (README "External SPARQL store"). */
+export interface SparqlStoreConfig {
+  /** SPARQL 1.1 query endpoint. */
+  readonly query: string;
+  /** SPARQL 1.1 update endpoint. */
+  readonly update: string;
+  /** SPARQL 1.1 Graph Store Protocol endpoint. */
+  readonly gsp: string;
+  /** The GSP parameter naming the graph: `graph` (SPARQL 1.1 GSP, the default) or `graph-uri` (Virtuoso). */
+  readonly gspParam: "graph" | "graph-uri";
+  /** HTTP basic-auth credentials (SPARQL_USER / SPARQL_PASSWORD, from the environment only); never logged. */
+  readonly user: string | undefined;
+  readonly password: string | undefined;
 }
 
 /** Flags that take a value, and the environment variable each one sets. */
@@ -66,6 +85,11 @@ const FLAGS: Record<string, string> = {
   "--max-pending-tasks": "MAX_PENDING_TASKS",
   "--tokens-file": "TOKENS_FILE",
   "--queue": "QUEUE_URL",
+  "--store": "STORE",
+  "--sparql-query": "SPARQL_QUERY_URL",
+  "--sparql-update": "SPARQL_UPDATE_URL",
+  "--sparql-gsp": "SPARQL_GSP_URL",
+  "--sparql-gsp-param": "SPARQL_GSP_PARAM",
 };
 
 /** Switches: present on the command line = true. */
@@ -86,6 +110,38 @@ function flag(name: string, raw: string | undefined): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new Error(`${name} must be true or false, got '${raw}'`);
+}
+
+/** An endpoint URL: absolute http(s), without credentials (those come from SPARQL_USER / SPARQL_PASSWORD) or a fragment. */
+function endpointUrl(name: string, raw: string | undefined): string {
+  if (raw === undefined || raw === "") throw new Error(`--store sparql needs ${name} (the external store's endpoint URL)`);
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an absolute http(s) URL, got '${raw}'`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error(`${name} must be an http(s) URL, got '${u.protocol}' in '${raw}'`);
+  if (u.username !== "" || u.password !== "") throw new Error(`${name} must not hold credentials: give them in SPARQL_USER and SPARQL_PASSWORD`);
+  if (u.hash !== "") throw new Error(`${name} must not have a fragment, got '${raw}'`);
+  return raw;
+}
+
+function sparqlStoreConfig(vals: Record<string, string | undefined>): SparqlStoreConfig {
+  const param = vals.SPARQL_GSP_PARAM || "graph";
+  if (param !== "graph" && param !== "graph-uri") throw new Error(`SPARQL_GSP_PARAM must be 'graph' (SPARQL 1.1 Graph Store Protocol) or 'graph-uri' (Virtuoso), got '${param}'`);
+  const user = vals.SPARQL_USER || undefined;
+  const password = vals.SPARQL_PASSWORD || undefined;
+  if ((user === undefined) !== (password === undefined)) throw new Error("give both SPARQL_USER and SPARQL_PASSWORD, or neither");
+  if (user?.includes(":")) throw new Error("SPARQL_USER must not contain ':' (HTTP basic authentication)");
+  return {
+    query: endpointUrl("SPARQL_QUERY_URL (--sparql-query)", vals.SPARQL_QUERY_URL),
+    update: endpointUrl("SPARQL_UPDATE_URL (--sparql-update)", vals.SPARQL_UPDATE_URL),
+    gsp: endpointUrl("SPARQL_GSP_URL (--sparql-gsp)", vals.SPARQL_GSP_URL),
+    gspParam: param,
+    user,
+    password,
+  };
 }
 
 export function loadConfig(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Config {
@@ -109,6 +165,13 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2), env:
   const queueUrl = vals.QUEUE_URL || undefined;
   if (queueUrl !== undefined && !/^rediss?:\/\/[^\s/]+/.test(queueUrl)) throw new Error(`QUEUE_URL must be a redis:// or rediss:// URL, got '${queueUrl}'`);
   const maxQuads = positiveInt("MAX_QUADS", vals.MAX_QUADS, DEFAULT_MAX_QUADS);
+  const store = vals.STORE || "embedded";
+  if (store !== "embedded" && store !== "sparql") throw new Error(`STORE (--store) must be 'embedded' or 'sparql', got '${store}'`);
+  const sparqlStore = store === "sparql" ? sparqlStoreConfig(vals) : undefined;
+  if (store === "embedded") {
+    const given = ["SPARQL_QUERY_URL", "SPARQL_UPDATE_URL", "SPARQL_GSP_URL"].filter((k) => vals[k]);
+    if (given.length > 0) throw new Error(`${given.join(", ")} given, but the store is the embedded one: add --store sparql (STORE=sparql)`);
+  }
   return {
     port,
     host: vals.HOST || "127.0.0.1",
@@ -131,5 +194,7 @@ export function loadConfig(argv: readonly string[] = process.argv.slice(2), env:
     open: flag("OPEN", vals.OPEN),
     privateReads: flag("PRIVATE_READS", vals.PRIVATE_READS),
     queueUrl,
+    store,
+    sparqlStore,
   };
 }

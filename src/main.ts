@@ -31,10 +31,13 @@ async function main(): Promise<void> {
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : config.port;
   const info = app.deps.store.openInfo;
-  console.log(
-    `qsargraph listening on ${config.host}:${port} as ${config.baseUrl} (data ${config.dataDir}, ${config.workers} workers; ` +
-      `store recovered ${info.lastSeq} commits in ${Math.round(info.recoveredMs)} ms${info.tornTail ? `; torn journal tail truncated: ${info.tornTail}` : ""}; ready in ${Math.round(performance.now() - t0)} ms)`,
-  );
+  // The external store by its endpoints (they hold no credentials: config.ts refuses them there).
+  const sc = config.sparqlStore;
+  const store = sc
+    ? `store: external SPARQL store (query ${sc.query}, update ${sc.update}, Graph Store Protocol ${sc.gsp} with ?${sc.gspParam}=), ` +
+      `catalog at commit ${info.lastSeq}, ${app.deps.store.graphsWithPrefix("").length} graphs, read in ${Math.round(info.recoveredMs)} ms${info.tornTail ? `; ${info.tornTail}` : ""}`
+    : `store recovered ${info.lastSeq} commits in ${Math.round(info.recoveredMs)} ms${info.tornTail ? `; torn journal tail truncated: ${info.tornTail}` : ""}`;
+  console.log(`qsargraph listening on ${config.host}:${port} as ${config.baseUrl} (data ${config.dataDir}, ${config.workers} workers; ${store}; ready in ${Math.round(performance.now() - t0)} ms)`);
   const stop = (): void => {
     void app.close().then(() => process.exit(0));
   };

@@ -28,7 +28,8 @@ import { decodeRecord, type DecodedRecord } from "./journal.ts";
 import { executeQuery, type QueryRequest } from "./sparql-exec.ts";
 
 export interface ReplicaWorkerData {
-  readonly dataDir: string;
+  /** None: an empty store (the SPARQL proxy's checks and result writing, sparql-proxy.ts). */
+  readonly dataDir?: string;
   readonly maxResults: number;
 }
 
@@ -119,7 +120,7 @@ function onQuery(id: number, request: QueryRequest): void {
 const t0 = performance.now();
 try {
   // What is written again later is not loaded (apply.ts currentOps).
-  lastSeq = recover(dataDir, (r, last) => applyOpsSync(store, graphs, currentOps(r.ops, last)), true).lastSeq;
+  if (dataDir !== undefined) lastSeq = recover(dataDir, (r, last) => applyOpsSync(store, graphs, currentOps(r.ops, last)), true).lastSeq;
 } catch (err) {
   broken = true;
   port.postMessage({ type: "load-error", message: err instanceof Error ? err.message : String(err) } satisfies FromReplica);

@@ -36,6 +36,7 @@ import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
 import type { GraphStore, RecordLocation } from "./graph-store.ts";
 import type { FromReplica, ReplicaWorkerData, ToReplica } from "./replica-worker.ts";
 import type { QueryRequest } from "./sparql-exec.ts";
+import type { SparqlEndpoint, SparqlEndpointFigures } from "./sparql-endpoint.ts";
 
 const WORKER_URL = moduleUrl("./replica-worker.ts", import.meta.url);
 export const MAX_QUEUED = 64;
@@ -43,7 +44,11 @@ export const MAX_QUEUED = 64;
 export const CANCEL_GRACE_MS = 500;
 
 export interface ReplicaOptions {
-  readonly dataDir: string;
+  /**
+   * The data directory to load and follow; none: each worker holds an empty store, on which the
+   * SPARQL proxy (sparql-proxy.ts) checks queries and writes an external store's results.
+   */
+  readonly dataDir?: string;
   /** Time limit of one query, in ms: to start (waiting for a worker) and to run. */
   readonly timeoutMs: number;
   /** Largest SELECT result (solutions) or CONSTRUCT/DESCRIBE result (triples). */
@@ -59,7 +64,7 @@ export interface QueryDataset {
 }
 
 /** The dataset and what else a request asks of a query (sparql-exec.ts QueryRequest). */
-export type QueryOptions = QueryDataset & Pick<QueryRequest, "prefixes" | "table">;
+export type QueryOptions = QueryDataset & Pick<QueryRequest, "prefixes" | "table" | "remote">;
 
 /** A query's serialised result; the bytes were transferred from the worker, not copied. */
 export interface ReplicaResult {
@@ -68,7 +73,7 @@ export interface ReplicaResult {
 }
 
 /** What the replicas do now and have done since start (service description, tests). */
-export interface ReplicaFigures {
+export interface ReplicaFigures extends SparqlEndpointFigures {
   /** Worker threads configured. */
   readonly workers: number;
   /** Workers loaded (idle or running a query). */
@@ -128,7 +133,7 @@ interface Slot {
   spawnedAt: number;
 }
 
-export class SparqlReplica {
+export class SparqlReplica implements SparqlEndpoint {
   private readonly slots: Slot[];
   private readonly queue: Job[] = [];
   private closed = false;
@@ -206,6 +211,7 @@ export class SparqlReplica {
   get figures(): ReplicaFigures {
     const count = (p: (s: Slot) => boolean): number => this.slots.filter(p).length;
     return {
+      kind: "replica",
       workers: this.slots.length,
       ready: count((s) => s.state === "ready"),
       busy: count((s) => s.job !== null),
@@ -400,7 +406,7 @@ export class SparqlReplica {
         this.dispatch();
         return;
       case "load-error":
-        this.onFailure(slot, `SPARQL replica worker ${slot.index} could not load ${this.opts.dataDir}: ${m.message}`);
+        this.onFailure(slot, `SPARQL replica worker ${slot.index} could not load ${this.opts.dataDir ?? "(no data)"}: ${m.message}`);
         return;
       case "gap": {
         // The worker logged it; the query it ignored is re-run.

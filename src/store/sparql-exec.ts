@@ -38,6 +38,12 @@ export interface QueryRequest {
   readonly prefixes?: Readonly<Record<string, string>>;
   /** With TABLE_FORMAT: the rows of the page (from `offset`, at most `limit`). */
   readonly table?: { readonly offset: number; readonly limit: number };
+  /**
+   * The query's result as an external store gave it (sparql-proxy.ts): SPARQL 1.1 Query Results
+   * JSON for SELECT/ASK, N-Triples for CONSTRUCT/DESCRIBE. It is written as `format` (or the
+   * page's table) by the same code as a local result (`executeRemote`); the query is not run.
+   */
+  readonly remote?: string;
 }
 
 /** The result as the HTML page shows it (see the module comment); JSON of a `QueryTable`. */
@@ -167,6 +173,7 @@ export function countSolutions(format: string, body: string): number {
 }
 
 export function executeQuery(store: ox.Store, req: QueryRequest, maxResults: number): QueryResult {
+  if (req.remote !== undefined) return executeRemote(req as QueryRequest & { remote: string }, maxResults);
   if (req.format === TABLE_FORMAT) return { contentType: TABLE_FORMAT, body: JSON.stringify(executeTable(store, req, maxResults)) };
   const graph = isGraphFormat(req.format);
   if (!graph && !isSolutionFormat(req.format)) throw new BadRequest(`unsupported result format ${req.format}`, { field: "Accept" });
@@ -241,3 +248,106 @@ function tableTerm(t: ox.Term): TableTerm {
   }
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// An external store's result written as a local one (the SPARQL proxy, sparql-proxy.ts).
+
+/** The named graph an external CONSTRUCT/DESCRIBE result is loaded into (a temporary store's only graph). */
+const REMOTE_GRAPH = "urn:x-qsargraph:remote-result";
+/** Datatype that marks a blank node's label in the VALUES of a rewritten SELECT result (turned back into a blank node by BNODE). */
+const BNODE_MARK = "urn:x-qsargraph:blank-node";
+
+/** A term of SPARQL JSON results in SPARQL syntax (for VALUES); blank nodes as marked literals of `label`'s name for them. */
+function valuesTerm(t: TableTerm, label: (bnode: string) => string): string {
+  switch (t.type as string) {
+    case "uri":
+      if (/[<>"{}|\\^`\s]/.test(t.value)) throw new BadRequest(`the external store answered an IRI that is not valid: ${t.value.slice(0, 200)}`, { field: "query" });
+      return `<${t.value}>`;
+    case "literal":
+    case "typed-literal": {
+      const lex = JSON.stringify(t.value);
+      if (t["xml:lang"]) return `${lex}@${t["xml:lang"]}`;
+      if (t.datatype && t.datatype !== "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString") return `${lex}^^<${t.datatype}>`;
+      return lex;
+    }
+    case "bnode":
+      return `"${label(t.value)}"^^<${BNODE_MARK}>`;
+    default:
+      throw new BadRequest(`the external store answered a term of type '${t.type}', which this endpoint does not write`, { field: "query" });
+  }
+}
+
+/**
+ * SELECT solutions as a query that gives them back (in the same order) on an empty store:
+ * `VALUES` of the terms; blank nodes (which VALUES cannot hold) travel as marked literals and are
+ * made blank nodes again by `BNODE(label)`, the same within a solution, as labels are.
+ */
+export function solutionsQuery(vars: readonly string[], bindings: readonly Record<string, TableTerm>[]): string {
+  if (vars.length === 0) return `SELECT * WHERE { VALUES () { ${bindings.map(() => "()").join(" ")} } }`;
+  for (const v of vars) if (!/^[A-Za-z0-9_\u00B7\u00C0-\uFFFF]+$/.test(v)) throw new BadRequest(`the external store answered a variable name that is not SPARQL: '${v}'`, { field: "query" });
+  const blanks = new Set<number>();
+  // BNODE() takes only a valid label (Virtuoso's are "nodeID://b1…"): each store label gets one of ours
+  const labels = new Map<string, string>();
+  const label = (b: string): string => {
+    let l = labels.get(b);
+    if (l === undefined) labels.set(b, (l = `b${labels.size}`));
+    return l;
+  };
+  const rows = bindings.map((b) => `(${vars.map((v, i) => {
+    const t = b[v];
+    if (t === undefined) return "UNDEF";
+    if (t.type === "bnode") blanks.add(i);
+    return valuesTerm(t, label);
+  }).join(" ")})`);
+  const col = (i: number): string => (blanks.has(i) ? `?_qg_${i}` : `?${vars[i]}`);
+  const binds = [...blanks].map((i) => `BIND(IF(isLiteral(?_qg_${i}) && DATATYPE(?_qg_${i}) = <${BNODE_MARK}>, BNODE(STR(?_qg_${i})), ?_qg_${i}) AS ?${vars[i]})`);
+  return `SELECT ${vars.map((v) => `?${v}`).join(" ")} WHERE { VALUES (${vars.map((_, i) => col(i)).join(" ")}) {\n${rows.join("\n")}\n} ${binds.join(" ")} }`;
+}
+
+/** Statements of an N-Triples text: its lines that are neither blank nor comments. */
+function ntriplesStatements(body: string): number {
+  let n = 0;
+  for (let start = 0; start < body.length; ) {
+    let end = body.indexOf("\n", start);
+    if (end < 0) end = body.length;
+    const line = body.slice(start, end).trimStart();
+    if (line !== "" && !line.startsWith("#")) n++;
+    start = end + 1;
+  }
+  return n;
+}
+
+/**
+ * An external store's result (`req.remote`) written as `req.format` (or the page's table): the
+ * result limit counted on it first, then the same code as a local result — a CONSTRUCT's triples
+ * loaded into a temporary store and constructed again, a SELECT's solutions given back by a VALUES
+ * query (`solutionsQuery`), an ASK's answer by `ASK {}` or `ASK { FILTER(false) }`.
+ */
+export function executeRemote(req: QueryRequest & { remote: string }, maxResults: number): QueryResult {
+  const form = queryForm(req.query);
+  const local = (store: ox.Store, query: string): QueryResult => executeQuery(store, { query, format: req.format, ...(req.table ? { table: req.table } : {}) }, maxResults);
+  if (form === "CONSTRUCT" || form === "DESCRIBE") {
+    const n = ntriplesStatements(req.remote);
+    if (n > maxResults) throw tooLarge(n, maxResults, "triples");
+    return withTemporaryStore((tmp) => {
+      try {
+        tmp.load(req.remote, { format: "application/n-triples", to_graph_name: ox.namedNode(REMOTE_GRAPH), lenient: true, no_transaction: true });
+      } catch (e) {
+        throw new BadRequest(`the external store's answer is not N-Triples: ${(e as Error).message}`, { field: "query" });
+      }
+      return local(tmp, "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }");
+    });
+  }
+  let parsed: JsonResults;
+  try {
+    parsed = JSON.parse(req.remote) as JsonResults;
+  } catch (e) {
+    throw new BadRequest(`the external store's answer is not SPARQL JSON results: ${(e as Error).message}`, { field: "query" });
+  }
+  return withTemporaryStore((tmp) => {
+    if (typeof parsed.boolean === "boolean") return local(tmp, parsed.boolean ? "ASK {}" : "ASK { FILTER(false) }");
+    const bindings = parsed.results?.bindings ?? [];
+    if (bindings.length > maxResults) throw tooLarge(bindings.length, maxResults, "rows");
+    return local(tmp, solutionsQuery(parsed.head?.vars ?? [], bindings));
+  });
+}

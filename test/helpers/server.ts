@@ -5,6 +5,16 @@
  * The service's entry is `src/main.ts`, run through tsx, unless a start names another
  * (`StartOptions.main`) or the environment does (QSARGRAPH_TEST_MAIN, e.g. `dist/main.js` after
  * `npm run build`: the tests or the benches against the compiled service, run by plain node).
+ *
+ * QSARGRAPH_TEST_STORE=sparql (`npm run test:sparql`) starts every server with `--store sparql` on
+ * a Virtuoso (test/helpers/virtuoso.ts) instead of the embedded store: one Virtuoso per test file
+ * (process), started with the first server and shared by the file's servers. Servers of one file
+ * do not see each other's graphs: each has its own port, so its own base URL, so its own graph
+ * IRIs and catalog (`<base>/.store/catalog`), and its SPARQL endpoint shows only the graphs of its
+ * catalog. A restart on the same data directory (same port) finds the same Virtuoso, hence its
+ * data; a fresh data directory on a base URL the shared Virtuoso has already served gets a
+ * Virtuoso of its own (nothing of the other's is found). Why shared: one Virtuoso start costs
+ * 2–8 s here (docs/virtuoso.md); a file starts up to a dozen servers.
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -68,13 +78,54 @@ function nodeArgs(): string[] {
   return (process.env.QSARGRAPH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
 }
 
+/** The test store (QSARGRAPH_TEST_STORE): `embedded` (default) or `sparql` (a Virtuoso per test file). */
+export const TEST_STORE: "embedded" | "sparql" = process.env.QSARGRAPH_TEST_STORE === "sparql" ? "sparql" : "embedded";
+
+type VirtuosoHandle = Awaited<ReturnType<typeof import("./virtuoso.ts").startVirtuoso>>;
+let sharedVirtuoso: Promise<VirtuosoHandle> | undefined;
+/** Per Virtuoso: the data directory that owns each base URL served on it. */
+const owners = new Map<Promise<VirtuosoHandle>, Map<string, string>>();
+/** The Virtuoso each data directory's servers use. */
+const virtuosoOf = new Map<string, Promise<VirtuosoHandle>>();
+
+async function newVirtuoso(): Promise<VirtuosoHandle> {
+  const { startVirtuoso } = await import("./virtuoso.ts");
+  const v = await startVirtuoso();
+  // The test file's process ends when its tests do; its exit ends the Virtuoso.
+  v.detach();
+  return v;
+}
+
+/**
+ * The environment that puts a server on the test Virtuoso (see the module comment): the same
+ * Virtuoso for a data directory's restarts, the shared one unless its base URL was already
+ * served there by another data directory.
+ */
+async function sparqlStoreEnv(dataDir: string, base: string): Promise<Record<string, string>> {
+  let v = virtuosoOf.get(dataDir);
+  if (!v) {
+    sharedVirtuoso ??= newVirtuoso();
+    const sharedOwners = owners.get(sharedVirtuoso) ?? new Map<string, string>();
+    owners.set(sharedVirtuoso, sharedOwners);
+    const owner = sharedOwners.get(base);
+    v = owner === undefined || owner === dataDir ? sharedVirtuoso : newVirtuoso();
+    virtuosoOf.set(dataDir, v);
+  }
+  const byBase = owners.get(v) ?? new Map<string, string>();
+  owners.set(v, byBase);
+  if (!byBase.has(base)) byBase.set(base, dataDir);
+  const h = await v;
+  return { STORE: "sparql", SPARQL_QUERY_URL: h.sparql, SPARQL_UPDATE_URL: h.update, SPARQL_GSP_URL: h.gsp, SPARQL_GSP_PARAM: "graph-uri" };
+}
+
 export async function startServer(o: StartOptions = {}): Promise<TestServer> {
   const dataDir = o.dataDir ?? freshDir();
   const port = o.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
+  const storeEnv = TEST_STORE === "sparql" && o.env?.STORE === undefined ? await sparqlStoreEnv(dataDir, o.env?.BASE_URL ?? base) : {};
   const proc = spawn(process.execPath, [...nodeArgs(), ...serviceArgs(o.main ?? process.env.QSARGRAPH_TEST_MAIN ?? "src/main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DATA_DIR: dataDir, WORKERS: "2", ...o.env },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DATA_DIR: dataDir, WORKERS: "2", ...storeEnv, ...o.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -44,6 +44,8 @@ export interface Virtuoso {
   output(): string;
   /** Kills the server and removes the directory. */
   stop(): Promise<void>;
+  /** Lets this process exit while the server runs (its exit still kills it and removes the directory): a server shared by a test file's servers (test/helpers/server.ts). */
+  detach(): void;
 }
 
 /** The ini: database files in `dir`, small buffers (CI machines share 2 cores and a few GB). */
@@ -190,6 +192,10 @@ export async function startVirtuoso(o: VirtuosoOptions = {}): Promise<Virtuoso> 
       isql: (sql) => isql(ports.isql, sql),
       output: () => out,
       stop,
+      detach: () => {
+        proc.unref();
+        for (const s of [proc.stdout, proc.stderr] as ({ unref?: () => void } | null)[]) s?.unref?.();
+      },
     };
   } catch (e) {
     await stop();

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { Parser, type Quad } from "n3";
 import { DataFactory } from "n3";
 import { toNTriples } from "../../store/ntriples.ts";
-import type { SparqlReplica } from "../../store/replica.ts";
+import type { SparqlEndpoint } from "../../store/sparql-endpoint.ts";
 import { iri, int, rdf, rdfs, str, dc, voiD, foaf, QG_NS, QG_ONTOLOGY } from "../../store/vocab.ts";
 import { VOID_PATH, voidDatasetIri, voidNt } from "../service-description.ts";
 import type { Deps } from "../deps.ts";
@@ -29,8 +29,9 @@ import { textSource } from "../render-rdf.ts";
 const ONTOLOGY_FILE = new URL("../../../ontology/qsargraph.ttl", import.meta.url);
 import { VERSION } from "../../version.ts";
 
-export function registerService(router: Router, deps: Deps, replica: SparqlReplica): void {
+export function registerService(router: Router, deps: Deps, replica: SparqlEndpoint): void {
   const { vocab, uris } = deps;
+  const external = deps.config.store === "sparql";
   const collections: [string, string, string][] = [
     [uris.datasets(), "Datasets", "CSV uploads: compounds and their measured endpoints"],
     [uris.compounds(), "Compounds", "every compound the service knows, by standard InChI"],
@@ -56,9 +57,12 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
     q.push(DataFactory.quad(iri(voidDatasetIri(deps)), voiD.rootResource, s));
     q.push(DataFactory.quad(s, vocab.qg.apiDescription, iri(uris.apiDescription())), DataFactory.quad(iri(uris.apiDescription()), rdfs.label, str("API description (OpenAPI 3.1)")));
     const c = deps.store.capacity();
-    q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)), DataFactory.quad(s, vocab.qg.storeRenewals, int(c.renewals)));
+    // The capacity figures are the embedded store's; an external store has no ceiling of ours.
+    if (external) q.push(DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)));
+    else q.push(DataFactory.quad(s, vocab.qg.storeCapacity, int(c.max)), DataFactory.quad(s, vocab.qg.triplesLoaded, int(c.loaded)), DataFactory.quad(s, vocab.qg.triplesCurrent, int(c.live)), DataFactory.quad(s, vocab.qg.storeRenewals, int(c.renewals)));
     const r = replica.figures;
-    q.push(DataFactory.quad(s, vocab.qg.sparqlWorkers, int(r.workers)), DataFactory.quad(s, vocab.qg.sparqlTimeLimitMs, int(deps.config.sparqlTimeoutMs)), DataFactory.quad(s, vocab.qg.sparqlWorkerRestarts, int(r.restarts)));
+    q.push(DataFactory.quad(s, vocab.qg.sparqlWorkers, int(r.workers)), DataFactory.quad(s, vocab.qg.sparqlTimeLimitMs, int(deps.config.sparqlTimeoutMs)));
+    if (!external) q.push(DataFactory.quad(s, vocab.qg.sparqlWorkerRestarts, int(r.restarts)));
     return toNTriples(q);
   };
   router.get("/", async (ctx) => {
@@ -70,9 +74,13 @@ export function registerService(router: Router, deps: Deps, replica: SparqlRepli
         "text/html",
         async () => {
           const c = deps.store.capacity();
-          const store = `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started or the store last renewed its memory (replaced and deleted data keeps its memory until then; renewals so far: ${c.renewals}) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
           const r = replica.figures;
-          const sparql = `<p>SPARQL: ${r.workers} worker${r.workers === 1 ? "" : "s"} (${r.busy} running a query, ${r.loading} loading the data, ${r.queued} queries waiting); a query that cannot start or end within ${deps.config.sparqlTimeoutMs} ms fails with 503; workers restarted after a query was stopped: ${r.restarts}.</p>`;
+          const store = external
+            ? `<p>Store: an external SPARQL store, holding ${c.live.toLocaleString("en")} triples of current data in ${deps.store.graphsWithPrefix("").length.toLocaleString("en")} graphs; its capacity is the store's own.</p>`
+            : `<p>Store: ${c.live.toLocaleString("en")} triples of current data; ${c.loaded.toLocaleString("en")} loaded since the service started or the store last renewed its memory (replaced and deleted data keeps its memory until then; renewals so far: ${c.renewals}) of a capacity of ${c.max.toLocaleString("en")} (MAX_QUADS).</p>`;
+          const sparql = external
+            ? `<p>SPARQL: queries run on the external store, at most ${r.workers} at a time (${r.busy} running, ${r.queued} waiting); a query that cannot start or end within ${deps.config.sparqlTimeoutMs} ms fails with 503.</p>`
+            : `<p>SPARQL: ${r.workers} worker${r.workers === 1 ? "" : "s"} (${r.busy} running a query, ${r.loading} loading the data, ${r.queued} queries waiting); a query that cannot start or end within ${deps.config.sparqlTimeoutMs} ms fails with 503; workers restarted after a query was stopped: ${r.restarts}.</p>`;
           // the recent work (every member's row: a few triples each), newest first
           const members = (prefix: string): string[] => deps.store.graphsWithPrefix(`${prefix}/`).filter((g) => isId(g.slice(prefix.length + 1)));
           const datasets = sortItems((await read(deps.store, vocab, "datasetRows", members(uris.datasets()))).filter((x) => x !== null), DATASET_COLUMNS, NEWEST_FIRST);

@@ -1,6 +1,8 @@
 /**
  * /sparql — the SPARQL 1.1 Protocol (https://www.w3.org/TR/sparql11-protocol/), query operation
- * only; queries run on the read replica (store/replica.ts), never on the main thread.
+ * only; queries run on the read replica (store/replica.ts), never on the main thread, or with
+ * `--store sparql` on the external store through the proxy (store/sparql-proxy.ts: the same limits,
+ * errors and representations; store/sparql-endpoint.ts).
  *
  *   GET  /sparql?query=…                                    (no query: an HTML form for browsers, the SPARQL 1.1
  *                                                            Service Description to a client that takes RDF
@@ -36,7 +38,7 @@ import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { IncomingMessage } from "node:http";
 import { BadRequest, PayloadTooLarge, ServiceError, UnsupportedMediaType } from "../../errors.ts";
-import type { SparqlReplica, QueryDataset, QueryOptions } from "../../store/replica.ts";
+import type { QueryDataset, QueryOptions, SparqlEndpoint } from "../../store/sparql-endpoint.ts";
 import { READ_ONLY_MESSAGE, TABLE_FORMAT, type QueryTable } from "../../store/sparql-exec.ts";
 import { GRAPH_FORMATS, queryForm, SOLUTION_FORMATS } from "../../store/sparql-syntax.ts";
 import type { Deps } from "../deps.ts";
@@ -132,7 +134,7 @@ function clientGone(ctx: Context): { signal: AbortSignal; release: () => void } 
 }
 
 /** The query on the replica; a 503 gets Retry-After. */
-async function run(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, format: string, options: QueryOptions): Promise<Buffer> {
+async function run(ctx: Context, replica: SparqlEndpoint, retryAfterS: number, query: string, format: string, options: QueryOptions): Promise<Buffer> {
   const gone = clientGone(ctx);
   try {
     return (await replica.query(query, format, options, gone.signal)).body;
@@ -148,7 +150,7 @@ async function run(ctx: Context, replica: SparqlReplica, retryAfterS: number, qu
  * The page for a browser: the form with the query, and one page of its result, or the 400's
  * sentence above the form (any other error is the service's error page).
  */
-async function answerHtml(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, options: QueryOptions, base: string): Promise<void> {
+async function answerHtml(ctx: Context, replica: SparqlEndpoint, retryAfterS: number, query: string, options: QueryOptions, base: string): Promise<void> {
   const pageSize = intParam(ctx.query, "page_size", 1, MAX_PAGE_SIZE, PAGE_SIZE, " (rows per page)");
   const pageNo = intParam(ctx.query, "page", 1, 1_000_000, 1);
   const show = { base, prefixes: options.prefixes ?? {}, query, page: pageNo, pageSize };
@@ -167,7 +169,7 @@ async function answerHtml(ctx: Context, replica: SparqlReplica, retryAfterS: num
   }
 }
 
-async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number, query: string, options: QueryOptions): Promise<void> {
+async function answer(ctx: Context, replica: SparqlEndpoint, retryAfterS: number, query: string, options: QueryOptions): Promise<void> {
   if (query.trim() === "") throw new BadRequest("the query is empty", { field: "query" });
   const form = queryForm(query);
   const offers = offersFor(form);
@@ -187,7 +189,7 @@ async function answer(ctx: Context, replica: SparqlReplica, retryAfterS: number,
   ctx.body = body;
 }
 
-export function registerSparql(router: Router, deps: Deps, replica: SparqlReplica): void {
+export function registerSparql(router: Router, deps: Deps, replica: SparqlEndpoint): void {
   const base = deps.config.baseUrl;
   const retryAfterS = Math.ceil(deps.config.sparqlTimeoutMs / 1000);
   const prefixes = deps.vocab.prefixes();

@@ -1,0 +1,379 @@
+/**
+ * The read-only SPARQL endpoint on an external SPARQL 1.1 store (`--store sparql`): `/sparql`
+ * queries go to the store's query endpoint with the same limits and errors as the embedded
+ * endpoint (replica.ts, sparql-exec.ts).
+ *
+ * A query takes three steps:
+ *   1. checked on an empty Oxigraph store in a worker of a data-less `SparqlReplica` (the embedded
+ *      endpoint's own code): syntax errors as one sentence at a line and column, updates (400
+ *      read-only), SERVICE (400), formats a query form cannot give, bad dataset IRIs — all refused
+ *      before anything is sent. Only a text Oxigraph parses as a SPARQL 1.1 query goes out, so no
+ *      store-specific syntax does (Virtuoso runs an update sent as `query=`, and its `DEFINE`
+ *      pragmas could choose another dataset). IRIs of Virtuoso's built-in functions
+ *      (`http://www.openlinksw.com/…`: `bif:`, `sql:`) are refused too (400): the store would call them.
+ *   2. sent to the store (POST, form-encoded, at most `concurrency` at a time, the others waiting
+ *      in a FIFO as the replica's queries do: 503 when more than MAX_QUEUED wait or one cannot
+ *      start within the time limit), asking for SPARQL JSON results (SELECT, ASK) or N-Triples
+ *      (CONSTRUCT, DESCRIBE), with the predeclared prefixes declared as the embedded endpoint
+ *      declares them, the time limit as Virtuoso's `timeout` parameter (ms) and as our own abort.
+ *   3. the answer written as the format asked for, in the worker again (sparql-exec.ts
+ *      `executeRemote`: the same serialisers, the result limit counted first), so that
+ *      representations are the embedded endpoint's.
+ *
+ * The dataset. The embedded endpoint's default graph is the union of the service's graphs; an
+ * external store's default graph holds whatever the store holds (Virtuoso: its system graphs, and
+ * our catalog `<base>/.store/catalog`), and `GRAPH ?g` sees every graph. So every request carries
+ * the dataset explicitly (SPARQL 1.1 Protocol §2.1.4): `default-graph-uri` and `named-graph-uri`
+ * listing the graphs the service serves now (`StoreBackend.graphsWithPrefix("")`: the ready graphs
+ * of the catalog, never the catalog itself nor a graph being written or deleted). A request's own
+ * `default-graph-uri` / `named-graph-uri`, or the query's FROM / FROM NAMED clauses, narrow it as
+ * on the embedded endpoint (the protocol's parameters replace the query's clauses); graphs that
+ * are not served are left out, and an empty list is sent as one graph that does not exist
+ * (`<base>/.store/none`), since a list left out would mean the store's whole default. FROM clauses
+ * are taken out of the text sent: Virtuoso adds them to the protocol's dataset instead of
+ * replacing it. The cost: the request body grows by about twice the length of every graph IRI
+ * (docs/virtuoso.md "The SPARQL proxy's dataset" has the measured figures).
+ *
+ * Errors of the store: no answer, or 5xx → 503 `ServiceUnavailable` naming the store's message
+ * (the query is not retried); Virtuoso's own time-outs — 200 with `X-SQL-State: S1TAT` and a
+ * partial result ("anytime query"), or 500 `S1T00`/`SR171` — → 503 `QueryTimeout`, never a
+ * partial result; 4xx → 400 with the store's message. A result the store cut at its own row
+ * limit (Virtuoso's ResultSetMaxRows: `X-SPARQL-MaxRows` on a SELECT; a CONSTRUCT of one more
+ * triple than the limit, found by a probe at start) → 400, as a result over `maxResults` is.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { BadRequest, Cancelled, QueryTimeout, ServiceUnavailable } from "../errors.ts";
+import { MAX_QUEUED, SparqlReplica, type QueryOptions, type ReplicaResult } from "./replica.ts";
+import type { SparqlEndpoint, SparqlEndpointFigures } from "./sparql-endpoint.ts";
+import { queryForm, tokens, withPredeclaredPrefixes, type Token } from "./sparql-syntax.ts";
+
+export interface SparqlProxyOptions {
+  /** The store's SPARQL query endpoint. */
+  readonly endpoint: string;
+  /** `Authorization` header value for the store (basic auth), if any. */
+  readonly authorization?: string;
+  /** The service's base URI (the placeholder graph of an empty list lies under it). */
+  readonly base: string;
+  /** Time limit of one query, ms (waiting to start, and running). */
+  readonly timeoutMs: number;
+  /** Largest SELECT result (rows) or CONSTRUCT/DESCRIBE result (triples). */
+  readonly maxResults: number;
+  /** Queries sent to the store at once; also the worker threads that check and write results. */
+  readonly concurrency: number;
+}
+
+/** What the proxy needs of the store: the graphs it serves. */
+export interface ServedGraphs {
+  has(graph: string): boolean;
+  graphsWithPrefix(prefix: string): string[];
+}
+
+export const VIRTUOSO_FUNCTIONS_MESSAGE = "IRIs in http://www.openlinksw.com/ (Virtuoso's built-in functions, bif: and sql:) are not allowed in a query of this endpoint";
+
+/** The query text with \u and \U escapes (allowed in IRIs and strings) decoded. */
+function unescaped(text: string): string {
+  return text.replace(/\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})/g, (_, a: string | undefined, b: string | undefined) => {
+    const cp = parseInt(a ?? b!, 16);
+    return cp <= 0x10ffff ? String.fromCodePoint(cp) : "";
+  });
+}
+
+/**
+ * The query's FROM and FROM NAMED graphs (IRIs resolved against its BASE and PREFIX declarations,
+ * and the predeclared prefixes), and the text without those clauses (blanked, so that positions stay).
+ */
+export function takeFrom(query: string, predeclared: Readonly<Record<string, string>>): { text: string; from: string[]; fromNamed: string[] } {
+  const list = [...tokens(query)];
+  const prefixes = new Map<string, string>(Object.entries(predeclared));
+  let base: string | undefined;
+  const resolve = (t: Token | undefined): string | undefined => {
+    if (!t) return undefined;
+    if (t.kind === "iri") {
+      const raw = unescaped(t.text.slice(1, -1));
+      if (base === undefined || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(raw)) return raw;
+      try {
+        return new URL(raw, base).href;
+      } catch {
+        return raw;
+      }
+    }
+    const colon = t.text.indexOf(":");
+    if (t.kind !== "word" || colon < 0) return undefined;
+    const ns = prefixes.get(t.text.slice(0, colon));
+    return ns === undefined ? undefined : ns + t.text.slice(colon + 1);
+  };
+  const from: string[] = [];
+  const fromNamed: string[] = [];
+  const cut: [number, number][] = [];
+  for (let k = 0; k < list.length; k++) {
+    const t = list[k]!;
+    if (t.kind !== "word") continue;
+    const w = t.text.toUpperCase();
+    if (w === "BASE") base = resolve(list[k + 1]);
+    else if (w === "PREFIX" && list[k + 1]?.kind === "word" && list[k + 2]?.kind === "iri") {
+      const iri = resolve(list[k + 2]);
+      if (iri !== undefined) prefixes.set(list[k + 1]!.text.replace(/:$/, ""), iri);
+    } else if (w === "FROM") {
+      const named = list[k + 1]?.kind === "word" && list[k + 1]!.text.toUpperCase() === "NAMED";
+      const g = list[k + (named ? 2 : 1)];
+      const iri = resolve(g);
+      if (iri === undefined || !g) continue; // the check step has refused what cannot be read
+      (named ? fromNamed : from).push(iri);
+      cut.push([t.start, g.end]);
+      k += named ? 2 : 1;
+    }
+  }
+  let text = query;
+  for (const [a, b] of cut) text = text.slice(0, a) + " ".repeat(b - a) + text.slice(b);
+  return { text, from, fromNamed };
+}
+
+/**
+ * Response headers may be large: Virtuoso echoes every `default-graph-uri` and `named-graph-uri`
+ * in `X-SPARQL-default-graph` / `X-SPARQL-named-graph` headers, past Node's 16 KiB limit (fetch's
+ * HeadersOverflowError) at a few hundred graphs. So the proxy's requests go through node:http,
+ * whose `maxHeaderSize` is per request.
+ */
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+
+interface Answer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The body, read in full (`read` false: not read, the connection dropped). */
+  readonly text: string;
+}
+
+/** POST a form; resolves with the status, headers and body (or only the headers: `read` false). */
+function post(url: string, headers: Record<string, string>, form: URLSearchParams, signal: AbortSignal, read = true): Promise<Answer> {
+  const body = Buffer.from(form.toString(), "utf8");
+  const u = new URL(url);
+  const send = u.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<Answer>((resolve, reject) => {
+    const req = send(u, { method: "POST", headers: { ...headers, "content-length": String(body.length) }, maxHeaderSize: MAX_HEADER_BYTES, signal }, (res) => {
+      if (!read) {
+        res.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: "" });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const header = (h: IncomingHttpHeaders, name: string): string => {
+  const v = h[name];
+  return Array.isArray(v) ? v.join(", ") : (v ?? "");
+};
+
+interface Waiter {
+  readonly go: () => void;
+  readonly fail: (e: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class SparqlProxy implements SparqlEndpoint {
+  private readonly checker: SparqlReplica;
+  private running = 0;
+  private readonly waiting: Waiter[] = [];
+  private started = 0;
+  private timeouts = 0;
+  private cancelled = 0;
+  private closed = false;
+  /** The store's own row limit, when a probe found one (Virtuoso's ResultSetMaxRows). */
+  rowLimit: number | undefined;
+  private readonly none: string;
+
+  private constructor(
+    private readonly graphs: ServedGraphs,
+    private readonly o: SparqlProxyOptions,
+  ) {
+    this.checker = SparqlReplica.create({ timeoutMs: o.timeoutMs, maxResults: o.maxResults, workers: o.concurrency });
+    this.none = `${o.base.replace(/\/$/, "")}/.store/none`;
+  }
+
+  /**
+   * Start the workers and probe the store's row limit: a SELECT of more rows than `maxResults`
+   * (VALUES, no data read), of which only the headers are read. A store that does not answer
+   * makes this fail; one that refuses the probe is used without a known row limit (logged).
+   */
+  static async open(graphs: ServedGraphs, o: SparqlProxyOptions): Promise<SparqlProxy> {
+    const p = new SparqlProxy(graphs, o);
+    try {
+      // 10^k rows ≥ maxResults + 1 (Virtuoso answers 500 to 10^7)
+      const k = Math.max(1, Math.ceil(Math.log10(o.maxResults + 2)));
+      const values = Array.from({ length: k }, (_, i) => `VALUES ?v${i} {0 1 2 3 4 5 6 7 8 9}`).join(" ");
+      const probe = `SELECT ?v0 WHERE { ${values} } LIMIT ${o.maxResults + 1}`;
+      const r = await post(o.endpoint, p.headers("application/sparql-results+json"), p.form(probe, [p.none], [p.none], false), AbortSignal.timeout(Math.max(o.timeoutMs, 30_000)), false);
+      const cut = Number(header(r.headers, "x-sparql-maxrows"));
+      // A store that refuses the probe (too costly for it) is served still: only a cut CONSTRUCT goes undetected.
+      if ((r.status < 200 || r.status > 299) && !(Number.isInteger(cut) && cut > 0)) console.error(`SPARQL proxy: the store answered ${r.status} to the probe of its row limit; a CONSTRUCT it cuts short will not be noticed (set its row limit above SPARQL_MAX_RESULTS)`);
+      if (Number.isInteger(cut) && cut > 0) p.rowLimit = cut;
+      await p.checker.loaded;
+    } catch (e) {
+      await p.close();
+      throw new Error(`the SPARQL endpoint cannot use the external store's query endpoint ${o.endpoint}: ${(e as Error).cause ?? (e as Error).message}`);
+    }
+    return p;
+  }
+
+  get figures(): SparqlEndpointFigures {
+    return { kind: "proxy", workers: this.o.concurrency, busy: this.running, loading: 0, queued: this.waiting.length, started: this.started, restarts: 0, timeouts: this.timeouts, cancelled: this.cancelled };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of this.waiting.splice(0)) {
+      clearTimeout(w.timer);
+      w.fail(new ServiceUnavailable("the SPARQL endpoint is shutting down"));
+    }
+    await this.checker.close();
+  }
+
+  private headers(accept: string): Record<string, string> {
+    return { accept, "content-type": "application/x-www-form-urlencoded", ...(this.o.authorization ? { authorization: this.o.authorization } : {}) };
+  }
+
+  private form(query: string, defaultGraphs: readonly string[], namedGraphs: readonly string[], timeout = true): URLSearchParams {
+    const f = new URLSearchParams(timeout ? { query, timeout: String(this.o.timeoutMs) } : { query });
+    for (const g of defaultGraphs) f.append("default-graph-uri", g);
+    for (const g of namedGraphs) f.append("named-graph-uri", g);
+    return f;
+  }
+
+  /** The graphs of a list that the service serves; a list left empty gets the graph that does not exist. */
+  private served(list: readonly string[]): string[] {
+    const out = list.filter((g) => this.graphs.has(g));
+    return out.length > 0 ? out : [this.none];
+  }
+
+  async query(query: string, format: string, options: QueryOptions = {}, signal?: AbortSignal): Promise<ReplicaResult> {
+    if (this.closed) throw new ServiceUnavailable("the SPARQL endpoint is shut down");
+    if (/openlinksw\.com/i.test(unescaped(query))) throw new BadRequest(VIRTUOSO_FUNCTIONS_MESSAGE, { field: "query" });
+    const { prefixes = {}, table } = options;
+    // 1. the embedded endpoint's checks, on an empty store
+    await this.checker.query(query, format, options, signal);
+    // 2. the dataset: the request's, else the query's FROM clauses, else every graph served
+    const taken = takeFrom(query, prefixes);
+    let defaultGraphs: string[];
+    let namedGraphs: string[];
+    if (options.defaultGraphs || options.namedGraphs) {
+      defaultGraphs = this.served(options.defaultGraphs ?? []);
+      namedGraphs = this.served(options.namedGraphs ?? []);
+    } else if (taken.from.length > 0 || taken.fromNamed.length > 0) {
+      defaultGraphs = this.served(taken.from);
+      namedGraphs = this.served(taken.fromNamed);
+    } else {
+      const all = this.graphs.graphsWithPrefix("");
+      defaultGraphs = this.served(all);
+      namedGraphs = defaultGraphs;
+    }
+    const form = queryForm(query);
+    const graph = form === "CONSTRUCT" || form === "DESCRIBE";
+    const text = withPredeclaredPrefixes(taken.text, prefixes).text;
+    const body = await this.send(text, graph, defaultGraphs, namedGraphs, signal);
+    // 3. written as asked, by the embedded endpoint's code
+    return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body }, signal);
+  }
+
+  /** Wait for a free place (FIFO), within the time limit. */
+  private async acquire(signal?: AbortSignal): Promise<void> {
+    if (this.running < this.o.concurrency && this.waiting.length === 0) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= MAX_QUEUED) throw new ServiceUnavailable(`too many SPARQL queries are waiting (${MAX_QUEUED}); try again later`);
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        remove();
+        this.cancelled++;
+        reject(new Cancelled("the client closed the connection; the query was stopped"));
+      };
+      const remove = (): void => {
+        clearTimeout(w.timer);
+        signal?.removeEventListener("abort", onAbort);
+        const i = this.waiting.indexOf(w);
+        if (i >= 0) this.waiting.splice(i, 1);
+      };
+      const w: Waiter = {
+        go: () => {
+          remove();
+          this.running++;
+          resolve();
+        },
+        fail: (e) => {
+          remove();
+          reject(e);
+        },
+        timer: setTimeout(() => {
+          remove();
+          this.timeouts++;
+          reject(new ServiceUnavailable(`no place for the SPARQL query became free within the time limit of ${this.o.timeoutMs} ms (${this.running} queries running on the external store); try again later`));
+        }, this.o.timeoutMs),
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiting.push(w);
+    });
+  }
+
+  private release(): void {
+    this.running--;
+    this.waiting[0]?.go();
+  }
+
+  /** One request to the store; the body of a complete answer, or the error the embedded endpoint would give. */
+  private async send(text: string, graph: boolean, defaultGraphs: readonly string[], namedGraphs: readonly string[], signal?: AbortSignal): Promise<string> {
+    await this.acquire(signal);
+    this.started++;
+    // A second more than the limit, so that the store's own time-out (Virtuoso: `timeout`, S1TAT) may come first and
+    // end its work; Virtuoso's often comes later (docs/virtuoso.md finding 12): then this abort keeps the limit.
+    const timeout = AbortSignal.timeout(this.o.timeoutMs + 1000);
+    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const timedOut = (): QueryTimeout => {
+      this.timeouts++;
+      return new QueryTimeout(`the query ran longer than the time limit of ${this.o.timeoutMs} ms and was stopped; narrow it or add LIMIT`, { field: "query" });
+    };
+    try {
+      let r: Answer;
+      try {
+        r = await post(this.o.endpoint, this.headers(graph ? "application/n-triples" : "application/sparql-results+json"), this.form(text, defaultGraphs, namedGraphs), both);
+      } catch (e) {
+        if (signal?.aborted) {
+          this.cancelled++;
+          throw new Cancelled("the client closed the connection; the query was stopped");
+        }
+        if (timeout.aborted) throw timedOut();
+        throw new ServiceUnavailable(`the external SPARQL store did not answer (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); try again later`);
+      }
+      const body = r.text;
+      const state = header(r.headers, "x-sql-state");
+      const message = (header(r.headers, "x-sql-message") || body).replace(/\s+/g, " ").trim().slice(0, 300);
+      // Virtuoso's "anytime query": 200 with a partial result when its time limit passed.
+      if (state === "S1TAT" || /\bS1T00\b|\bSR171\b|estimated execution time .* exceeds the limit/.test(body.slice(0, 1000))) throw timedOut();
+      if (r.status >= 400 && r.status < 500) throw new BadRequest(`the external SPARQL store refused the query (${r.status}): ${message}`, { field: "query" });
+      if (r.status < 200 || r.status > 299) throw new ServiceUnavailable(`the external SPARQL store failed to run the query (${r.status}): ${message}; try again later`);
+      const cut = Number(header(r.headers, "x-sparql-maxrows"));
+      if (Number.isInteger(cut) && cut > 0) throw this.cutShort(cut, graph ? "triples" : "rows");
+      if (graph && this.rowLimit !== undefined && countLines(body) > this.rowLimit) throw this.cutShort(this.rowLimit, "triples");
+      return body;
+    } finally {
+      this.release();
+    }
+  }
+
+  private cutShort(limit: number, unit: "rows" | "triples"): BadRequest {
+    return new BadRequest(`the result has more than ${limit} ${unit}, the most the external SPARQL store answers; add LIMIT ${Math.min(limit, this.o.maxResults)} or narrow the query`, { field: "query" });
+  }
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,78 @@
+/**
+ * The proxy's pure parts: the FROM clauses taken out of a query (store/sparql-proxy.ts
+ * `takeFrom`) and an external store's answer written as a local result (store/sparql-exec.ts
+ * `executeRemote`). Expected values: the answers are written by hand in SPARQL 1.1 Query Results
+ * JSON (W3C Recommendation §3) and N-Triples, shaped as Virtuoso writes them (`typed-literal`,
+ * tabs, `\u` escapes: docs/virtuoso.md findings 2 and 10); the local results are what Oxigraph
+ * gives for the same solutions on the embedded endpoint (executeQuery on a store holding them).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import * as ox from "oxigraph";
+import { BadRequest } from "../../../src/errors.ts";
+import { executeQuery, executeRemote, TABLE_FORMAT } from "../../../src/store/sparql-exec.ts";
+import { takeFrom } from "../../../src/store/sparql-proxy.ts";
+
+describe("takeFrom", () => {
+  test("FROM and FROM NAMED with IRIs, prefixed names (declared or predeclared) and a BASE; the text keeps its length", () => {
+    const q = "BASE <http://b.example/d/>\nPREFIX g: <http://g.example/>\nSELECT * FROM <x> FROM g:one FROM NAMED ot:two FROM NAMED <http://abs.example/three> WHERE { ?s ?p \"FROM <no>\" }";
+    const r = takeFrom(q, { ot: "http://www.opentox.org/api/1.1#" });
+    assert.deepEqual(r.from, ["http://b.example/d/x", "http://g.example/one"]);
+    assert.deepEqual(r.fromNamed, ["http://www.opentox.org/api/1.1#two", "http://abs.example/three"]);
+    assert.equal(r.text.length, q.length);
+    assert.doesNotMatch(r.text.slice(0, r.text.indexOf("WHERE")), /FROM/);
+    assert.match(r.text, /WHERE \{ \?s \?p "FROM <no>" \}$/);
+  });
+
+  test("no FROM: the text unchanged", () => {
+    const q = "SELECT ?from WHERE { ?from ?p ?o }";
+    assert.deepEqual(takeFrom(q, {}), { text: q, from: [], fromNamed: [] });
+  });
+});
+
+describe("executeRemote: an external answer written by the embedded endpoint's code", () => {
+  const select = "SELECT ?s ?n ?b WHERE { ?s <http://e/n> ?n OPTIONAL { ?s <http://e/b> ?b } }";
+  // Virtuoso's JSON: typed-literal, an unbound variable left out, a blank node twice in one row
+  const remote = JSON.stringify({
+    head: { link: [], vars: ["s", "n", "b"] },
+    results: {
+      distinct: false,
+      ordered: true,
+      bindings: [
+        { s: { type: "uri", value: "http://e/x" }, n: { type: "typed-literal", datatype: "http://www.w3.org/2001/XMLSchema#integer", value: "2" }, b: { type: "bnode", value: "nodeID://b1" } },
+        { s: { type: "uri", value: "http://e/y" }, n: { type: "literal", value: "bü \"q\"\n", "xml:lang": "fr" } },
+      ],
+    },
+  });
+
+  test("SELECT: the same text as Oxigraph writes for the same solutions, in every format; rows in the store's order", () => {
+    const local = new ox.Store();
+    local.load('<http://e/x> <http://e/n> "2"^^<http://www.w3.org/2001/XMLSchema#integer> .\n<http://e/x> <http://e/b> _:k .\n<http://e/y> <http://e/n> "bü \\"q\\"\\n"@fr .\n', { format: "application/n-triples", to_graph_name: ox.namedNode("http://e/g") });
+    for (const format of ["text/csv", "text/tab-separated-values"]) {
+      const got = executeRemote({ query: select, format, remote }, 10).body;
+      const want = executeQuery(local, { query: `${select} ORDER BY ?s`, format }, 10).body;
+      // blank node labels are made afresh on both sides: compare with them blanked
+      const blank = (s: string): string => s.replace(/_:[A-Za-z0-9]+/g, "_:B");
+      assert.equal(blank(got), blank(want), format);
+    }
+    const json = JSON.parse(executeRemote({ query: select, format: "application/sparql-results+json", remote }, 10).body) as { head: { vars: string[] }; results: { bindings: Record<string, { type: string; value: string; datatype?: string; "xml:lang"?: string }>[] } };
+    assert.deepEqual(json.head.vars, ["s", "n", "b"]);
+    assert.equal(json.results.bindings[0]!.b!.type, "bnode");
+    assert.deepEqual(json.results.bindings[0]!.n, { type: "literal", value: "2", datatype: "http://www.w3.org/2001/XMLSchema#integer" });
+    assert.deepEqual(json.results.bindings[1], { s: { type: "uri", value: "http://e/y" }, n: { type: "literal", value: "bü \"q\"\n", "xml:lang": "fr" } });
+  });
+
+  test("ASK, the page's table, and CONSTRUCT from Virtuoso's N-Triples", () => {
+    assert.equal(executeRemote({ query: "ASK {}", format: "application/sparql-results+json", remote: '{  "head": { "link": [] }, "boolean": false}' }, 10).body, '{"head":{},"boolean":false}');
+    const table = JSON.parse(executeRemote({ query: select, format: TABLE_FORMAT, remote, table: { offset: 1, limit: 5 } }, 10).body) as { total: number; rows: unknown[][] };
+    assert.equal(table.total, 2);
+    assert.deepEqual(table.rows, [[{ type: "uri", value: "http://e/y" }, { type: "literal", value: "bü \"q\"\n", "xml:lang": "fr" }, null]]);
+    const nt = "<http://e/x>\t<http://e/n>\t\"b\\u00FC\" .\n<http://e/x>\t<http://e/m>\t<http://e/y> .\n";
+    assert.equal(executeRemote({ query: "CONSTRUCT WHERE { ?s ?p ?o }", format: "text/turtle", remote: nt }, 10).body, '<http://e/x> <http://e/n> "bü" ;\n\t<http://e/m> <http://e/y> .\n');
+  });
+
+  test("the result limit is counted on the answer: 400 as on the embedded endpoint", () => {
+    assert.throws(() => executeRemote({ query: select, format: "text/csv", remote }, 1), (e: unknown) => e instanceof BadRequest && e.message === "the result has more than 1 rows (2); add LIMIT 1 or narrow the query");
+    assert.throws(() => executeRemote({ query: "CONSTRUCT WHERE { ?s ?p ?o }", format: "text/turtle", remote: "# a comment\n<a:x> <a:p> <a:y> .\n<a:x> <a:p> <a:z> .\n" }, 1), (e: unknown) => e instanceof BadRequest && /more than 1 triples \(2\)/.test(e.message));
+  });
+});
