@@ -7,6 +7,14 @@
  *
  * Reads (`read`) are a later step and throw.
  *
+ * Bodies: every put's N-Triples, exactly as the service wrote them, are also kept in a local
+ * cache (body-cache.ts), written and fsynced before the commit point and renamed after it; a graph
+ * the cache lacks (lost, or written by another process) is fetched from the store in pages on first
+ * use. `storedBody` gives the cached file range (large graphs are served streamed from it) and
+ * `dump` renders from it with Oxigraph's writer, as the embedded store does, so both backends give
+ * the same bytes for the same writes (Virtuoso itself gives literals back rewritten and cuts large
+ * answers short: docs/virtuoso.md findings 2 and 5).
+ *
  * The catalog: one graph, `<base>/.store/catalog`, never served, holding one resource per graph
  * (`<g> qg:triples n ; qg:state "ready" | "writing" | "deleting" ; qg:commit c`) and the number of
  * the last complete commit (`<catalog> qg:lastCommit n`). A graph is served (`has`) only while it
@@ -41,8 +49,12 @@
  * substrings (string bodies), N-Quads are turned into `INSERT DATA` text one batch at a time, and
  * each batch is awaited before the next is cut.
  */
-import { NotAcceptable } from "../errors.ts";
+import * as ox from "oxigraph";
+import { DataFactory, Writer, type Quad } from "n3";
+import { NotAcceptable, ServiceUnavailable } from "../errors.ts";
+import { slices, withTemporaryStore } from "./apply.ts";
 import type { CommitOptions, DumpFormat, OpenInfo, StagedGraph, StoreBackend, StoreCapacity } from "./backend.ts";
+import { ANY_COMMIT, BodyCache, readBody, type BodyFile, type Pack } from "./body-cache.ts";
 import { bodyOf, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
 import { QG_NS } from "./vocab.ts";
 
@@ -58,6 +70,14 @@ export interface SparqlEndpoints {
 }
 
 export interface SparqlStoreOptions {
+  /** The local body cache's directory (e.g. `DATA_DIR/bodies`; body-cache.ts). */
+  readonly bodies: string;
+  /** Largest graph `dump` writes (default 20,000, as the embedded store). */
+  readonly maxDumpTriples?: number;
+  /** Rows per page when a body is fetched from the store (default 5,000: below Virtuoso's default ResultSetMaxRows of 10,000). */
+  readonly fetchPage?: number;
+  /** Tests: called right after the commit point of each commit, before the bodies' files are renamed (a hook that never resolves stands for a crash there). */
+  readonly afterCommitPoint?: (seq: number) => Promise<void>;
   /** The GSP parameter naming the graph: `graph` (SPARQL 1.1 GSP) or Virtuoso's `graph-uri` (default). */
   readonly gspParam?: "graph" | "graph-uri";
   /** Most lines per batch (default 50,000). */
@@ -70,8 +90,10 @@ export interface SparqlStoreOptions {
   readonly catalogBatch?: number;
 }
 
-/** The largest graph `dump` serves: Virtuoso cuts GSP GET and CONSTRUCT answers at ResultSetMaxRows + 1 (10,001 by default) without a word. */
-export const MAX_DUMP_TRIPLES = 10_000;
+/** The largest graph `dump` writes by default: as the embedded store (graph-store.ts); larger graphs are served from their `storedBody`. */
+export const MAX_DUMP_TRIPLES = 20_000;
+/** Rows per page when a body is fetched from the store. */
+const FETCH_PAGE = 5_000;
 /** Catalog rows read per page at start-up (below Virtuoso's default ResultSetMaxRows). */
 const CATALOG_PAGE = 10_000;
 /** Catalog entries per small update (default). */
@@ -107,6 +129,26 @@ function entryTriples(g: string, e: Entry): string {
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
+/** A term of SPARQL 1.1 JSON results (Virtuoso also writes `typed-literal`). */
+interface Binding {
+  readonly type: "uri" | "literal" | "typed-literal" | "bnode";
+  readonly value: string;
+  readonly datatype?: string;
+  readonly "xml:lang"?: string;
+}
+
+/** A SPARQL JSON results term → an RDF/JS term (n3's factory). */
+function term(b: Binding): Quad["object"] {
+  switch (b.type) {
+    case "uri":
+      return DataFactory.namedNode(b.value);
+    case "bnode":
+      return DataFactory.blankNode(b.value);
+    default:
+      return DataFactory.literal(b.value, b["xml:lang"] ?? (b.datatype ? DataFactory.namedNode(b.datatype) : undefined));
+  }
+}
+
 /**
  * A body cut into batches of whole lines: at most `maxLines` lines and about `maxBytes` bytes
  * each (a single longer line makes a batch of its own). Views of byte bodies, substrings of string
@@ -131,8 +173,8 @@ export function* batches(body: Body, maxLines: number, maxBytes: number): Genera
   }
 }
 
-/** N-Quads lines (one statement each, the graph IRI last) → `INSERT DATA { GRAPH <g> { … } … }`, and the statements per graph. */
-export function nquadsToInsert(part: Body): { update: string; perGraph: Map<string, number> } {
+/** N-Quads lines (one statement each, the graph IRI last) → `INSERT DATA { GRAPH <g> { … } … }`, the statements per graph, and each graph's lines as N-Triples. */
+export function nquadsToInsert(part: Body): { update: string; perGraph: Map<string, number>; lines: Map<string, string[]> } {
   const text = typeof part === "string" ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString("utf8");
   const byGraph = new Map<string, string[]>();
   for (let start = 0; start < text.length; ) {
@@ -156,7 +198,7 @@ export function nquadsToInsert(part: Body): { update: string; perGraph: Map<stri
     update += `GRAPH ${iri(g)} {\n${lines.join("\n")}\n}\n`;
     perGraph.set(g, lines.length);
   }
-  return { update: `${update}}`, perGraph };
+  return { update: `${update}}`, perGraph, lines: byGraph };
 }
 
 class HttpFailure extends Error {}
@@ -180,6 +222,13 @@ export class SparqlStore implements StoreBackend {
   readonly batchBytes: number;
   private readonly timeoutMs: number;
   private readonly catalogBatch: number;
+  private readonly maxDumpTriples: number;
+  private readonly fetchPage: number;
+  private readonly afterCommitPoint?: (seq: number) => Promise<void>;
+  /** The local copies of the graphs' bodies (set by `open`). */
+  cache!: BodyCache;
+  /** Bodies being fetched from the store into the cache, by graph. */
+  private readonly fetching = new Map<string, Promise<BodyLocation | undefined>>();
 
   private constructor(
     readonly endpoints: SparqlEndpoints,
@@ -191,6 +240,9 @@ export class SparqlStore implements StoreBackend {
     this.batchBytes = o.batchBytes ?? 4 * 1024 * 1024;
     this.timeoutMs = o.timeoutMs ?? 120_000;
     this.catalogBatch = o.catalogBatch ?? CATALOG_BATCH;
+    this.maxDumpTriples = o.maxDumpTriples ?? MAX_DUMP_TRIPLES;
+    this.fetchPage = o.fetchPage ?? FETCH_PAGE;
+    this.afterCommitPoint = o.afterCommitPoint;
   }
 
   /**
@@ -200,7 +252,7 @@ export class SparqlStore implements StoreBackend {
    * (`deleting` → `ready`: deleted graphs are dropped only after the commit point). Deletes of
    * complete commits are finished, and stages (`writing`, no commit) are dropped.
    */
-  static async open(endpoints: SparqlEndpoints, o: SparqlStoreOptions = {}): Promise<SparqlStore> {
+  static async open(endpoints: SparqlEndpoints, o: SparqlStoreOptions): Promise<SparqlStore> {
     const t0 = performance.now();
     const s = new SparqlStore(endpoints, o);
     const found = await s.readCatalog();
@@ -210,14 +262,23 @@ export class SparqlStore implements StoreBackend {
     const undeleted = [...found].filter(([, e]) => e.state === "deleting" && unfinished(e));
     const finished = [...found].filter(([, e]) => e.state === "deleting" && !unfinished(e));
     await s.dropGraphs([...rolledBack, ...finished].map(([g]) => g));
-    const restored = undeleted.map(([g, e]): [string, Entry] => [g, { state: "ready", triples: e.triples }]);
-    await s.catalogUpdate([...rolledBack, ...undeleted, ...finished], restored);
     for (const [g, e] of found) if (e.state === "ready" && !unfinished(e)) s.entries.set(g, e);
+    // The local body cache: files of graphs not served are removed. An undone delete's entry lost
+    // the commit that wrote the graph (`qg:commit` names the delete's): it takes the graph's newest file,
+    // and its entry is written back with that file's commit.
+    const ready = new Map<string, number>();
+    for (const [g, e] of s.entries) ready.set(g, e.commit ?? 0);
+    for (const [g] of undeleted) ready.set(g, ANY_COMMIT);
+    const { cache, removed, adopted } = await BodyCache.open(o.bodies, ready);
+    s.cache = cache;
+    const restored = undeleted.map(([g, e]): [string, Entry] => [g, { state: "ready", triples: e.triples, ...(adopted.has(g) ? { commit: adopted.get(g)! } : {}) }]);
+    await s.catalogUpdate([...rolledBack, ...undeleted, ...finished], restored);
     for (const [g, e] of restored) s.entries.set(g, e);
     const notes = [
       rolledBack.length > 0 ? `${rolledBack.length} graph(s) of interrupted commits or stages dropped` : "",
       undeleted.length > 0 ? `${undeleted.length} delete(s) of interrupted commits undone` : "",
       finished.length > 0 ? `${finished.length} interrupted delete(s) finished` : "",
+      removed > 0 ? `${removed} file(s) of the local body cache not current, removed` : "",
     ].filter(Boolean);
     s.openInfo = { lastSeq: s.lastSeq, recoveredMs: performance.now() - t0, compacted: false, ...(notes.length > 0 ? { tornTail: notes.join("; ") } : {}) };
     return s;
@@ -237,24 +298,98 @@ export class SparqlStore implements StoreBackend {
     return this.entries.get(graph)?.triples ?? 0;
   }
 
-  /** Graphs are not in local files on this backend. */
-  storedBody(_graph: string): BodyLocation | undefined {
-    return undefined;
+  /**
+   * The graph's body in the local cache, as the service wrote it. When the cache lacks it (lost,
+   * or written by another process) undefined, and it is fetched from the store meanwhile.
+   */
+  storedBody(graph: string): BodyLocation | undefined {
+    const e = this.entries.get(graph);
+    if (!e) return undefined;
+    const at = this.cache.location(graph, e.commit ?? 0);
+    if (!at) void this.cachedBody(graph).catch((err: unknown) => console.error(`store: fetching the body of ${graph}: ${(err as Error).message}`));
+    return at;
   }
 
-  /** One graph by GSP GET, for graphs of at most MAX_DUMP_TRIPLES (larger answers would be cut short by the store without a word). */
+  /** The graph's body in the local cache, fetched from the store first when missing (undefined: the graph is not served). */
+  async cachedBody(graph: string): Promise<BodyLocation | undefined> {
+    const e = this.entries.get(graph);
+    if (!e) return undefined;
+    const commit = e.commit ?? 0;
+    const at = this.cache.location(graph, commit);
+    if (at) return at;
+    let f = this.fetching.get(graph);
+    if (!f) {
+      f = this.fetchBody(graph, commit).finally(() => this.fetching.delete(graph));
+      this.fetching.set(graph, f);
+    }
+    return await f;
+  }
+
+  /**
+   * One graph serialised by Oxigraph's writer from its cached body loaded into a temporary store,
+   * as the embedded store loads and dumps it (graph-store.ts): the same bytes for the same writes.
+   * Only for graphs of at most `maxDumpTriples` (larger ones: 406, as on the embedded store; they
+   * are served from `storedBody`).
+   */
   async dump(graph: string, format: DumpFormat): Promise<string> {
     const n = this.graphSize(graph);
-    if (n > MAX_DUMP_TRIPLES) {
-      throw new NotAcceptable(["text/csv", "text/html", "text/uri-list"], format, `this resource has ${n} triples; RDF is written for at most ${MAX_DUMP_TRIPLES} from the external store: ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`);
+    if (n > this.maxDumpTriples) {
+      if (this.entries.has(graph) && !this.cache.location(graph, this.entries.get(graph)!.commit ?? 0)) {
+        void this.cachedBody(graph).catch(() => undefined);
+        throw new ServiceUnavailable(`this resource has ${n} triples and is being copied from the SPARQL store into the local cache it is served from; try again shortly`);
+      }
+      throw new NotAcceptable(["text/csv", "text/html", "text/uri-list"], format, `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} from memory: ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`);
     }
-    if (n === 0) return "";
-    // GSP GET offers no N-Quads (Virtuoso: 406): N-Triples with the graph added to each line.
-    const nq = format === "application/n-quads";
-    const r = await this.request(this.gspUrl(graph), { headers: { accept: nq ? "application/n-triples" : format } }, `GET of ${graph}`);
-    if (format !== "application/n-triples" && !nq) return r;
-    const lines = r.split("\n").filter((l) => l.trim() !== "");
-    return nq ? lines.map((l) => `${l.replace(/\s*\.\s*$/, "")} ${iri(graph)} .\n`).join("") : lines.map((l) => `${l}\n`).join("");
+    const at = await this.cachedBody(graph);
+    const bytes = at ? await readBody(at) : new Uint8Array(0);
+    const g = ox.namedNode(graph);
+    return withTemporaryStore((s) => {
+      for (const part of slices(bytes)) s.load(part, { format: "application/n-triples", to_graph_name: g, lenient: true, no_transaction: true });
+      return s.dump({ format, from_graph_name: g });
+    });
+  }
+
+  /**
+   * Copy a graph from the store into the cache: SELECT in pages of `fetchPage` rows (below the
+   * store's ResultSetMaxRows), each page written as N-Triples by n3's writer; the triples read,
+   * without repeats, must be as many as the store counts in the graph (a page cut short, or pages
+   * that overlap because the store's order changed between them, would make them fewer): never a
+   * body silently cut. The file is served only if the graph is still current with the same commit.
+   */
+  private async fetchBody(graph: string, commit: number): Promise<BodyLocation | undefined> {
+    const file = this.cache.create(graph, commit);
+    try {
+      const seen = new Set<string>();
+      const writer = new Writer({ format: "N-Triples" });
+      for (let offset = 0; ; offset += this.fetchPage) {
+        const page = await this.select(`SELECT ?s ?p ?o WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } } LIMIT ${this.fetchPage} OFFSET ${offset}`, `the body of ${graph}`);
+        const fresh: Quad[] = [];
+        for (const b of page) {
+          const q = DataFactory.quad(term(b.s!) as Quad["subject"], term(b.p!) as Quad["predicate"], term(b.o!) as Quad["object"]);
+          const line = writer.quadToString(q.subject, q.predicate, q.object);
+          if (seen.has(line)) continue;
+          seen.add(line);
+          fresh.push(q);
+        }
+        if (fresh.length > 0) await file.append(writer.quadsToString(fresh));
+        if (page.length < this.fetchPage) break;
+        await tick();
+      }
+      // Counted with the graph bound (the expected count is the store's, not the catalog's: a body may repeat a line).
+      const [c] = await this.select(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH ${iri(graph)} { ?s ?p ?o } }`, `the size of ${graph}`);
+      const expected = Number(c?.n?.value ?? -1);
+      if (seen.size !== expected) throw new Error(`${graph} holds ${expected} triples in the SPARQL store but ${seen.size} were read: the store cut the answer short`);
+      const now = this.entries.get(graph);
+      if (this.closed || !now || (now.commit ?? 0) !== commit || this.cache.location(graph, commit)) {
+        await file.discard();
+        return this.cache.location(graph, commit);
+      }
+      await this.cache.publish(graph, commit, file);
+      return this.cache.location(graph, commit);
+    } catch (err) {
+      await file.discard();
+      throw err;
+    }
   }
 
   commit(ops: readonly GraphOp[], options: CommitOptions = {}): Promise<number> {
@@ -361,23 +496,39 @@ export class SparqlStore implements StoreBackend {
       for (const st of preloaded.values()) st.reopen();
       throw new Error(`commit failed, nothing of it was written: ${(err as Error).message}`);
     }
-    // 2. write the puts
+    // 2. write the puts, and their bodies' files (fsynced before the commit point, renamed after it)
     const sizes = new Map<string, number>();
+    const files = new Map<string, BodyFile>();
+    const packed = new Map<string, string[]>();
+    let pack: Pack | undefined;
+    const discardFiles = async (): Promise<void> => {
+      for (const f of files.values()) await f.discard();
+      if (pack) await this.cache.discardPack(pack);
+      for (const st of preloaded.values()) await st.discardFile();
+    };
     try {
       const replaced = [...puts].filter((g) => before.has(g) && !preloaded.has(g));
       await this.dropGraphs(replaced);
       for (const op of ops) {
         if ("delete" in op) continue;
         if ("graphs" in op) {
-          for (const g of op.graphs) sizes.set(g, 0);
-          await this.insertQuads(bodyOf(op), sizes);
+          for (const g of op.graphs) {
+            sizes.set(g, 0);
+            packed.set(g, []);
+          }
+          await this.insertQuads(bodyOf(op), sizes, packed);
         } else if (preloaded.has(op.graph)) {
           sizes.set(op.graph, preloaded.get(op.graph)!.statements);
         } else {
-          sizes.set(op.graph, await this.postTriples(op.graph, op.ntriples));
+          const file = this.cache.create(op.graph, seq);
+          files.set(op.graph, file);
+          sizes.set(op.graph, await this.postTriples(op.graph, op.ntriples, file));
         }
       }
+      for (const f of files.values()) await f.seal();
+      if (packed.size > 0) pack = await this.cache.writePack(seq, packed);
     } catch (err) {
+      await discardFiles();
       // Roll back: the puts' graphs go, the deletes stay as they were.
       const restore = [...deletes].map((g): [string, Entry] => [g, before.get(g)!]);
       await this.cleanUp(async () => {
@@ -401,6 +552,7 @@ export class SparqlStore implements StoreBackend {
       // crash. The number is not given out again (the request may have gone through unanswered).
       this.lastSeq = seq;
       const restore = [...deletes].map((g): [string, Entry] => [g, before.get(g)!]);
+      await discardFiles();
       await this.cleanUp(async () => {
         await this.dropGraphs([...puts]);
         await this.catalogUpdate([...marked], restore);
@@ -411,6 +563,13 @@ export class SparqlStore implements StoreBackend {
       throw new Error(`commit failed, nothing of it is served (${[...puts].length} graph(s) dropped): ${(err as Error).message}`);
     }
     this.lastSeq = seq;
+    // The bodies' files are renamed: from now on they are the graphs' local copies (a crash
+    // before this leaves them as temporary files, removed at start-up; the graphs are then fetched).
+    if (this.afterCommitPoint) await this.afterCommitPoint(seq);
+    for (const [g, f] of files) await this.cache.publish(g, seq, f);
+    for (const st of preloaded.values()) await st.publishFile(seq);
+    if (pack) await this.cache.publishPack(pack);
+    for (const g of [...puts, ...deletes]) if (!this.cache.location(g, seq)) await this.cache.forget(g);
     for (const [g, e] of ready) this.entries.set(g, e);
     for (const st of preloaded.values()) st.done();
     // 4. deletes, after the commit point (a crash before it undoes them at start-up; after it, start-up finishes them)
@@ -458,19 +617,25 @@ export class SparqlStore implements StoreBackend {
   }
 
   /** Append N-Triples to a graph by GSP POST, in batches; the statements sent. */
-  async postTriples(graph: string, body: Body): Promise<number> {
+  async postTriples(graph: string, body: Body, file: BodyFile): Promise<number> {
     let n = 0;
     for (const { part, lines } of batches(body, this.batchLines, this.batchBytes)) {
       await this.twice(() => this.request(this.gspUrl(graph), { method: "POST", headers: { "content-type": "text/turtle" }, body: part as BodyInit }, `POST of ${lines} triples to ${graph}`));
+      await file.append(part);
       n += lines;
       await tick();
     }
     return n;
   }
 
-  private async insertQuads(body: Body, sizes: Map<string, number>): Promise<void> {
+  /** Insert an N-Quads body in batches; each graph's lines, as N-Triples, are added to `packed`. */
+  private async insertQuads(body: Body, sizes: Map<string, number>, packed: Map<string, string[]>): Promise<void> {
     for (const { part } of batches(body, this.batchLines, this.batchBytes)) {
-      const { update, perGraph } = nquadsToInsert(part);
+      const { update, perGraph, lines } = nquadsToInsert(part);
+      for (const [g, l] of lines) {
+        const into = packed.get(g);
+        if (into) for (const x of l) into.push(x);
+      }
       for (const g of perGraph.keys()) if (!sizes.has(g)) throw new Error(`N-Quads put: graph ${g} is not one of the operation's graphs`);
       await tick();
       await this.twice(() => this.runUpdate(update, `INSERT DATA of ${perGraph.size} graph(s)`));
@@ -557,9 +722,9 @@ export class SparqlStore implements StoreBackend {
     return out;
   }
 
-  private async select(query: string): Promise<Record<string, { value: string } | undefined>[]> {
-    const text = await this.request(this.endpoints.query, { method: "POST", headers: { accept: "application/sparql-results+json", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ query }) }, "catalog query");
-    return (JSON.parse(text) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
+  private async select(query: string, what = "catalog query"): Promise<Record<string, Binding | undefined>[]> {
+    const text = await this.request(this.endpoints.query, { method: "POST", headers: { accept: "application/sparql-results+json", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ query }) }, what);
+    return (JSON.parse(text) as { results: { bindings: Record<string, Binding>[] } }).results.bindings;
   }
 
   /** A stage's graph is marked `writing` before its first load. */
@@ -581,6 +746,8 @@ class SparqlStage implements StagedGraph {
   /** Whether the graph is in the catalog (as `writing`, 0 triples): from the first load on. */
   marked = false;
   private state: "open" | "committing" | "done" = "open";
+  /** The stage's body file, written as it loads (from the first load on). */
+  private file?: BodyFile;
 
   constructor(
     private readonly store: SparqlStore,
@@ -599,7 +766,8 @@ class SparqlStage implements StagedGraph {
         await this.store.markWriting(this.graph);
         this.marked = true;
       }
-      this.loaded += await this.store.postTriples(this.graph, ntriples);
+      this.file ??= this.store.cache.createForStage(this.graph);
+      this.loaded += await this.store.postTriples(this.graph, ntriples, this.file);
     });
     this.chain = next.catch(() => undefined);
     return next;
@@ -609,6 +777,18 @@ class SparqlStage implements StagedGraph {
     if (this.state !== "open") throw new Error(`stage of ${this.graph} is already committed or discarded`);
     this.state = "committing";
     await this.chain;
+    await this.file?.seal();
+  }
+
+  /** After the commit point: the stage's file becomes the graph's local copy. */
+  async publishFile(seq: number): Promise<void> {
+    if (this.file) await this.store.cache.publish(this.graph, seq, this.file);
+    this.file = undefined;
+  }
+
+  async discardFile(): Promise<void> {
+    await this.file?.discard();
+    this.file = undefined;
   }
 
   /** The commit was refused before it wrote anything: the stage can be committed again. */
@@ -625,6 +805,7 @@ class SparqlStage implements StagedGraph {
     if (this.state === "done") return;
     this.state = "done";
     await this.chain;
+    await this.discardFile();
     if (this.marked) await this.store.unmark(this.graph);
     this.release();
   }
