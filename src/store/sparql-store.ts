@@ -21,14 +21,15 @@
  * is `ready` here and its commit is complete.
  *
  * A commit number n, one after another (a queue):
- *   1. a small update (one per 2,000 graphs) marks every graph of the commit `writing` (puts) or `deleting` (deletes),
+ *   1. a small update (one per 300 graphs) marks every graph of the commit `writing` (puts) or `deleting` (deletes),
  *      with `qg:commit n`; from then on none of them is served;
  *   2. each put's graph is dropped if it held anything, then its body goes in, in batches of at
- *      most 50,000 lines / 4 MB cut at line ends (GSP POST for a one-graph put, `INSERT DATA
- *      { GRAPH … }` for a several-graph N-Quads put); a batch that fails is resent once (inserts
+ *      most 50,000 lines / 4 MB cut at line ends by GSP POST for a one-graph put, of at most
+ *      1,000 lines as `INSERT DATA { GRAPH … }` for a several-graph N-Quads put (Virtuoso refuses
+ *      larger ones: docs/virtuoso.md finding 9); a batch that fails is resent once (inserts
  *      into a set can be repeated), then the commit fails: its puts' graphs are dropped and
  *      removed from the catalog, its deletes are marked `ready` again;
- *   3. the puts are marked `ready` with their sizes (one update, or one per 2,000 graphs), and the
+ *   3. the puts are marked `ready` with their sizes (one update, or one per 300 graphs), and the
  *      last of these updates sets lastCommit to n: the commit point;
  *   4. the deleted graphs are dropped (`DROP SILENT GRAPH`) and their entries removed.
  * Start-up (`open`) rolls back every commit past lastCommit (its puts' graphs are dropped, its
@@ -82,11 +83,17 @@ export interface SparqlStoreOptions {
   readonly gspParam?: "graph" | "graph-uri";
   /** Most lines per batch (default 50,000). */
   readonly batchLines?: number;
+  /**
+   * Most statements per `INSERT DATA` of a several-graph put (default 1,000): Virtuoso 7.2 refuses
+   * an `INSERT DATA` of more than about 1,200–1,500 triples (400, "The length of generated SQL
+   * text has exceeded 10000 lines of code"; docs/virtuoso.md finding 9).
+   */
+  readonly insertLines?: number;
   /** Most bytes (UTF-16 units for string bodies) per batch (default 4 MB). */
   readonly batchBytes?: number;
   /** Time limit of one request, ms (default 120 s). */
   readonly timeoutMs?: number;
-  /** Graphs per catalog update (default 2,000; small in tests, to exercise a publish in several requests). */
+  /** Graphs per catalog update (default 300, i.e. at most 900 triples per `DELETE DATA`/`INSERT DATA`: finding 9; small in tests, to exercise a publish in several requests). */
   readonly catalogBatch?: number;
 }
 
@@ -97,7 +104,7 @@ const FETCH_PAGE = 5_000;
 /** Catalog rows read per page at start-up (below Virtuoso's default ResultSetMaxRows). */
 const CATALOG_PAGE = 10_000;
 /** Catalog entries per small update (default). */
-const CATALOG_BATCH = 2_000;
+const CATALOG_BATCH = 300;
 /** Graphs dropped per update. */
 const DROP_BATCH = 200;
 
@@ -219,6 +226,7 @@ export class SparqlStore implements StoreBackend {
   readonly catalog: string;
   private readonly gspParam: string;
   readonly batchLines: number;
+  readonly insertLines: number;
   readonly batchBytes: number;
   private readonly timeoutMs: number;
   private readonly catalogBatch: number;
@@ -237,6 +245,7 @@ export class SparqlStore implements StoreBackend {
     this.catalog = `${endpoints.base.replace(/\/$/, "")}/.store/catalog`;
     this.gspParam = o.gspParam ?? "graph-uri";
     this.batchLines = o.batchLines ?? 50_000;
+    this.insertLines = o.insertLines ?? 1_000;
     this.batchBytes = o.batchBytes ?? 4 * 1024 * 1024;
     this.timeoutMs = o.timeoutMs ?? 120_000;
     this.catalogBatch = o.catalogBatch ?? CATALOG_BATCH;
@@ -630,7 +639,7 @@ export class SparqlStore implements StoreBackend {
 
   /** Insert an N-Quads body in batches; each graph's lines, as N-Triples, are added to `packed`. */
   private async insertQuads(body: Body, sizes: Map<string, number>, packed: Map<string, string[]>): Promise<void> {
-    for (const { part } of batches(body, this.batchLines, this.batchBytes)) {
+    for (const { part } of batches(body, Math.min(this.batchLines, this.insertLines), this.batchBytes)) {
       const { update, perGraph, lines } = nquadsToInsert(part);
       for (const [g, l] of lines) {
         const into = packed.get(g);
