@@ -201,7 +201,7 @@ export class BodyCache {
       await file.discard();
       return;
     }
-    this.replace(graph, { at: { path, offset: 0, length: file.bytes }, commit });
+    await this.replace(graph, { at: { path, offset: 0, length: file.bytes }, commit });
   }
 
   /** A pack of several graphs' N-Triples for `commit`, written before the commit point. */
@@ -255,7 +255,7 @@ export class BodyCache {
       await unlinkQuietly(path);
       return;
     }
-    for (const [g, offset, length] of pack.ranges) this.replace(g, { at: { path, offset, length }, commit: pack.commit });
+    for (const [g, offset, length] of pack.ranges) await this.replace(g, { at: { path, offset, length }, commit: pack.commit });
   }
 
   async discardPack(pack: Pack): Promise<void> {
@@ -269,11 +269,11 @@ export class BodyCache {
     this.held.delete(graph);
   }
 
-  private replace(graph: string, h: Held): void {
+  private async replace(graph: string, h: Held): Promise<void> {
     const old = this.held.get(graph);
     this.held.set(graph, h);
     if (h.at.path.endsWith(".pack")) this.packRefs.set(h.at.path, (this.packRefs.get(h.at.path) ?? 0) + 1);
-    void this.release(old);
+    await this.release(old);
   }
 
   private async release(h: Held | undefined): Promise<void> {

@@ -14,9 +14,16 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Parser } from "n3";
+import * as ox from "oxigraph";
 import { NotAcceptable } from "../../src/errors.ts";
+import type { StoreBackend } from "../../src/store/backend.ts";
+import { GraphStore } from "../../src/store/graph-store.ts";
+import { RDF_TYPES, serialiseRdf } from "../../src/store/rdf-formats.ts";
+import { sourceSlices } from "../../src/store/render-job.ts";
+import { Vocab } from "../../src/store/vocab.ts";
 import { SparqlStore, type SparqlEndpoints } from "../../src/store/sparql-store.ts";
 import { QG_NS } from "../../src/store/vocab.ts";
+import { freshDir } from "../helpers/server.ts";
 import { startVirtuoso, type Virtuoso } from "../helpers/virtuoso.ts";
 
 const BASE = "http://qsargraph.test";
@@ -322,6 +329,188 @@ describe("SparqlStore: commits the store refuses", () => {
     assert.deepEqual(again.graphsWithPrefix(BASE).sort(), [`${BASE}/dataset/later`, ok]);
     assert.equal(again.openInfo.tornTail, undefined, "the catalog holds no mark of the refused commit");
     assert.equal(await countIn(v, ok), 3);
+    await again.close();
+  });
+});
+
+const XSD = "http://www.w3.org/2001/XMLSchema#";
+/** `n` triples with typed and tagged literals in forms Virtuoso rewrites (docs/virtuoso.md finding 2): "i.50" doubles, "0i" integers, "@fr-CA". */
+function typed(tag: string, n: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) {
+    const o = [`"${i}.50"^^<${XSD}double>`, `"0${i}"^^<${XSD}integer>`, `"x ${i}"@fr-CA`, `"${i}"`][i % 4];
+    s += `<${BASE}/s/${tag}${i}> <${P}v> ${o} .\n`;
+  }
+  return s;
+}
+
+const bytesAt = (at: { path: string; offset: number; length: number }): Buffer => readFileSync(at.path).subarray(at.offset, at.offset + at.length);
+
+describe("SparqlStore's local body cache", () => {
+  let v: Virtuoso;
+  let store: SparqlStore;
+  const big = `${BASE}/dataset/big30k`;
+  const bigBody = typed("big", 30_000);
+  const plain = `${BASE}/dataset/plain30k`;
+  const plainBody = numbered("plain", 30_000);
+  before(async () => {
+    // ResultSetMaxRows 10,000 (Virtuoso's default): fetched bodies must come in pages below it.
+    v = await startVirtuoso({ resultSetMaxRows: 10_000 });
+    store = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v) });
+  });
+  after(async () => {
+    await store?.close();
+    await v?.stop();
+  });
+
+  test("a 30k-triple graph: its local copy is the body as written (\"1.50\" stays), complete in every format; dump refuses it as the embedded store does", async (t) => {
+    await store.commit([{ graph: big, ntriples: Buffer.from(bigBody) }]);
+    const at = store.storedBody(big)!;
+    assert.ok(at, "served from a local file");
+    assert.equal(bytesAt(at).toString(), bigBody, "byte for byte as written");
+    // Virtuoso itself gives the literal back rewritten (finding 2): the reason for the copy.
+    const r = await fetch(`${v.gsp}?graph-uri=${encodeURIComponent(big)}`, { headers: { accept: "application/n-triples" } });
+    const fromStore = await r.text();
+    assert.match(fromStore, /"\d+\.5"\^\^/);
+    assert.doesNotMatch(fromStore, /"\d+\.50"\^\^/);
+    const vocab = new Vocab(BASE);
+    for (const type of RDF_TYPES) {
+      // As the render worker renders a stored graph (http/render-rdf.ts, store/render-job.ts).
+      const t0 = performance.now();
+      const out = await serialiseRdf(sourceSlices({ file: at }, vocab), type, vocab);
+      t.diagnostic(`${type}: ${Math.round(performance.now() - t0)} ms`);
+      if (type === "application/json") {
+        // Compacted against the published context's URL: one node per subject (each subject has one triple).
+        assert.equal((JSON.parse(out) as { "@graph": unknown[] })["@graph"].length, 30_000, type);
+        continue;
+      }
+      const s = new ox.Store();
+      s.load(out, { format: type, base_iri: BASE });
+      assert.equal(s.size, 30_000, `${type}: every triple`);
+      if (type !== "application/rdf+xml") assert.ok(out.includes('"4.50"'), `${type}: "4.50" as written`);
+    }
+    await assert.rejects(store.dump(big, "application/n-triples"), NotAcceptable);
+  });
+
+  test("dump gives byte for byte what the embedded store gives for the same writes (one-graph put, several-graph put, stage, replace), in every format", async () => {
+    const dir = freshDir("qsargraph-embedded-");
+    const emb = await GraphStore.open(dir);
+    try {
+      const g1 = `${BASE}/dataset/same1`;
+      const g2 = `${BASE}/dataset/same2`;
+      const cs = [1, 2, 3].map((i) => `${BASE}/compound/same${i}`);
+      const nquads = cs.map((c, i) => typed(`c${i}`, 5 + i).replace(/ \.\n/g, ` <${c}> .\n`)).join("");
+      for (const s of [store, emb] as StoreBackend[]) {
+        await s.commit([{ graph: g1, ntriples: typed("one", 2_000) }]);
+        await s.commit([{ graphs: cs, nquads: Buffer.from(nquads) }]);
+        const st = s.stage(g2);
+        await st.load(typed("st", 300));
+        await st.load(typed("st2", 200));
+        await s.commit([{ graph: g2, ntriples: "" }], { preloaded: [st] });
+        await s.commit([{ graph: g1, ntriples: typed("again", 700) }]);
+      }
+      for (const g of [g1, g2, ...cs, `${BASE}/dataset/none`]) {
+        for (const f of ["application/n-triples", "application/n-quads", "application/rdf+xml", "application/ld+json"] as const) {
+          assert.equal(await store.dump(g, f), await emb.dump(g, f), `${g} as ${f}`);
+        }
+      }
+      assert.match(await store.dump(g1, "application/n-triples"), /"0\.5"\^\^/, "(Oxigraph's writer rewrites doubles too: the same on both backends)");
+    } finally {
+      await emb.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a replaced or deleted graph's file is removed after its commit; a several-graph file goes with its last graph", async () => {
+    const g = `${BASE}/dataset/replaced`;
+    await store.commit([{ graph: g, ntriples: numbered("r1", 10) }]);
+    const first = store.storedBody(g)!.path;
+    await store.commit([{ graph: g, ntriples: numbered("r2", 20) }]);
+    const second = store.storedBody(g)!;
+    assert.notEqual(second.path, first);
+    assert.equal(existsSync(first), false, "the replaced body's file is gone");
+    assert.equal(bytesAt(second).toString(), numbered("r2", 20));
+    await store.commit([{ graph: g, delete: true }]);
+    assert.equal(existsSync(second.path), false, "the deleted graph's file is gone");
+    const cs = [1, 2].map((i) => `${BASE}/compound/pack${i}`);
+    await store.commit([{ graphs: cs, nquads: cs.map((c, i) => `<${BASE}/s/pk${i}> <${P}v> "${i}" <${c}> .\n`).join("") }]);
+    const pack = store.storedBody(cs[0]!)!;
+    assert.equal(bytesAt(pack).toString(), `<${BASE}/s/pk0> <${P}v> "0" .\n`, "each graph's lines, as N-Triples");
+    assert.equal(store.storedBody(cs[1]!)!.path, pack.path, "one file for the commit's several graphs");
+    await store.commit([{ graph: cs[0]!, delete: true }]);
+    assert.equal(existsSync(pack.path), true, "still holds the other graph");
+    await store.commit([{ graph: cs[1]!, ntriples: numbered("pk", 1) }]);
+    assert.equal(existsSync(pack.path), false, "gone with its last graph");
+    assert.equal(existsSync(pack.path.replace(/\.pack$/, ".index")), false);
+  });
+
+  test("a lost cache is fetched again from the store, in pages below ResultSetMaxRows, equal to what was written; stray files are removed at start", async (t) => {
+    await store.commit([{ graph: plain, ntriples: plainBody }]);
+    const cs = [`${BASE}/compound/pack2`];
+    await store.close();
+    const dir = bodiesOf(v);
+    for (const f of readdirSync(dir)) rmSync(join(dir, f));
+    writeFileSync(join(dir, `${"0".repeat(40)}-99.nt`), "stray");
+    writeFileSync(join(dir, "12.pack.tmp"), "torn");
+    store = await SparqlStore.open(endpoints(v), { bodies: dir, fetchPage: 4_000 });
+    assert.match(store.openInfo.tornTail ?? "", /^2 file\(s\) of the local body cache not current, removed$/);
+    assert.deepEqual(readdirSync(dir), []);
+    assert.equal(store.storedBody(plain), undefined, "not yet: being fetched");
+    let t0 = performance.now();
+    const at = (await store.cachedBody(plain))!;
+    t.diagnostic(`30,000 triples fetched in ${Math.round(performance.now() - t0)} ms`);
+    assert.deepEqual(triples(bytesAt(at).toString()), triples(plainBody), "30,000 triples, in 8 pages of 4,000");
+    assert.deepEqual(store.storedBody(plain), at);
+    // A graph with rewritten literals comes back as the store holds it (the values are the same).
+    t0 = performance.now();
+    const bigAt = (await store.cachedBody(big))!;
+    t.diagnostic(`30,000 typed triples fetched in ${Math.round(performance.now() - t0)} ms`);
+    const back = parse(bytesAt(bigAt).toString(), "N-Triples");
+    assert.equal(back.length, 30_000);
+    assert.ok(back.some((q) => q.object.value === "4.5"));
+    assert.ok(!back.some((q) => q.object.value === "4.50"));
+    assert.equal(triples(bytesAt((await store.cachedBody(cs[0]!))!).toString()).length, 1);
+    // And a restart keeps what was fetched.
+    const again = await SparqlStore.open(endpoints(v), { bodies: dir });
+    assert.deepEqual(again.storedBody(plain), at);
+    assert.equal(again.openInfo.tornTail, undefined);
+    await again.close();
+  });
+
+  test("a fetch whose pages the store cuts short fails, naming the counts: never a silently cut body", async () => {
+    const dir = freshDir("qsargraph-bodies-");
+    // Pages of 20,000 rows, but the store answers at most 10,000.
+    const s = await SparqlStore.open(endpoints(v), { bodies: dir, fetchPage: 20_000 });
+    try {
+      await assert.rejects(s.cachedBody(plain), /holds 30000 triples in the SPARQL store but 10000 were read: the store cut the answer short/);
+      assert.equal(s.storedBody(plain), undefined);
+      await new Promise((r) => setTimeout(r, 500)); // the fetch storedBody started fails too, and leaves no file
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a crash between the commit point and the files' rename: the next start serves the commit, its bodies fetched from the store", async () => {
+    const g = `${BASE}/dataset/crashed`;
+    const cs = [1, 2].map((i) => `${BASE}/compound/crashed${i}`);
+    let reached!: () => void;
+    const atCommitPoint = new Promise<void>((r) => (reached = r));
+    // The process "dies" right after the commit point: the hook never returns.
+    const crashing = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v), afterCommitPoint: () => (reached(), new Promise<void>(() => undefined)) });
+    void crashing.commit([{ graph: g, ntriples: numbered("cr", 3_000) }, { graphs: cs, nquads: cs.map((c, i) => `<${BASE}/s/cr${i}> <${P}v> "${i}" <${c}> .\n`).join("") }]);
+    await atCommitPoint;
+    const tmp = readdirSync(bodiesOf(v)).filter((f) => f.endsWith(".tmp"));
+    assert.equal(tmp.length, 3, `written and fsynced under temporary names: ${tmp.join(", ")}`);
+    const again = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v) });
+    assert.equal(again.has(g), true, "the commit is complete");
+    assert.deepEqual(cs.map((c) => again.has(c)), [true, true]);
+    assert.match(again.openInfo.tornTail ?? "", /^3 file\(s\) of the local body cache not current, removed$/);
+    assert.deepEqual(readdirSync(bodiesOf(v)).filter((f) => f.endsWith(".tmp")), []);
+    assert.equal(again.storedBody(g), undefined);
+    assert.deepEqual(triples(bytesAt((await again.cachedBody(g))!).toString()), triples(numbered("cr", 3_000)));
+    assert.deepEqual(triples(bytesAt((await again.cachedBody(cs[1]!))!).toString()), triples(`<${BASE}/s/cr1> <${P}v> "1" .\n`));
     await again.close();
   });
 });
