@@ -50,10 +50,11 @@
  * substrings (string bodies), N-Quads are turned into `INSERT DATA` text one batch at a time, and
  * each batch is awaited before the next is cut.
  */
-import * as ox from "oxigraph";
 import { DataFactory, Writer, type Quad } from "n3";
 import { NotAcceptable, ServiceUnavailable } from "../errors.ts";
-import { slices, withTemporaryStore } from "./apply.ts";
+import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
+import { dumpBody } from "./dump-body.ts";
+import type { DumpJob, FromDumpWorker } from "./dump-worker.ts";
 import type { CommitOptions, DumpFormat, OpenInfo, StagedGraph, StoreBackend, StoreCapacity } from "./backend.ts";
 import { ANY_COMMIT, BodyCache, readBody, type BodyFile, type Pack } from "./body-cache.ts";
 import { bodyOf, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
@@ -99,6 +100,31 @@ export interface SparqlStoreOptions {
 
 /** The largest graph `dump` writes by default: as the embedded store (graph-store.ts); larger graphs are served from their `storedBody`. */
 export const MAX_DUMP_TRIPLES = 20_000;
+/** Largest graph `dump` serialises on the main thread (≈ 10–25 ms); larger ones in a worker thread (dump-worker.ts). */
+const INLINE_DUMP_TRIPLES = 1_000;
+const DUMP_WORKER = moduleUrl("./dump-worker.ts", import.meta.url);
+
+/** One graph serialised from its cached body in a short-lived worker thread. */
+function dumpInWorker(job: DumpJob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const w = spawnWorker(DUMP_WORKER, { workerData: job }, REQUEST_NICE);
+    let answered = false;
+    w.once("message", (m: FromDumpWorker) => {
+      answered = true;
+      void w.terminate();
+      if ("error" in m) reject(new Error(`serialising ${job.graph}: ${m.error}`));
+      else resolve(m.text);
+    });
+    w.once("error", (err) => {
+      answered = true;
+      reject(err);
+    });
+    w.once("exit", (code) => {
+      if (!answered) reject(new Error(`the worker serialising ${job.graph} exited with code ${code}`));
+    });
+  });
+}
+
 /** Rows per page when a body is fetched from the store. */
 const FETCH_PAGE = 5_000;
 /** Catalog rows read per page at start-up (below Virtuoso's default ResultSetMaxRows). */
@@ -350,12 +376,8 @@ export class SparqlStore implements StoreBackend {
       throw new NotAcceptable(["text/csv", "text/html", "text/uri-list"], format, `this resource has ${n} triples; RDF is written for at most ${this.maxDumpTriples} from memory: ask for text/csv or the HTML pages, or query it with SPARQL and LIMIT`);
     }
     const at = await this.cachedBody(graph);
-    const bytes = at ? await readBody(at) : new Uint8Array(0);
-    const g = ox.namedNode(graph);
-    return withTemporaryStore((s) => {
-      for (const part of slices(bytes)) s.load(part, { format: "application/n-triples", to_graph_name: g, lenient: true, no_transaction: true });
-      return s.dump({ format, from_graph_name: g });
-    });
+    if (!at || n <= INLINE_DUMP_TRIPLES) return dumpBody(at ? await readBody(at) : new Uint8Array(0), graph, format);
+    return await dumpInWorker({ ...at, graph, format });
   }
 
   /**
