@@ -176,7 +176,8 @@ function term(b: Binding): Quad["object"] {
     case "uri":
       return DataFactory.namedNode(b.value);
     case "bnode":
-      return DataFactory.blankNode(b.value);
+      // Virtuoso names them `nodeID://b10006`: not a valid N-Triples label as it is.
+      return DataFactory.blankNode(b.value.replace(/[^A-Za-z0-9_]/g, "_"));
     default:
       return DataFactory.literal(b.value, b["xml:lang"] ?? (b.datatype ? DataFactory.namedNode(b.datatype) : undefined));
   }
