@@ -125,6 +125,8 @@ function dumpInWorker(job: DumpJob): Promise<string> {
   });
 }
 
+/** Bodies fetched from the store at the same time, at most. */
+const FETCHES_AT_ONCE = 2;
 /** Rows per page when a body is fetched from the store. */
 const FETCH_PAGE = 5_000;
 /** Catalog rows read per page at start-up (below Virtuoso's default ResultSetMaxRows). */
@@ -264,6 +266,9 @@ export class SparqlStore implements StoreBackend {
   cache!: BodyCache;
   /** Bodies being fetched from the store into the cache, by graph. */
   private readonly fetching = new Map<string, Promise<BodyLocation | undefined>>();
+  /** Fetches running now, and those waiting for one of FETCHES_AT_ONCE places (a lost cache must not flood the store). */
+  private fetchesRunning = 0;
+  private readonly fetchesWaiting: (() => void)[] = [];
 
   private constructor(
     readonly endpoints: SparqlEndpoints,
@@ -355,7 +360,7 @@ export class SparqlStore implements StoreBackend {
     if (at) return at;
     let f = this.fetching.get(graph);
     if (!f) {
-      f = this.fetchBody(graph, commit).finally(() => this.fetching.delete(graph));
+      f = this.oneFetchAtATime(() => this.fetchBody(graph, commit)).finally(() => this.fetching.delete(graph));
       this.fetching.set(graph, f);
     }
     return await f;
@@ -379,6 +384,17 @@ export class SparqlStore implements StoreBackend {
     const at = await this.cachedBody(graph);
     if (!at || n <= INLINE_DUMP_TRIPLES) return dumpBody(at ? await readBody(at) : new Uint8Array(0), graph, format);
     return await dumpInWorker({ ...at, graph, format });
+  }
+
+  private async oneFetchAtATime<T>(run: () => Promise<T>): Promise<T> {
+    if (this.fetchesRunning >= FETCHES_AT_ONCE) await new Promise<void>((r) => this.fetchesWaiting.push(r));
+    this.fetchesRunning++;
+    try {
+      return await run();
+    } finally {
+      this.fetchesRunning--;
+      this.fetchesWaiting.shift()?.();
+    }
   }
 
   /**

@@ -392,7 +392,7 @@ describe("SparqlStore's local body cache", () => {
     await assert.rejects(store.dump(big, "application/n-triples"), NotAcceptable);
   });
 
-  test("dump gives byte for byte what the embedded store gives for the same writes (one-graph put, several-graph put, stage, replace), in every format", async () => {
+  test("dump gives byte for byte what the embedded store gives for the same writes (one-graph put, several-graph put, stage, replace; inline and in a worker thread), in every format", async () => {
     const dir = freshDir("qsargraph-embedded-");
     const emb = await GraphStore.open(dir);
     try {
@@ -407,7 +407,7 @@ describe("SparqlStore's local body cache", () => {
         await st.load(typed("st", 300));
         await st.load(typed("st2", 200));
         await s.commit([{ graph: g2, ntriples: "" }], { preloaded: [st] });
-        await s.commit([{ graph: g1, ntriples: typed("again", 700) }]);
+        await s.commit([{ graph: g1, ntriples: typed("again", 1_500) }]); // over 1,000: dumped in a worker thread
       }
       for (const g of [g1, g2, ...cs, `${BASE}/dataset/none`]) {
         for (const f of ["application/n-triples", "application/n-quads", "application/rdf+xml", "application/ld+json"] as const) {
