@@ -43,6 +43,13 @@ const bodies = mkdtempSync(join(tmpdir(), "qsargraph-soak-bodies-"));
 const ep: SparqlEndpoints = { query: v.sparql, update: v.update, gsp: v.gsp, base: BASE };
 let store = await SparqlStore.open(ep, { bodies });
 const live = new Map<string, number>();
+/** What each step did to a graph (for the report of a failure). */
+const history = new Map<string, string[]>();
+const note = (g: string, what: string): void => {
+  const h = history.get(g) ?? [];
+  h.push(`step ${k}: ${what}`);
+  history.set(g, h.slice(-6));
+};
 let commits = 0;
 let triples = 0;
 let checks = 0;
@@ -65,11 +72,13 @@ try {
       if (kind < 40) {
         const g = `${BASE}/task/${pick(300)}`; // small: new or replaced
         const n = 1 + pick(40);
+        note(g, `${live.has(g) ? "replaced" : "put"}, ${n} triples`);
         await store.commit([{ graph: g, ntriples: body(`t${k}`, n) }]);
         live.set(g, n);
         triples += n;
       } else if (kind < 55 && names.length > 0) {
         const ops = Array.from({ length: 1 + pick(5) }, () => names[pick(names.length)]!);
+        for (const g of new Set(ops)) note(g, `deleted with ${new Set(ops).size - 1} other(s)`);
         await store.commit([...new Set(ops)].map((g) => ({ graph: g, delete: true as const })));
         for (const g of ops) live.delete(g);
       } else if (kind < 75) {
@@ -102,7 +111,19 @@ try {
         }
       } else {
         await store.close();
-        store = await SparqlStore.open(ep, { bodies });
+        try {
+          store = await SparqlStore.open(ep, { bodies });
+        } catch (err) {
+          // What the catalog holds about the graph named in the error, for the report.
+          const g = /of (\S+) is incomplete/.exec((err as Error).message)?.[1];
+          if (g) {
+            const r = await fetch(v.sparql, { method: "POST", headers: { accept: "text/csv" }, body: new URLSearchParams({ query: `SELECT ?p ?o WHERE { GRAPH <${BASE}/.store/catalog> { <${g}> ?p ?o } }` }) });
+            console.error(`catalog entry of ${g}:\n${await r.text()}`);
+            const h = history.get(g) ?? [];
+            console.error(`what the soak did to ${g}: ${h.join("; ")}`);
+          }
+          throw err;
+        }
         const have = store.graphsWithPrefix(BASE).length;
         if (have !== live.size) throw new Error(`reopened with ${have} graphs, ${live.size} expected`);
       }
