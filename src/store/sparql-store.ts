@@ -44,7 +44,7 @@
  * along with the new (start-up drops every graph left `writing`). The service replaces only small
  * graphs (tasks, metadata); large graphs are always new.
  *
- * The catalog is read at start-up in pages, checked against a count.
+ * The catalog is read at start-up in keyset pages (ordered by subject), checked against a count.
  *
  * No step holds the event loop long: bodies are cut into batches as views (byte bodies) or
  * substrings (string bodies), N-Quads are turned into `INSERT DATA` text one batch at a time, and
