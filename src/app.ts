@@ -6,6 +6,7 @@
 import Koa from "koa";
 import compress from "koa-compress";
 import { constants as zlibConstants } from "node:zlib";
+import { join } from "node:path";
 import Router from "@koa/router";
 import type { Server } from "node:http";
 import type { Config } from "./config.ts";
@@ -82,7 +83,7 @@ async function openExternal(config: Config): Promise<{ store: StoreBackend; spar
     // ("SP031 … generated SQL text has exceeded 10000 lines of code", measured: 1,000 pass, 1,500
     // fail): catalog updates (3 triples per graph, deleted and inserted) of 150 graphs, N-Quads
     // batches of 1,000 lines. (SparqlStore's batchLines also cuts its GSP POSTs.)
-    external = await SparqlStore.open({ query: sc.query, update: sc.update, gsp: sc.gsp, base: config.baseUrl }, { gspParam: sc.gspParam, catalogBatch: 150, batchLines: 1000 });
+    external = await SparqlStore.open({ query: sc.query, update: sc.update, gsp: sc.gsp, base: config.baseUrl }, { bodies: join(config.dataDir, "bodies"), gspParam: sc.gspParam, catalogBatch: 150, batchLines: 1000 });
   } catch (e) {
     throw new Error(`the external SPARQL store cannot be used (${where}): ${(e as Error).message}`);
   }
