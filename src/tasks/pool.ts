@@ -13,6 +13,21 @@
  * for it after a job (worker.ts; RDKit's memory grew past a threshold) is recycled: it is
  * replaced once it has answered, so that its memory is returned to the system (WebAssembly
  * memory never shrinks).
+ *
+ * Large bytes in an input go to the workers once, not once per job. postMessage copies (structured
+ * clone) what it sends on the calling thread — this, the main one: three jobs of a task carrying
+ * a 200 MB upload held its event loop 0.2–0.4 s (docs/benchmarks.md, "Large inputs to the worker
+ * threads"). So a Uint8Array of SHARED_MIN_BYTES or more in an input (a field of it, or of a plain
+ * object or array in it, SHARED_DEPTH levels down) is copied once into a SharedArrayBuffer, in
+ * slices of COPY_SLICE_BYTES, one event-loop turn each, and the job carries that copy: posting a
+ * view on shared memory copies nothing, and every later job given the same Uint8Array (by
+ * identity: an upload's bytes go to dataset.prepare, .header and each .build part) gets the same
+ * copy. The copy lives as long as the Uint8Array it was made of (a WeakMap), so a job run again
+ * after its thread died still has its input — which moving the buffer (a transfer list) would not
+ * give. Bytes on a SharedArrayBuffer already go as they are. So: a caller must not change bytes it
+ * has given to a job, and a job must not write to its input's bytes (other jobs see the same memory).
+ * Outputs: worker.ts moves large typed arrays (transfer list); other values are deserialised
+ * here on receipt.
  */
 import type { Worker } from "node:worker_threads";
 import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
@@ -42,7 +57,12 @@ interface Pending {
   readonly id: number;
   readonly owner: string;
   readonly kind: string;
-  readonly input: unknown;
+  /** The caller's input, then (once its large bytes are in shared memory) what is posted. */
+  input: unknown;
+  /** Its large bytes are being copied into shared memory: not queued yet. */
+  preparing?: boolean;
+  /** Resolved or rejected. */
+  settled?: boolean;
   readonly options: RunOptions;
   readonly resolve: (out: unknown) => void;
   readonly reject: (err: unknown) => void;
@@ -66,6 +86,20 @@ interface Slot {
 }
 
 const WORKER_URL = moduleUrl("./worker.ts", import.meta.url);
+
+/** A Uint8Array of an input this large or larger goes to the workers in shared memory, copied once (module comment). */
+export const SHARED_MIN_BYTES = 64 * 1024;
+/** How deep in an input such bytes are looked for (1: the input's own fields), as queue-pool.ts. */
+const SHARED_DEPTH = 2;
+/** The copy into shared memory is made in slices of this many bytes, one event-loop turn each. */
+const COPY_SLICE_BYTES = 8 * 1024 * 1024;
+
+/** What the pool did with large inputs. */
+export interface PoolStats {
+  /** Uint8Arrays copied into shared memory, and their bytes. */
+  sharedCopies: number;
+  sharedBytes: number;
+}
 
 export interface PoolOptions {
   /** The job module the workers import (a `file:` URL of a module that satisfies job.ts `JobModule`). */
@@ -96,6 +130,9 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
   private closed = false;
   /** Workers replaced because their job grew their memory past the threshold. */
   recycled = 0;
+  /** Each large Uint8Array of an input (by identity) → its copy in shared memory (module comment). */
+  private readonly sharedCopies = new WeakMap<Uint8Array, Promise<Uint8Array>>();
+  readonly stats: PoolStats = { sharedCopies: 0, sharedBytes: 0 };
 
   constructor(
     readonly size: number,
@@ -156,7 +193,7 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** Take a job out: from its queue (rejected with `err`), or off its worker (terminated and replaced). */
   private stop(job: Pending, err: unknown): void {
-    if (this.waiting.remove(job)) {
+    if (job.preparing || this.waiting.remove(job)) {
       job.reject(err);
       return;
     }
@@ -173,13 +210,57 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
         kind,
         input,
         options,
-        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
-        reject: (err) => (clearTimeout(job.timer), reject(err)),
+        resolve: (out) => ((job.settled = true), clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
+        reject: (err) => ((job.settled = true), clearTimeout(job.timer), reject(err)),
       };
       if (!watchWaiting(job, kind, options, (err) => this.stop(job, err))) return;
-      this.waiting.push(job);
-      this.dispatch();
+      if (!hasLargeBytes(input, 0)) {
+        this.waiting.push(job);
+        this.dispatch();
+        return;
+      }
+      job.preparing = true;
+      this.shareBytes(input, 0).then(
+        (posted) => {
+          job.preparing = false;
+          if (job.settled) return; // cancelled or out of wait time meanwhile
+          if (this.closed) return job.reject(new Cancelled("server is shutting down"));
+          job.input = posted;
+          this.waiting.push(job);
+          this.dispatch();
+        },
+        (err: unknown) => ((job.preparing = false), job.reject(err)),
+      );
     });
+  }
+
+  /** `value` with each large Uint8Array (hasLargeBytes) replaced by its copy in shared memory; plain objects and arrays copied shallowly on the way. */
+  private async shareBytes(value: unknown, depth: number): Promise<unknown> {
+    if (isLargeBytes(value)) return this.sharedCopy(value);
+    if (depth >= SHARED_DEPTH || !hasLargeBytes(value, depth)) return value;
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.shareBytes(v, depth + 1)));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as object)) out[k] = await this.shareBytes(v, depth + 1);
+    return out;
+  }
+
+  /** The copy of `bytes` in shared memory: made once (in slices, one event-loop turn each), then the same for every job. */
+  private sharedCopy(bytes: Uint8Array): Promise<Uint8Array> {
+    let copy = this.sharedCopies.get(bytes);
+    if (!copy) {
+      copy = (async () => {
+        const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+        for (let at = 0; at < bytes.byteLength; at += COPY_SLICE_BYTES) {
+          if (at > 0) await new Promise((r) => setImmediate(r));
+          out.set(bytes.subarray(at, at + COPY_SLICE_BYTES), at);
+        }
+        this.stats.sharedCopies++;
+        this.stats.sharedBytes += bytes.byteLength;
+        return out;
+      })();
+      this.sharedCopies.set(bytes, copy);
+    }
+    return copy;
   }
 
   private dispatch(): void {
@@ -198,7 +279,7 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
     }
   }
 
-  /** Jobs waiting for a worker. */
+  /** Jobs waiting for a worker (not those whose bytes are still being copied). */
   get queued(): number {
     return this.waiting.size;
   }
@@ -208,4 +289,22 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
     this.waiting.rejectAll(new Cancelled("server is shutting down"));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
+}
+
+/** A Uint8Array of SHARED_MIN_BYTES or more not on shared memory already. */
+function isLargeBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array && value.byteLength >= SHARED_MIN_BYTES && !(value.buffer instanceof SharedArrayBuffer);
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Whether `value` holds a large Uint8Array (isLargeBytes) in a field of it or of a plain object or array in it, SHARED_DEPTH levels down. */
+function hasLargeBytes(value: unknown, depth: number): boolean {
+  if (isLargeBytes(value)) return true;
+  if (depth >= SHARED_DEPTH || value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some((v) => hasLargeBytes(v, depth + 1));
+  return isPlainObject(value) && Object.values(value).some((v) => hasLargeBytes(v, depth + 1));
 }
