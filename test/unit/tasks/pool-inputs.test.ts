@@ -6,10 +6,13 @@
  * offset basis 0x811c9dc5, prime 0x01000193 as published by Fowler/Noll/Vo) computed here on the
  * main thread over the caller's bytes; the known value of FNV-1a-32("a") = 0xe40c292c checks it.
  */
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SHARED_MIN_BYTES, WorkerPool } from "../../../src/tasks/pool.ts";
 import { InternalError } from "../../../src/errors.ts";
+import { prepareUpload } from "../../../src/algorithms/upload/job.ts";
+import { KAZIUS, readSmilesCsv } from "../../helpers/data.ts";
 import { fnv1a, type PoolTestJobs } from "../../helpers/pool-jobs.ts";
 
 const MODULE = new URL("../../helpers/pool-jobs.ts", import.meta.url);
@@ -85,4 +88,14 @@ test("a job cancelled while its bytes are copied is not run", async () => {
   } finally {
     await pool.close();
   }
+});
+
+test("the upload's parse gives the same result on shared bytes as on the caller's (kazius.csv)", () => {
+  const bytes = readFileSync(KAZIUS);
+  assert.ok(bytes.byteLength >= SHARED_MIN_BYTES); // it goes to the workers shared
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  const a = prepareUpload({ bytes, format: "csv" });
+  assert.equal(a.count, new Set(readSmilesCsv(KAZIUS).map((r) => r.smiles)).size); // its distinct SMILES cells, read by the tests' own CSV reader
+  assert.deepEqual(prepareUpload({ bytes: shared, format: "csv" }), a);
 });
