@@ -8,6 +8,9 @@
  * and a 200 MB upload; each a fresh Uint8Array (a new upload), the first job's time included.
  * Outputs: one job returning a 200 MB Uint8Array (moved: worker.ts transfers it) and one returning
  * ~50 MB of small records (deserialised on receipt, on the main thread).
+ * Then a real job's output: dataset.prepare of muv.csv (the service's job module, no RDKit), whose
+ * output (cells and rows per chunk, the table's summary) is deserialised here on receipt; printed
+ * with its v8.serialize size and the time v8.deserialize takes for it on this thread.
  * Each case runs `--rounds` times (default 3); printed: the median and the range.
  *
  *   npx tsx bench/pool-inputs.ts [--rounds N]
@@ -15,7 +18,10 @@
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { deserialize, serialize } from "node:v8";
 import { DATA } from "../test/helpers/data.ts";
+import { servicePool } from "../src/algorithms/jobs.ts";
+import { prepareUpload } from "../src/algorithms/upload/job.ts";
 import { WorkerPool } from "../src/tasks/pool.ts";
 import type { PoolTestJobs } from "../test/helpers/pool-jobs.ts";
 
@@ -64,6 +70,20 @@ try {
   await rounds(`input: 200 MB, three jobs`, () => big.slice(), (b) => three(b as Uint8Array, `t${n++}`));
   await rounds("output: a 200 MB Uint8Array", () => null, () => pool.run("make", { kind: "bytes", mb: 200 }));
   await rounds("output: ~50 MB of records (2.1M {i, name})", () => null, () => pool.run("make", { kind: "objects", mb: 50 }));
+  const service = servicePool(1, { rdkit: false });
+  try {
+    await service.run("dataset.prepare", { bytes: new TextEncoder().encode("smiles,y\nCCO,1\n"), format: "csv" });
+    await rounds("output: dataset.prepare of muv.csv (a real job)", () => Uint8Array.from(muv), (b) => service.run("dataset.prepare", { bytes: b as Uint8Array, format: "csv" }));
+  } finally {
+    await service.close();
+  }
+  const out = serialize(prepareUpload({ bytes: muv, format: "csv" }));
+  const times = Array.from({ length: ROUNDS }, () => {
+    const t0 = performance.now();
+    deserialize(out);
+    return performance.now() - t0;
+  });
+  console.log(`  its output: ${(out.length / 1e6).toFixed(1)} MB serialised; v8.deserialize on this thread ${fmt(times)}`);
 } finally {
   await pool.close();
 }

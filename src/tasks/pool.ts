@@ -22,7 +22,8 @@
  * slices of COPY_SLICE_BYTES, one event-loop turn each, and the job carries that copy: posting a
  * view on shared memory copies nothing, and every later job given the same Uint8Array (by
  * identity: an upload's bytes go to dataset.prepare, .header and each .build part) gets the same
- * copy. The copy lives as long as the Uint8Array it was made of (a WeakMap), so a job run again
+ * copy. The copy lives as long as the Uint8Array it was made of (a WeakMap) or, for a task's
+ * jobs, until the task is released (`release`, runner.ts, at its end), so a job run again
  * after its thread died still has its input — which moving the buffer (a transfer list) would not
  * give. Bytes on a SharedArrayBuffer already go as they are. So: a caller must not change bytes it
  * has given to a job, and a job must not write to its input's bytes (other jobs see the same memory).
@@ -116,7 +117,7 @@ export interface PoolOptions {
  */
 export interface JobPool<J extends JobMap = JobMap> {
   run<K extends JobKind<J>>(kind: K, input: JobInput<J, K>, options?: RunOptions): Promise<JobOutput<J, K>>;
-  /** Owner `owner` (a task) will run no more jobs: what the pool keeps for it may go (queue-pool.ts: its shared inputs). */
+  /** Owner `owner` (a task) will run no more jobs: what the pool keeps for it may go (its shared inputs: the copies in shared memory here, the Redis keys of queue-pool.ts). */
   release?(owner: string): void;
   close(): Promise<void>;
 }
@@ -132,6 +133,8 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
   recycled = 0;
   /** Each large Uint8Array of an input (by identity) → its copy in shared memory (module comment). */
   private readonly sharedCopies = new WeakMap<Uint8Array, Promise<Uint8Array>>();
+  /** The Uint8Arrays of each owner's (task's) inputs that were copied: forgotten at `release`. */
+  private readonly ownerBytes = new Map<string, Set<Uint8Array>>();
   readonly stats: PoolStats = { sharedCopies: 0, sharedBytes: 0 };
 
   constructor(
@@ -220,7 +223,7 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
         return;
       }
       job.preparing = true;
-      this.shareBytes(input, 0).then(
+      this.shareBytes(input, 0, job.owner).then(
         (posted) => {
           job.preparing = false;
           if (job.settled) return; // cancelled or out of wait time meanwhile
@@ -235,17 +238,26 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
   }
 
   /** `value` with each large Uint8Array (hasLargeBytes) replaced by its copy in shared memory; plain objects and arrays copied shallowly on the way. */
-  private async shareBytes(value: unknown, depth: number): Promise<unknown> {
-    if (isLargeBytes(value)) return this.sharedCopy(value);
+  private async shareBytes(value: unknown, depth: number, owner: string): Promise<unknown> {
+    if (isLargeBytes(value)) return this.sharedCopy(value, owner);
     if (depth >= SHARED_DEPTH || !hasLargeBytes(value, depth)) return value;
-    if (Array.isArray(value)) return Promise.all(value.map((v) => this.shareBytes(v, depth + 1)));
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.shareBytes(v, depth + 1, owner)));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as object)) out[k] = await this.shareBytes(v, depth + 1);
+    for (const [k, v] of Object.entries(value as object)) out[k] = await this.shareBytes(v, depth + 1, owner);
     return out;
   }
 
-  /** The copy of `bytes` in shared memory: made once (in slices, one event-loop turn each), then the same for every job. */
-  private sharedCopy(bytes: Uint8Array): Promise<Uint8Array> {
+  /**
+   * The copy of `bytes` in shared memory: made once (in slices, one event-loop turn each), then
+   * the same for every job, until the Uint8Array is collected or every task that used it was
+   * released (jobs of no task: until it is collected).
+   */
+  private sharedCopy(bytes: Uint8Array, owner: string): Promise<Uint8Array> {
+    if (owner !== "") {
+      let set = this.ownerBytes.get(owner);
+      if (!set) this.ownerBytes.set(owner, (set = new Set()));
+      set.add(bytes);
+    }
     let copy = this.sharedCopies.get(bytes);
     if (!copy) {
       copy = (async () => {
@@ -277,6 +289,16 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
       job.options.onStart?.();
       slot.worker.postMessage({ id: job.id, kind: job.kind, input: job.input });
     }
+  }
+
+  /** Task `owner` runs no more jobs: the shared copies of its bytes are forgotten unless another task still uses them. */
+  release(owner: string): void {
+    const set = this.ownerBytes.get(owner);
+    if (!set) return;
+    this.ownerBytes.delete(owner);
+    const inUse = new Set<Uint8Array>();
+    for (const other of this.ownerBytes.values()) for (const b of other) inUse.add(b);
+    for (const b of set) if (!inUse.has(b)) this.sharedCopies.delete(b);
   }
 
   /** Jobs waiting for a worker (not those whose bytes are still being copied). */

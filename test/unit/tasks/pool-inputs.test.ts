@@ -51,6 +51,13 @@ test("large bytes: one shared copy reaches several jobs, on several threads, int
     onShared.set(bytesOf(onShared.length, 3));
     assert.deepEqual(await pool.run("inspect", { bytes: onShared }), { length: onShared.length, sum: fnv1a(onShared), shared: true, bufferBytes: onShared.length });
     assert.deepEqual(pool.stats, { sharedCopies: 2, sharedBytes: n + SHARED_MIN_BYTES });
+    // the end of task a leaves the copy to task b; the end of task b too forgets it: a later job copies again
+    pool.release("task-a");
+    assert.equal((await pool.run("inspect", { bytes }, { owner: "task-b" })).sum, sum);
+    assert.equal(pool.stats.sharedCopies, 2);
+    pool.release("task-b");
+    assert.deepEqual(await pool.run("inspect", { bytes }, { owner: "task-c" }), { length: n, sum, shared: true, bufferBytes: n });
+    assert.equal(pool.stats.sharedCopies, 3);
     // the caller's bytes are left as they were (not moved away)
     assert.equal(bytes.byteLength, n);
     assert.equal(fnv1a(bytes), sum);
