@@ -16,7 +16,7 @@
  *
  * Large bytes in an input go to the workers once, not once per job. postMessage copies (structured
  * clone) what it sends on the calling thread — this, the main one: three jobs of a task carrying
- * a 200 MB upload held its event loop 0.2–0.4 s (docs/benchmarks.md, "Large inputs to the worker
+ * a 200 MB upload held its event loop 0.15–0.4 s (docs/benchmarks.md, "Large inputs to the worker
  * threads"). So a Uint8Array of SHARED_MIN_BYTES or more in an input (a field of it, or of a plain
  * object or array in it, SHARED_DEPTH levels down) is copied once into a SharedArrayBuffer, in
  * slices of COPY_SLICE_BYTES, one event-loop turn each, and the job carries that copy: posting a
@@ -27,7 +27,8 @@
  * after its thread died still has its input — which moving the buffer (a transfer list) would not
  * give. Bytes on a SharedArrayBuffer already go as they are. So: a caller must not change bytes it
  * has given to a job, and a job must not write to its input's bytes (other jobs see the same memory).
- * Outputs: worker.ts moves large typed arrays (transfer list); other values are deserialised
+ * A job with such bytes joins its task's queue once they are copied (a job without them, run
+ * meanwhile, may go first). Outputs: worker.ts moves large typed arrays (transfer list); other values are deserialised
  * here on receipt.
  */
 import type { Worker } from "node:worker_threads";
@@ -217,13 +218,19 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
         reject: (err) => ((job.settled = true), clearTimeout(job.timer), reject(err)),
       };
       if (!watchWaiting(job, kind, options, (err) => this.stop(job, err))) return;
-      if (!hasLargeBytes(input, 0)) {
+      const large = largeBytes(input, 0, []);
+      if (large.length === 0) {
         this.waiting.push(job);
         this.dispatch();
         return;
       }
+      if (job.owner !== "") {
+        let set = this.ownerBytes.get(job.owner);
+        if (!set) this.ownerBytes.set(job.owner, (set = new Set()));
+        for (const b of large) set.add(b);
+      }
       job.preparing = true;
-      this.shareBytes(input, 0, job.owner).then(
+      this.shareBytes(input, 0).then(
         (posted) => {
           job.preparing = false;
           if (job.settled) return; // cancelled or out of wait time meanwhile
@@ -237,13 +244,13 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
     });
   }
 
-  /** `value` with each large Uint8Array (hasLargeBytes) replaced by its copy in shared memory; plain objects and arrays copied shallowly on the way. */
-  private async shareBytes(value: unknown, depth: number, owner: string): Promise<unknown> {
-    if (isLargeBytes(value)) return this.sharedCopy(value, owner);
-    if (depth >= SHARED_DEPTH || !hasLargeBytes(value, depth)) return value;
-    if (Array.isArray(value)) return Promise.all(value.map((v) => this.shareBytes(v, depth + 1, owner)));
+  /** `value` with each large Uint8Array (largeBytes) replaced by its copy in shared memory; plain objects and arrays copied shallowly on the way. */
+  private async shareBytes(value: unknown, depth: number): Promise<unknown> {
+    if (isLargeBytes(value)) return this.sharedCopy(value);
+    if (depth >= SHARED_DEPTH || largeBytes(value, depth, []).length === 0) return value;
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.shareBytes(v, depth + 1)));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as object)) out[k] = await this.shareBytes(v, depth + 1, owner);
+    for (const [k, v] of Object.entries(value as object)) out[k] = await this.shareBytes(v, depth + 1);
     return out;
   }
 
@@ -252,12 +259,7 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
    * the same for every job, until the Uint8Array is collected or every task that used it was
    * released (jobs of no task: until it is collected).
    */
-  private sharedCopy(bytes: Uint8Array, owner: string): Promise<Uint8Array> {
-    if (owner !== "") {
-      let set = this.ownerBytes.get(owner);
-      if (!set) this.ownerBytes.set(owner, (set = new Set()));
-      set.add(bytes);
-    }
+  private sharedCopy(bytes: Uint8Array): Promise<Uint8Array> {
     let copy = this.sharedCopies.get(bytes);
     if (!copy) {
       copy = (async () => {
@@ -271,6 +273,8 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
         return out;
       })();
       this.sharedCopies.set(bytes, copy);
+      // a failed copy (no memory for it) fails its jobs; a later job tries again
+      copy.catch(() => this.sharedCopies.get(bytes) === copy && this.sharedCopies.delete(bytes));
     }
     return copy;
   }
@@ -323,10 +327,11 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/** Whether `value` holds a large Uint8Array (isLargeBytes) in a field of it or of a plain object or array in it, SHARED_DEPTH levels down. */
-function hasLargeBytes(value: unknown, depth: number): boolean {
-  if (isLargeBytes(value)) return true;
-  if (depth >= SHARED_DEPTH || value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) return value.some((v) => hasLargeBytes(v, depth + 1));
-  return isPlainObject(value) && Object.values(value).some((v) => hasLargeBytes(v, depth + 1));
+/** The large Uint8Arrays (isLargeBytes) `value` is or holds in a field of it or of a plain object or array in it, SHARED_DEPTH levels down, added to `out`. */
+function largeBytes(value: unknown, depth: number, out: Uint8Array[]): Uint8Array[] {
+  if (isLargeBytes(value)) out.push(value);
+  else if (depth < SHARED_DEPTH && value !== null && typeof value === "object" && (Array.isArray(value) || isPlainObject(value))) {
+    for (const v of Object.values(value)) largeBytes(v, depth + 1, out);
+  }
+  return out;
 }
