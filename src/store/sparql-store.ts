@@ -29,21 +29,24 @@
  *      1,000 lines as `INSERT DATA { GRAPH … }` for a several-graph N-Quads put (Virtuoso refuses
  *      larger ones: docs/virtuoso.md finding 9); a batch that fails is resent once (inserts
  *      into a set can be repeated), then the commit fails: its puts' graphs are dropped and
- *      removed from the catalog, its deletes are marked `ready` again;
+ *      removed from the catalog, its deletes are marked `ready` again, its replaced graphs put back;
  *   3. the puts are marked `ready` with their sizes (one update, or one per 300 graphs), and the
  *      last of these updates sets lastCommit to n: the commit point;
  *   4. the deleted graphs are dropped (`DROP SILENT GRAPH`) and their entries removed.
  * Start-up (`open`) rolls back every commit past lastCommit (its puts' graphs are dropped, its
- * deletes marked `ready` again) and finishes the deletes of complete ones, so a commit is all or
- * nothing after a crash — except for graphs it replaced (below).
+ * deletes marked `ready` again, the graphs it replaced put back) and finishes the deletes of
+ * complete ones, so a commit is all or nothing after a crash (replaced graphs: below).
  * The catalog updates hold only `DELETE DATA` and `INSERT DATA`, which cannot fail while they run
  * (docs/virtuoso.md findings 1 and 8: Virtuoso does not roll back a request that fails at run time).
  *
  * A replaced graph is dropped and written again while it is marked `writing` (there is no atomic
  * rename of a graph in SPARQL 1.1, and copying a temporary graph over is an update that can fail at
- * run time): it is not served during its commit, and a crash mid-commit loses its old content
- * along with the new (start-up drops every graph left `writing`). The service replaces only small
- * graphs (tasks, metadata); large graphs are always new.
+ * run time): it is not served during its commit. Its `writing` entry records the commit and size
+ * it replaces (`qg:previousCommit`, `qg:previousTriples`), whose body file the local cache keeps
+ * until after the commit point: a failed commit, and start-up after a crash mid-commit, write that
+ * body again (`putBack`). Without the file (cache lost) the old content is gone: the graph is
+ * dropped, logged and counted (`openInfo.replacesLost`). The service replaces only small graphs
+ * (tasks, metadata); large graphs are always new.
  *
  * The catalog is read at start-up in keyset pages (ordered by subject), checked against a count.
  *
