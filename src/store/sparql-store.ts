@@ -163,7 +163,7 @@ interface Entry {
   /**
    * A replace (`writing`, and its `ready` entry until the commit point): the commit and size of
    * the content it replaces, whose local body file is kept until after the commit point, so that a
-   * rolled-back or failed replace puts the old content back (`restoreReplaced`).
+   * rolled-back or failed replace puts the old content back (`putBack`).
    */
   previousCommit?: number;
   previousTriples?: number;
