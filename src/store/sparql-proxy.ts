@@ -61,13 +61,28 @@ export interface SparqlProxyOptions {
   readonly maxResults: number;
   /** Queries sent to the store at once; also the worker threads that check and write results. */
   readonly concurrency: number;
+  /**
+   * How the dataset of a query that names none is sent: `virtuoso` (the graphs not served, as
+   * `define input:default-graph-exclude` / `named-graph-exclude` pragmas) or `standard` (the served
+   * graphs, listed in `default-graph-uri` / `named-graph-uri`). Default: found by a probe at start.
+   */
+  readonly dialect?: SparqlDialect;
 }
 
-/** What the proxy needs of the store: the graphs it serves. */
+export type SparqlDialect = "virtuoso" | "standard";
+
+/** What the proxy needs of the store: the graphs it serves, and those it holds but does not serve. */
 export interface ServedGraphs {
   has(graph: string): boolean;
   graphsWithPrefix(prefix: string): string[];
+  /** Graphs of the service the store holds but that are not served (the catalog, graphs being written or deleted, stages). */
+  unservedGraphs?(): Iterable<string>;
 }
+
+/** Graphs read per page when the foreign graphs are read at start (below Virtuoso's default ResultSetMaxRows). */
+const GRAPH_PAGE = 5_000;
+/** More foreign graphs than this: a warning (each query carries them all). */
+export const MANY_FOREIGN_GRAPHS = 1_000;
 
 export const VIRTUOSO_FUNCTIONS_MESSAGE = "IRIs in http://www.openlinksw.com/ (Virtuoso's built-in functions, bif: and sql:) are not allowed in a query of this endpoint";
 
@@ -188,6 +203,10 @@ export class SparqlProxy implements SparqlEndpoint {
   /** The store's own row limit, when a probe found one (Virtuoso's ResultSetMaxRows). */
   rowLimit: number | undefined;
   private readonly none: string;
+  /** How a query without a dataset of its own is sent (found by a probe, or given). */
+  dialect: SparqlDialect = "standard";
+  /** Virtuoso: the graphs the store held at start that are not the service's (its system graphs, other data). */
+  foreign: string[] = [];
 
   private constructor(
     private readonly graphs: ServedGraphs,
@@ -214,12 +233,74 @@ export class SparqlProxy implements SparqlEndpoint {
       // A store that refuses the probe (too costly for it) is served still: only a cut CONSTRUCT goes undetected.
       if ((r.status < 200 || r.status > 299) && !(Number.isInteger(cut) && cut > 0)) console.error(`SPARQL proxy: the store answered ${r.status} to the probe of its row limit; a CONSTRUCT it cuts short will not be noticed (set its row limit above SPARQL_MAX_RESULTS)`);
       if (Number.isInteger(cut) && cut > 0) p.rowLimit = cut;
+      p.dialect = o.dialect ?? (await p.probeDialect());
+      if (p.dialect === "virtuoso") {
+        p.foreign = await p.readForeign();
+        if (p.foreign.length > MANY_FOREIGN_GRAPHS) console.error(`SPARQL proxy: the store holds ${p.foreign.length} graphs that are not the service's; each query excludes them all (README "External SPARQL store": the store should be the service's own)`);
+      }
       await p.checker.loaded;
     } catch (e) {
       await p.close();
       throw new Error(`the SPARQL endpoint cannot use the external store's query endpoint ${o.endpoint}: ${(e as Error).cause ?? (e as Error).message}`);
     }
     return p;
+  }
+
+  /**
+   * Virtuoso, when a query that starts with `define input:default-graph-exclude` is answered as
+   * the ASK it is (a standard store refuses the pragma: a syntax error). Virtuoso then takes
+   * exclusions instead of lists (docs/virtuoso.md finding 11).
+   */
+  private async probeDialect(): Promise<SparqlDialect> {
+    try {
+      const r = await post(this.o.endpoint, this.headers("application/sparql-results+json"), new URLSearchParams({ query: `define input:default-graph-exclude <${this.none}> ASK {}` }), AbortSignal.timeout(Math.max(this.o.timeoutMs, 30_000)));
+      return r.status === 200 && /"boolean"\s*:\s*true/.test(r.text) ? "virtuoso" : "standard";
+    } catch {
+      return "standard";
+    }
+  }
+
+  /**
+   * The store's graphs that are not the service's, read once at start: every graph (`SELECT
+   * DISTINCT ?g`, in pages ordered by their IRIs from the last one read: ordered OFFSET pages
+   * cannot pass Virtuoso's row limit, unordered ones may repeat or skip a row) but those the
+   * service serves or holds (the catalog, graphs being written).
+   */
+  private async readForeign(): Promise<string[]> {
+    const own = new Set(this.graphs.unservedGraphs?.() ?? []);
+    const out: string[] = [];
+    let last: string | undefined;
+    for (;;) {
+      const after = last === undefined ? "" : `FILTER(STR(?g) > ${JSON.stringify(last)})`;
+      const q = `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } ${after} } ORDER BY STR(?g) LIMIT ${GRAPH_PAGE}`;
+      const r = await post(this.o.endpoint, this.headers("application/sparql-results+json"), new URLSearchParams({ query: q }), AbortSignal.timeout(Math.max(this.o.timeoutMs, 120_000)));
+      if (r.status !== 200) throw new Error(`the list of the store's graphs was refused (${r.status}): ${r.text.replace(/\s+/g, " ").slice(0, 300)}`);
+      const page = (JSON.parse(r.text) as { results: { bindings: { g?: { type: string; value: string } }[] } }).results.bindings;
+      for (const b of page) {
+        const g = b.g;
+        if (!g || g.type !== "uri") continue;
+        if (!this.graphs.has(g.value) && !own.has(g.value)) out.push(g.value);
+      }
+      if (page.length < GRAPH_PAGE) return out;
+      last = page[page.length - 1]!.g!.value;
+    }
+  }
+
+  /**
+   * Virtuoso's pragmas that take the graphs the service does not serve out of the default graph
+   * and out of `GRAPH ?g`: the catalog, graphs being written or deleted, and the foreign graphs.
+   * On one line, so that the lines of the query sent are the lines of the query asked.
+   */
+  excludes(): string {
+    const out = new Set<string>();
+    for (const g of this.graphs.unservedGraphs?.() ?? []) if (!this.graphs.has(g)) out.add(g);
+    for (const g of this.foreign) if (!this.graphs.has(g)) out.add(g);
+    let text = "";
+    for (const g of out) {
+      const i = iriRef(g);
+      if (i) text += `define input:default-graph-exclude ${i} define input:named-graph-exclude ${i} `;
+    }
+    return text;
   }
 
   get figures(): SparqlEndpointFigures {
@@ -263,12 +344,18 @@ export class SparqlProxy implements SparqlEndpoint {
     const taken = takeFrom(query, prefixes);
     let defaultGraphs: string[];
     let namedGraphs: string[];
+    let pragmas = "";
     if (options.defaultGraphs || options.namedGraphs) {
       defaultGraphs = this.served(options.defaultGraphs ?? []);
       namedGraphs = this.served(options.namedGraphs ?? []);
     } else if (taken.from.length > 0 || taken.fromNamed.length > 0) {
       defaultGraphs = this.served(taken.from);
       namedGraphs = this.served(taken.fromNamed);
+    } else if (this.dialect === "virtuoso") {
+      // every graph of the store but those not served: no lists
+      defaultGraphs = [];
+      namedGraphs = [];
+      pragmas = this.excludes();
     } else {
       const all = this.graphs.graphsWithPrefix("");
       defaultGraphs = this.served(all);
@@ -276,8 +363,9 @@ export class SparqlProxy implements SparqlEndpoint {
     }
     const form = queryForm(query);
     const graph = form === "CONSTRUCT" || form === "DESCRIBE";
-    const text = withPredeclaredPrefixes(taken.text, prefixes).text;
-    const body = await this.send(text, graph, defaultGraphs, namedGraphs, signal);
+    // Virtuoso's pragmas come before the prologue; the prefixes go after the query's own declarations
+    const text = pragmas + withPredeclaredPrefixes(taken.text, prefixes).text;
+    const body = await this.send(text, graph, defaultGraphs, namedGraphs, signal, pragmas);
     // 3. written as asked, by the embedded endpoint's code
     return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body }, signal);
   }
@@ -328,7 +416,7 @@ export class SparqlProxy implements SparqlEndpoint {
   }
 
   /** One request to the store; the body of a complete answer, or the error the embedded endpoint would give. */
-  private async send(text: string, graph: boolean, defaultGraphs: readonly string[], namedGraphs: readonly string[], signal?: AbortSignal): Promise<string> {
+  private async send(text: string, graph: boolean, defaultGraphs: readonly string[], namedGraphs: readonly string[], signal?: AbortSignal, pragmas = ""): Promise<string> {
     await this.acquire(signal);
     this.started++;
     // A second more than the limit, so that the store's own time-out (Virtuoso: `timeout`, S1TAT) may come first and
@@ -353,7 +441,11 @@ export class SparqlProxy implements SparqlEndpoint {
       }
       const body = r.text;
       const state = header(r.headers, "x-sql-state");
-      const message = (header(r.headers, "x-sql-message") || body).replace(/\s+/g, " ").trim().slice(0, 300);
+      // Virtuoso's messages quote the query sent: without the pragmas the proxy put in front of it
+      const quoted = pragmas.replace(/\s+/g, " ").trim();
+      let message = (header(r.headers, "x-sql-message") || body).replace(/\s+/g, " ").trim();
+      if (quoted) message = message.split(quoted).join("").replace(/\s+/g, " ");
+      message = message.slice(0, 300);
       // Virtuoso's "anytime query": 200 with a partial result when its time limit passed.
       if (state === "S1TAT" || /\bS1T00\b|\bSR171\b|estimated execution time .* exceeds the limit/.test(body.slice(0, 1000))) throw timedOut();
       if (r.status >= 400 && r.status < 500) throw new BadRequest(`the external SPARQL store refused the query (${r.status}): ${message}`, { field: "query" });
@@ -370,6 +462,11 @@ export class SparqlProxy implements SparqlEndpoint {
   private cutShort(limit: number, unit: "rows" | "triples"): BadRequest {
     return new BadRequest(`the result has more than ${limit} ${unit}, the most the external SPARQL store answers; add LIMIT ${Math.min(limit, this.o.maxResults)} or narrow the query`, { field: "query" });
   }
+}
+
+/** A graph IRI as an IRIREF of a query, or undefined when it holds characters an IRIREF cannot (such a graph cannot be excluded by name). */
+function iriRef(g: string): string | undefined {
+  return /[<>"{}|\\^`\u0000-\u0020]/.test(g) ? undefined : `<${g}>`;
 }
 
 function countLines(s: string): number {
