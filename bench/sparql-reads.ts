@@ -10,6 +10,7 @@
  *
  *   npx tsx bench/sparql-reads.ts [--runs N]
  */
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ReadArgs, ReadName } from "../src/resources/reads.ts";
 import { SparqlStore, type SparqlEndpoints } from "../src/store/sparql-store.ts";
@@ -26,7 +27,7 @@ const [virtuoso, w] = await Promise.all([startVirtuoso({ resultSetMaxRows: 10_00
 try {
   const v = new Vocab(w.base);
   const endpoints: SparqlEndpoints = { query: virtuoso.sparql, update: virtuoso.update, gsp: virtuoso.gsp, base: w.base };
-  const loader = await SparqlStore.open(endpoints);
+  const loader = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-loader") });
   await w.copyTo(loader);
   await loader.close();
   const readOn = <K extends ReadName>(s: StoreBackend, name: K, ...args: ReadArgs<K>): Promise<any> => s.read(MODULE, name, [v.base, ...args]); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -47,7 +48,7 @@ try {
     ["modelValidations", "modelValidations", [{ trainingDataset: m.trainingDataset, endpoint: m.endpoint, predictionAlgorithm: m.predictionAlgorithm, parameters: m.parameters }]],
     ["compoundsByKey (every graph)", "compoundsByKey", ["LFQSCWFLJHTTHZ-UHFFFAOYSA-N"]],
   ];
-  const uncached = await SparqlStore.open(endpoints, { reads: { cacheGraphTriples: 0 } });
+  const uncached = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-uncached"), reads: { cacheGraphTriples: 0 } });
   console.log(`${w.graphs.length} graphs; ${RUNS} runs per read; median ms (remote calls of one run)`);
   console.log(["read", "embedded", "SPARQL, no cache", "SPARQL cache, cold", "SPARQL cache, warm"].join(" | "));
   for (const [label, name, args] of cases) {
@@ -65,7 +66,7 @@ try {
     const median = (xs: number[]): string => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(1);
     const e = await time(w.embedded, RUNS);
     const u = await time(uncached, RUNS);
-    const cached = await SparqlStore.open(endpoints, { reads: { threads: 1 } }); // one thread: every run meets the same cache
+    const cached = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-cached"), reads: { threads: 1 } }); // one thread: every run meets the same cache
     await readOn(cached, "creator", `${w.base}/nothing`); // the thread started and the reads loaded (no remote call: not a graph)
     const c = await time(cached, RUNS);
     await cached.close();

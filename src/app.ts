@@ -6,6 +6,7 @@
 import Koa from "koa";
 import compress from "koa-compress";
 import { constants as zlibConstants } from "node:zlib";
+import { join } from "node:path";
 import Router from "@koa/router";
 import type { Server } from "node:http";
 import type { Config } from "./config.ts";
@@ -78,7 +79,7 @@ async function openExternal(config: Config): Promise<{ store: StoreBackend; spar
   let external: SparqlStore;
   try {
     // SparqlStore's defaults are within Virtuoso 7.2's limits (docs/virtuoso.md finding 9).
-    external = await SparqlStore.open({ query: sc.query, update: sc.update, gsp: sc.gsp, base: config.baseUrl }, { gspParam: sc.gspParam, ...auth });
+    external = await SparqlStore.open({ query: sc.query, update: sc.update, gsp: sc.gsp, base: config.baseUrl }, { bodies: join(config.dataDir, "bodies"), gspParam: sc.gspParam, ...auth });
   } catch (e) {
     throw new Error(`the external SPARQL store cannot be used (${where}): ${(e as Error).message}`);
   }

@@ -14,6 +14,7 @@
  * triples (1.4·10^8 pairs, each compared as strings): Virtuoso answered it after its `timeout` of
  * 2 s with a partial count and `X-SQL-State: S1TAT` (measured by hand: 306,835 of 7.2·10^7).
  */
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, connect, type Server, type Socket } from "node:net";
@@ -95,7 +96,7 @@ describe("the SPARQL proxy on Virtuoso 7.2", () => {
     relay = new Relay(await freePort(), vport);
     await relay.up();
     const via = (u: string): string => u.replace(`:${vport}/`, `:${relay.port}/`);
-    sparqlStore = await SparqlStore.open({ query: via(v.sparql), update: via(v.update), gsp: via(v.gsp), base: BASE }, { gspParam: "graph-uri", catalogBatch: 150 });
+    sparqlStore = await SparqlStore.open({ query: via(v.sparql), update: via(v.update), gsp: via(v.gsp), base: BASE }, { bodies: join(v.dir, "bodies"), gspParam: "graph-uri", catalogBatch: 150 });
     store = withExternalErrors(sparqlStore);
     await store.commit([
       { graph: A, ntriples: SMALL_A },

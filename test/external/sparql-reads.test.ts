@@ -15,6 +15,7 @@
  * held by the store does not hold a read on the other thread.
  * Not part of `npm test`: `npm run test:external`.
  */
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { createServer, type Server, type Socket, connect } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -96,10 +97,10 @@ describe("reads on the SPARQL store give what the embedded store gives", () => {
     const base = w.base;
     v = new Vocab(base);
     const endpoints: SparqlEndpoints = { query: virtuoso.sparql, update: virtuoso.update, gsp: virtuoso.gsp, base };
-    sparql = await SparqlStore.open(endpoints, { reads: { maxRows: 10_000 } });
+    sparql = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-1"), reads: { maxRows: 10_000 } });
     await w.copyTo(sparql);
     const graphs = w.graphs;
-    uncached = await SparqlStore.open(endpoints, { reads: { maxRows: 10_000, cacheGraphTriples: 0 } });
+    uncached = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-2"), reads: { maxRows: 10_000, cacheGraphTriples: 0 } });
     assert.deepEqual(uncached.graphsWithPrefix("").sort(), graphs, "every graph is in the SPARQL store");
 
     // Arguments from the data, read on the embedded store.
@@ -262,7 +263,7 @@ describe("reads on the SPARQL store: what they see, large results, failures", ()
     proxy = new Proxy(Number(new URL(virtuoso.sparql).port), await freePort());
     await proxy.start();
     const through = (u: string): string => u.replace(/:\d+\//, `:${proxy.port}/`);
-    store = await SparqlStore.open({ query: through(virtuoso.sparql), update: virtuoso.update, gsp: virtuoso.gsp, base: B });
+    store = await SparqlStore.open({ query: through(virtuoso.sparql), update: virtuoso.update, gsp: virtuoso.gsp, base: B }, { bodies: join(virtuoso.dir, "bodies-1") });
     let big = "";
     for (let i = 1; i <= N; i++) {
       const e = `<${G}#e${i}>`;
@@ -306,7 +307,7 @@ describe("reads on the SPARQL store: what they see, large results, failures", ()
 
   test("a store that is down or hangs fails the read with a clear error; the next read works once it is back", async () => {
     // Not answered from the cache: C1 is read on every call.
-    const fresh = await SparqlStore.open({ query: store.endpoints.query, update: virtuoso.update, gsp: virtuoso.gsp, base: B }, { reads: { timeoutMs: 3_000, cacheGraphTriples: 0 } });
+    const fresh = await SparqlStore.open({ query: store.endpoints.query, update: virtuoso.update, gsp: virtuoso.gsp, base: B }, { bodies: join(virtuoso.dir, "bodies-2"), reads: { timeoutMs: 3_000, cacheGraphTriples: 0 } });
     try {
       const compound = async (): Promise<string | undefined> => ((await readOn(fresh, v, "compound", C1)) as { smiles?: string } | null)?.smiles;
       assert.equal(await compound(), "CCO");

@@ -52,5 +52,12 @@ test("nquadsToInsert groups lines by their graph (found at the line's end, whate
   const shape = (s: ox.Store): string[] => s.match().map((q) => `${q.subject.termType === "BlankNode" ? "_" : q.subject.value} ${q.predicate.value} ${q.object.termType}:${q.object.value}:${q.object.termType === "Literal" ? `${(q.object as ox.Literal).language}/${(q.object as ox.Literal).datatype.value}` : ""} ${q.graph.value}`).sort();
   assert.deepEqual(shape(viaUpdate), shape(direct));
   assert.equal(shape(direct).length, 3);
+  // Each graph's lines as N-Triples (for the local body cache): the same triples as Oxigraph reads per graph.
+  const { lines: perGraphLines } = nquadsToInsert(Buffer.from(nq));
+  for (const g of ["http://e/g1", "http://e/g2"]) {
+    const asTriples = new ox.Store();
+    asTriples.load(perGraphLines.get(g)!.join("\n"), { format: "application/n-triples", to_graph_name: ox.namedNode(g) });
+    assert.deepEqual(shape(asTriples), shape(direct).filter((l) => l.endsWith(` ${g}`)));
+  }
   assert.throws(() => nquadsToInsert(`<http://e/s> <http://e/p> "no graph" .\n`), /N-Quads line without a graph/);
 });
