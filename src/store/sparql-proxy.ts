@@ -22,17 +22,30 @@
  *
  * The dataset. The embedded endpoint's default graph is the union of the service's graphs; an
  * external store's default graph holds whatever the store holds (Virtuoso: its system graphs, and
- * our catalog `<base>/.store/catalog`), and `GRAPH ?g` sees every graph. So every request carries
- * the dataset explicitly (SPARQL 1.1 Protocol §2.1.4): `default-graph-uri` and `named-graph-uri`
- * listing the graphs the service serves now (`StoreBackend.graphsWithPrefix("")`: the ready graphs
- * of the catalog, never the catalog itself nor a graph being written or deleted). A request's own
- * `default-graph-uri` / `named-graph-uri`, or the query's FROM / FROM NAMED clauses, narrow it as
- * on the embedded endpoint (the protocol's parameters replace the query's clauses); graphs that
- * are not served are left out, and an empty list is sent as one graph that does not exist
- * (`<base>/.store/none`), since a list left out would mean the store's whole default. FROM clauses
- * are taken out of the text sent: Virtuoso adds them to the protocol's dataset instead of
- * replacing it. The cost: the request body grows by about twice the length of every graph IRI
- * (docs/virtuoso.md "The SPARQL proxy's dataset" has the measured figures).
+ * our catalog `<base>/.store/catalog`), and `GRAPH ?g` sees every graph. So the store must be told
+ * what not to show: the catalog, graphs being written or deleted, and graphs that are not the
+ * service's (docs/virtuoso.md finding 11 has the measured figures):
+ *   - Virtuoso (found at start: it answers a query that begins with a `define` pragma): a query
+ *     that names no dataset goes without lists, after `define input:default-graph-exclude <g>
+ *     define input:named-graph-exclude <g>` for each graph not served — the catalog and the graphs
+ *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (read once at start:
+ *     every graph of the store that is not the service's). The pragmas stand on the query's first
+ *     line, before its prologue, so that the lines of the query sent are the user's; the store's
+ *     messages (which quote the query) are given without them. Virtuoso 7.2 answers a counting
+ *     query (ASK, an aggregate, EXISTS) over a constant `GRAPH <g>` wrongly under such pragmas (a
+ *     pattern that matches nothing counts as one match): those are sent with lists while at most
+ *     MAX_LISTED_GRAPHS graphs are served, and refused above that unless they name their dataset.
+ *     A counting query whose constant GRAPH names a graph that is not served is refused on every
+ *     store (Virtuoso answers it wrongly with lists too).
+ *   - other stores: `default-graph-uri` and `named-graph-uri` (SPARQL 1.1 Protocol §2.1.4) listing
+ *     the served graphs (`graphsWithPrefix("")`); the request body grows by about twice the
+ *     length of every graph IRI.
+ * A request's own `default-graph-uri` / `named-graph-uri`, or the query's FROM / FROM NAMED clauses,
+ * give the dataset as on the embedded endpoint (the protocol's parameters replace the query's
+ * clauses), sent as lists on every store; graphs that are not served are left out, and an empty
+ * list is sent as one graph that does not exist (`<base>/.store/none`), since a list left out would
+ * mean the store's whole default. FROM clauses are taken out of the text sent: Virtuoso adds them to
+ * the protocol's dataset instead of replacing it.
  *
  * Errors of the store: no answer, or 5xx → 503 `ServiceUnavailable` naming the store's message
  * (the query is not retried); Virtuoso's own time-outs — 200 with `X-SQL-State: S1TAT` and a
@@ -83,6 +96,10 @@ export interface ServedGraphs {
 const GRAPH_PAGE = 5_000;
 /** More foreign graphs than this: a warning (each query carries them all). */
 export const MANY_FOREIGN_GRAPHS = 1_000;
+/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly (`constantGraphCount`): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
+export const MAX_LISTED_GRAPHS = 1_000;
+
+const COUNTING = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT", "EXISTS"]);
 
 export const VIRTUOSO_FUNCTIONS_MESSAGE = "IRIs in http://www.openlinksw.com/ (Virtuoso's built-in functions, bif: and sql:) are not allowed in a query of this endpoint";
 
@@ -96,9 +113,10 @@ function unescaped(text: string): string {
 
 /**
  * The query's FROM and FROM NAMED graphs (IRIs resolved against its BASE and PREFIX declarations,
- * and the predeclared prefixes), and the text without those clauses (blanked, so that positions stay).
+ * and the predeclared prefixes), and the text without those clauses (blanked, so that positions stay);
+ * also its constant graphs (`GRAPH <g>`, `GRAPH p:g`), and whether it counts.
  */
-export function takeFrom(query: string, predeclared: Readonly<Record<string, string>>): { text: string; from: string[]; fromNamed: string[] } {
+export function takeFrom(query: string, predeclared: Readonly<Record<string, string>>): TakenFrom {
   const list = [...tokens(query)];
   const prefixes = new Map<string, string>(Object.entries(predeclared));
   let base: string | undefined;
@@ -120,12 +138,18 @@ export function takeFrom(query: string, predeclared: Readonly<Record<string, str
   };
   const from: string[] = [];
   const fromNamed: string[] = [];
+  const graphs: string[] = [];
+  let counting = queryForm(query) === "ASK";
   const cut: [number, number][] = [];
   for (let k = 0; k < list.length; k++) {
     const t = list[k]!;
     if (t.kind !== "word") continue;
     const w = t.text.toUpperCase();
-    if (w === "BASE") base = resolve(list[k + 1]);
+    if (COUNTING.has(w)) counting = true;
+    if (w === "GRAPH") {
+      const g = resolve(list[k + 1]);
+      if (g !== undefined) graphs.push(g);
+    } else if (w === "BASE") base = resolve(list[k + 1]);
     else if (w === "PREFIX" && list[k + 1]?.kind === "word" && list[k + 2]?.kind === "iri") {
       const iri = resolve(list[k + 2]);
       if (iri !== undefined) prefixes.set(list[k + 1]!.text.replace(/:$/, ""), iri);
@@ -141,7 +165,24 @@ export function takeFrom(query: string, predeclared: Readonly<Record<string, str
   }
   let text = query;
   for (const [a, b] of cut) text = text.slice(0, a) + " ".repeat(b - a) + text.slice(b);
-  return { text, from, fromNamed };
+  return { text, from, fromNamed, graphs, counting };
+}
+
+export interface TakenFrom {
+  /** The query without its FROM clauses (blanked). */
+  readonly text: string;
+  readonly from: string[];
+  readonly fromNamed: string[];
+  /** The graphs named as constants after GRAPH. */
+  readonly graphs: string[];
+  /**
+   * Whether it answers whether or how often something matched: ASK, an aggregate, EXISTS.
+   * Virtuoso 7.2 answers such a query wrongly when a constant `GRAPH <g> { … }` is outside the
+   * dataset (not in the lists, or excluded), and under any graph-exclude pragma even when `<g>` is
+   * in it: a pattern that matches nothing counts as one match (ASK true, COUNT(*) 1) —
+   * docs/virtuoso.md finding 11.
+   */
+  readonly counting: boolean;
 }
 
 /**
@@ -342,6 +383,10 @@ export class SparqlProxy implements SparqlEndpoint {
     await this.checker.query(query, format, options, signal);
     // 2. the dataset: the request's, else the query's FROM clauses, else every graph served
     const taken = takeFrom(query, prefixes);
+    if (taken.counting) {
+      const unserved = taken.graphs.find((g) => !this.graphs.has(g));
+      if (unserved !== undefined) throw new BadRequest(`GRAPH <${unserved}>: the service holds no such graph; a query that counts or asks (ASK, COUNT…, EXISTS) can name only graphs it serves on this external store (it would answer wrongly)`, { field: "query" });
+    }
     let defaultGraphs: string[];
     let namedGraphs: string[];
     let pragmas = "";
@@ -351,6 +396,13 @@ export class SparqlProxy implements SparqlEndpoint {
     } else if (taken.from.length > 0 || taken.fromNamed.length > 0) {
       defaultGraphs = this.served(taken.from);
       namedGraphs = this.served(taken.fromNamed);
+    } else if (this.dialect === "virtuoso" && taken.counting && taken.graphs.length > 0) {
+      const all = this.graphs.graphsWithPrefix("");
+      if (all.length > MAX_LISTED_GRAPHS) {
+        throw new BadRequest(`on this external store, a query that counts or asks about a graph named in GRAPH <…> must name its dataset when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are): add FROM NAMED <…> for each graph it names (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
+      }
+      defaultGraphs = this.served(all);
+      namedGraphs = defaultGraphs;
     } else if (this.dialect === "virtuoso") {
       // every graph of the store but those not served: no lists
       defaultGraphs = [];

@@ -13,6 +13,23 @@ import { BadRequest } from "../../../src/errors.ts";
 import { executeQuery, executeRemote, TABLE_FORMAT } from "../../../src/store/sparql-exec.ts";
 import { takeFrom } from "../../../src/store/sparql-proxy.ts";
 
+describe("takeFrom: constant graphs and counting (queries Virtuoso answers wrongly: docs/virtuoso.md finding 11)", () => {
+  const c = (q: string): { graphs: string[]; counting: boolean } => {
+    const r = takeFrom(q, { ex: "http://ex/" });
+    return { graphs: r.graphs, counting: r.counting };
+  };
+  test("constant graphs (IRI or prefixed name, resolved) and ASK, an aggregate or EXISTS", () => {
+    assert.deepEqual(c("ASK { GRAPH <http://g/a> { ?s ?p ?o } }"), { graphs: ["http://g/a"], counting: true });
+    assert.deepEqual(c("SELECT (COUNT(*) AS ?n) WHERE { graph ex:a { ?s ?p ?o } }"), { graphs: ["http://ex/a"], counting: true });
+    assert.deepEqual(c("SELECT ?s WHERE { ?s ?p ?o FILTER NOT EXISTS { GRAPH <http://g/a> { ?s ?p ?o } } }"), { graphs: ["http://g/a"], counting: true });
+    assert.deepEqual(c("SELECT (MAX(?o) AS ?m) WHERE { GRAPH ?g { ?s ?p ?o } }"), { graphs: [], counting: true });
+  });
+  test("rows only, and words inside strings and IRIs: not counting", () => {
+    assert.deepEqual(c("SELECT ?s WHERE { GRAPH <http://g/a> { ?s ?p ?o } }"), { graphs: ["http://g/a"], counting: false });
+    assert.deepEqual(c('SELECT ?s WHERE { GRAPH <http://g/count> { ?s ?p "ASK COUNT" } }'), { graphs: ["http://g/count"], counting: false });
+  });
+});
+
 describe("takeFrom", () => {
   test("FROM and FROM NAMED with IRIs, prefixed names (declared or predeclared) and a BASE; the text keeps its length", () => {
     const q = "BASE <http://b.example/d/>\nPREFIX g: <http://g.example/>\nSELECT * FROM <x> FROM g:one FROM NAMED ot:two FROM NAMED <http://abs.example/three> WHERE { ?s ?p \"FROM <no>\" }";
@@ -26,7 +43,7 @@ describe("takeFrom", () => {
 
   test("no FROM: the text unchanged", () => {
     const q = "SELECT ?from WHERE { ?from ?p ?o }";
-    assert.deepEqual(takeFrom(q, {}), { text: q, from: [], fromNamed: [] });
+    assert.deepEqual(takeFrom(q, {}), { text: q, from: [], fromNamed: [], graphs: [], counting: false });
   });
 });
 
