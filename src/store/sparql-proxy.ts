@@ -103,6 +103,55 @@ const COUNTING = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_
 
 export const VIRTUOSO_FUNCTIONS_MESSAGE = "IRIs in http://www.openlinksw.com/ (Virtuoso's built-in functions, bif: and sql:) are not allowed in a query of this endpoint";
 
+/**
+ * Whether every triple pattern of the query lies inside a `GRAPH <constant> { … }` block: no
+ * `GRAPH ?var`, and outside those blocks (from the first `{` on) no term but in parentheses
+ * (FILTER, BIND, expressions), in a VALUES block, or after the WHERE clause (GROUP BY, ORDER BY).
+ * Conservative: a sub-SELECT's projection counts as a pattern outside. Such a query's dataset is
+ * its constant graphs alone (named), with an empty default graph.
+ */
+export function onlyConstantGraphs(text: string): boolean {
+  const list = [...tokens(text)];
+  const open = list.findIndex((t) => t.kind === "punct" && t.text === "{");
+  if (open < 0) return false;
+  /** For each open brace: what opened it. */
+  const stack: ("graph" | "values" | "group")[] = [];
+  let parens = 0;
+  let pending: "graph" | "values" | undefined;
+  for (let k = open; k < list.length; k++) {
+    const t = list[k]!;
+    const inside = stack.includes("graph") || stack.includes("values");
+    if (t.kind === "punct") {
+      if (t.text === "{") {
+        stack.push(pending ?? "group");
+        pending = undefined;
+      } else if (t.text === "}") stack.pop();
+      else if (t.text === "(") parens++;
+      else if (t.text === ")") parens--;
+      continue;
+    }
+    if (t.kind === "word") {
+      const w = t.text.toUpperCase();
+      if (w === "GRAPH") {
+        const next = list[k + 1];
+        if (!next || next.kind === "var" || (next.kind === "word" && !next.text.includes(":"))) return false;
+        pending = "graph";
+        k++;
+        continue;
+      }
+      if (w === "VALUES") {
+        pending = "values";
+        continue;
+      }
+      if (!t.text.includes(":") && t.text !== "a") continue; // a keyword
+    }
+    // a term (variable, IRI, literal, prefixed name, `a`)
+    if (stack.length === 0 || inside || parens > 0 || pending === "values") continue;
+    return false;
+  }
+  return true;
+}
+
 /** The query text with \u and \U escapes (allowed in IRIs and strings) decoded. */
 function unescaped(text: string): string {
   return text.replace(/\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})/g, (_, a: string | undefined, b: string | undefined) => {
@@ -398,11 +447,16 @@ export class SparqlProxy implements SparqlEndpoint {
       namedGraphs = this.served(taken.fromNamed);
     } else if (this.dialect === "virtuoso" && taken.counting && taken.graphs.length > 0) {
       const all = this.graphs.graphsWithPrefix("");
-      if (all.length > MAX_LISTED_GRAPHS) {
-        throw new BadRequest(`on this external store, a query that counts or asks about a graph named in GRAPH <…> must name its dataset when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are): add FROM NAMED <…> for each graph it names (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
+      if (all.length > MAX_LISTED_GRAPHS && onlyConstantGraphs(taken.text)) {
+        // its dataset is its graphs (all served: checked above)
+        defaultGraphs = [this.none];
+        namedGraphs = [...new Set(taken.graphs)];
+      } else if (all.length > MAX_LISTED_GRAPHS) {
+        throw new BadRequest(`on this external store, a query that counts or asks about a graph named in GRAPH <…> and also reads the default graph or GRAPH ?g must name its dataset when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are): add FROM NAMED <…> for each graph it reads (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
+      } else {
+        defaultGraphs = this.served(all);
+        namedGraphs = defaultGraphs;
       }
-      defaultGraphs = this.served(all);
-      namedGraphs = defaultGraphs;
     } else if (this.dialect === "virtuoso") {
       // every graph of the store but those not served: no lists
       defaultGraphs = [];
