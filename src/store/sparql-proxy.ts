@@ -96,7 +96,7 @@ export interface ServedGraphs {
 const GRAPH_PAGE = 5_000;
 /** More foreign graphs than this: a warning (each query carries them all). */
 export const MANY_FOREIGN_GRAPHS = 1_000;
-/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly (`constantGraphCount`): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
+/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly (`TakenFrom.counting`): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
 export const MAX_LISTED_GRAPHS = 1_000;
 
 const COUNTING = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT", "EXISTS"]);
