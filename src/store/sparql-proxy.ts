@@ -31,12 +31,13 @@
  *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (read once at start:
  *     every graph of the store that is not the service's). The pragmas stand on the query's first
  *     line, before its prologue, so that the lines of the query sent are the user's; the store's
- *     messages (which quote the query) are given without them. Virtuoso 7.2 answers a counting
- *     query (ASK, an aggregate, EXISTS) over a constant `GRAPH <g>` wrongly under such pragmas (a
- *     pattern that matches nothing counts as one match): those are sent with lists while at most
- *     MAX_LISTED_GRAPHS graphs are served, and refused above that unless they name their dataset.
- *     A counting query whose constant GRAPH names a graph that is not served is refused on every
- *     store (Virtuoso answers it wrongly with lists too).
+ *     messages (which quote the query) are given without them. Under such pragmas Virtuoso 7.2
+ *     hides every constant `GRAPH <g>` (no rows; ASK/COUNT(*) one false match), so a query with a
+ *     constant graph goes with lists: of its constant graphs when all its patterns lie in them
+ *     (`onlyConstantGraphs`), else of every served graph while at most MAX_LISTED_GRAPHS are
+ *     served, refused above that unless it names its dataset. A counting query (ASK, aggregate,
+ *     EXISTS) whose constant GRAPH names a graph that is not served is refused on every store
+ *     (Virtuoso counts one false match with lists too).
  *   - other stores: `default-graph-uri` and `named-graph-uri` (SPARQL 1.1 Protocol §2.1.4) listing
  *     the served graphs (`graphsWithPrefix("")`); the request body grows by about twice the
  *     length of every graph IRI.
@@ -96,7 +97,7 @@ export interface ServedGraphs {
 const GRAPH_PAGE = 5_000;
 /** More foreign graphs than this: a warning (each query carries them all). */
 export const MANY_FOREIGN_GRAPHS = 1_000;
-/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly (`TakenFrom.counting`): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
+/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly (a constant GRAPH besides other patterns): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
 export const MAX_LISTED_GRAPHS = 1_000;
 
 const COUNTING = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT", "EXISTS"]);
@@ -227,9 +228,8 @@ export interface TakenFrom {
   /**
    * Whether it answers whether or how often something matched: ASK, an aggregate, EXISTS.
    * Virtuoso 7.2 answers such a query wrongly when a constant `GRAPH <g> { … }` is outside the
-   * dataset (not in the lists, or excluded), and under any graph-exclude pragma even when `<g>` is
-   * in it: a pattern that matches nothing counts as one match (ASK true, COUNT(*) 1) —
-   * docs/virtuoso.md finding 11.
+   * dataset (not in the lists; under any graph-exclude pragma, every constant graph): a pattern
+   * that matches nothing counts as one match (ASK true, COUNT(*) 1) — docs/virtuoso.md finding 11.
    */
   readonly counting: boolean;
 }
@@ -445,14 +445,15 @@ export class SparqlProxy implements SparqlEndpoint {
     } else if (taken.from.length > 0 || taken.fromNamed.length > 0) {
       defaultGraphs = this.served(taken.from);
       namedGraphs = this.served(taken.fromNamed);
-    } else if (this.dialect === "virtuoso" && taken.counting && taken.graphs.length > 0) {
+    } else if (this.dialect === "virtuoso" && taken.graphs.length > 0) {
+      // Under Virtuoso's exclusion pragmas a constant GRAPH <g> matches nothing (and counts one match): lists
       const all = this.graphs.graphsWithPrefix("");
-      if (all.length > MAX_LISTED_GRAPHS && onlyConstantGraphs(taken.text)) {
-        // its dataset is its graphs (all served: checked above)
+      if (onlyConstantGraphs(taken.text)) {
+        // its dataset is its graphs (those served; a counting query naming another was refused above)
         defaultGraphs = [this.none];
-        namedGraphs = [...new Set(taken.graphs)];
+        namedGraphs = this.served([...new Set(taken.graphs)]);
       } else if (all.length > MAX_LISTED_GRAPHS) {
-        throw new BadRequest(`on this external store, a query that counts or asks about a graph named in GRAPH <…> and also reads the default graph or GRAPH ?g must name its dataset when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are): add FROM NAMED <…> for each graph it reads (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
+        throw new BadRequest(`on this external store, a query that names a graph in GRAPH <…> and also reads the default graph or GRAPH ?g must name its dataset when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are): add FROM NAMED <…> for each graph it reads (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
       } else {
         defaultGraphs = this.served(all);
         namedGraphs = defaultGraphs;
