@@ -72,26 +72,10 @@ export interface ReplicaResult {
   readonly body: Buffer;
 }
 
-/** What the replicas do now and have done since start (service description, tests). */
+/** What the replicas do now and have done since start (service description, tests): the endpoint's figures (sparql-endpoint.ts) and the replicas' own. */
 export interface ReplicaFigures extends SparqlEndpointFigures {
-  /** Worker threads configured. */
-  readonly workers: number;
   /** Workers loaded (idle or running a query). */
   readonly ready: number;
-  /** Workers running a query. */
-  readonly busy: number;
-  /** Workers loading the data directory (started, replaced, or waiting to retry a load). */
-  readonly loading: number;
-  /** Queries waiting for a worker. */
-  readonly queued: number;
-  /** Queries a worker started. */
-  readonly started: number;
-  /** Workers replaced because of a query: time limit, client gone, crash, commit gap. */
-  readonly restarts: number;
-  /** Queries stopped at the time limit (running) or refused for not starting within it. */
-  readonly timeouts: number;
-  /** Queries whose client went away: dropped from the queue, or their worker terminated. */
-  readonly cancelled: number;
   /** Workers replaced to shed replaced and deleted data (store renewals). */
   readonly renewals: number;
 }

@@ -37,7 +37,7 @@ export interface ReadThreadData {
 export type ToReadThread =
   | { readonly type: "ready"; readonly graph: string; readonly triples: number; readonly version: number }
   | { readonly type: "gone"; readonly graph: string }
-  | { readonly type: "read"; readonly id: number; readonly module: string; readonly name: string; readonly args: readonly unknown[]; readonly deadline: number };
+  | { readonly type: "read"; readonly id: number; readonly module: string; readonly name: string; readonly args: readonly unknown[]; readonly timeoutMs: number };
 
 /** A query for the main thread to send (the answer comes on `answers` as an `HttpAnswer`). */
 export interface HttpRequest {
@@ -59,6 +59,8 @@ export interface ReadStats {
 
 export type FromReadThread =
   | HttpRequest
+  /** The read's clock started (its module loaded): its deadline is now + timeoutMs. */
+  | { readonly type: "started"; readonly id: number }
   | { readonly type: "ok"; readonly id: number; readonly value: unknown; readonly stats: ReadStats }
   | { readonly type: "failed"; readonly id: number; readonly message: string; readonly stats: ReadStats };
 
@@ -259,7 +261,10 @@ async function read(msg: Extract<ToReadThread, { type: "read" }>): Promise<void>
   try {
     let mod = modules.get(msg.module);
     if (!mod) modules.set(msg.module, (mod = (await import(msg.module)) as ReadsModule));
-    deadline = msg.deadline;
+    // The time limit counts from here: a thread that is still starting, or loading the module of
+    // its first read, on a busy machine does not eat into the read's time.
+    deadline = Date.now() + msg.timeoutMs;
+    port!.postMessage({ type: "started", id: msg.id } satisfies FromReadThread);
     readName = msg.name;
     const value = mod.run(store, msg.name, msg.args);
     checkPlain(value, `read ${msg.name}`);

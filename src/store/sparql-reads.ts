@@ -13,7 +13,8 @@
  *   answer, answers an error, cuts the result (`X-SPARQL-MaxRows`) or ran out of time (Virtuoso's
  *   `X-SQL-State: S1TAT`) makes the call throw in the thread, with the reason;
  * - bounds each read in time: past `timeoutMs` the read fails with a clear error (the thread
- *   gives up itself at the deadline; one that does not is replaced a second later).
+ *   gives up itself at the deadline, counted from when it starts the read — not while it starts up
+ *   or loads the reads module; one that does not give up is replaced a second later).
  *
  * docs/virtuoso.md "How the SPARQL backend reads" has the whole design.
  */
@@ -39,6 +40,8 @@ export interface SparqlReadsOptions {
 const WORKER_URL = moduleUrl("./sparql-read-worker.ts", import.meta.url);
 /** How long after its deadline a thread still running a read is replaced. */
 const GRACE_MS = 1_000;
+/** How long a thread may take to start a read it was given (spawning, loading the reads module on a busy machine). */
+const START_MS = 60_000;
 
 interface Job {
   readonly id: number;
@@ -153,9 +156,10 @@ export class SparqlReads {
       if (slot.job) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      const deadline = Date.now() + this.timeoutMs;
-      slot.timer = setTimeout(() => this.replace(slot, new Error(`read ${job.name} took longer than ${this.timeoutMs / 1000} s on the SPARQL store and was stopped`)), this.timeoutMs + GRACE_MS);
-      slot.worker.postMessage({ type: "read", id: job.id, module: job.module, name: job.name, args: job.args, deadline } satisfies ToReadThread);
+      // Until the thread starts the read (a new thread, or the first read's module loading) it has
+      // START_MS; from then on the read's own time limit (armed on "started").
+      slot.timer = setTimeout(() => this.replace(slot, new Error(`read ${job.name}: the read thread did not start it within ${START_MS / 1000} s`)), START_MS);
+      slot.worker.postMessage({ type: "read", id: job.id, module: job.module, name: job.name, args: job.args, timeoutMs: this.timeoutMs } satisfies ToReadThread);
     }
   }
 
@@ -208,6 +212,11 @@ export class SparqlReads {
       }
       const job = slot.job;
       if (!job || job.id !== m.id) return;
+      if (m.type === "started") {
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = setTimeout(() => this.replace(slot, new Error(`read ${job.name} took longer than ${this.timeoutMs / 1000} s on the SPARQL store and was stopped`)), this.timeoutMs + GRACE_MS);
+        return;
+      }
       this.lastStats = m.stats;
       this.finish(slot);
       if (m.type === "ok") job.resolve(m.value);

@@ -3,7 +3,8 @@
  * plain (structured-clone-safe) input and returns plain output, and may report progress. The
  * machinery is generic over a map of jobs (kind → function); the service's map is
  * algorithms/jobs.ts, handed to the pools by app.ts as a module (`JobModule`) that each worker
- * thread imports.
+ * thread imports. A job must not write to the bytes of its input: large Uint8Arrays reach it on
+ * memory shared with the other jobs given the same bytes (pool.ts).
  */
 
 /** What a job running in a worker thread may do besides computing: report progress. */

@@ -13,6 +13,23 @@
  * for it after a job (worker.ts; RDKit's memory grew past a threshold) is recycled: it is
  * replaced once it has answered, so that its memory is returned to the system (WebAssembly
  * memory never shrinks).
+ *
+ * Large bytes in an input go to the workers once, not once per job. postMessage copies (structured
+ * clone) what it sends on the calling thread — this, the main one: three jobs of a task carrying
+ * a 200 MB upload held its event loop 0.15–0.4 s (docs/benchmarks.md, "Large inputs to the worker
+ * threads"). So a Uint8Array of SHARED_MIN_BYTES or more in an input (a field of it, or of a plain
+ * object or array in it, SHARED_DEPTH levels down) is copied once into a SharedArrayBuffer, in
+ * slices of COPY_SLICE_BYTES, one event-loop turn each, and the job carries that copy: posting a
+ * view on shared memory copies nothing, and every later job given the same Uint8Array (by
+ * identity: an upload's bytes go to dataset.prepare, .header and each .build part) gets the same
+ * copy. The copy lives as long as the Uint8Array it was made of (a WeakMap) or, for a task's
+ * jobs, until the task is released (`release`, runner.ts, at its end), so a job run again
+ * after its thread died still has its input — which moving the buffer (a transfer list) would not
+ * give. Bytes on a SharedArrayBuffer already go as they are. So: a caller must not change bytes it
+ * has given to a job, and a job must not write to its input's bytes (other jobs see the same memory).
+ * A job with such bytes joins its task's queue once they are copied (a job without them, run
+ * meanwhile, may go first). Outputs: worker.ts moves large typed arrays (transfer list); other values are deserialised
+ * here on receipt.
  */
 import type { Worker } from "node:worker_threads";
 import { moduleUrl, spawnWorker } from "../threads/spawn.ts";
@@ -42,7 +59,12 @@ interface Pending {
   readonly id: number;
   readonly owner: string;
   readonly kind: string;
-  readonly input: unknown;
+  /** The caller's input, then (once its large bytes are in shared memory) what is posted. */
+  input: unknown;
+  /** Its large bytes are being copied into shared memory: not queued yet. */
+  preparing?: boolean;
+  /** Resolved or rejected. */
+  settled?: boolean;
   readonly options: RunOptions;
   readonly resolve: (out: unknown) => void;
   readonly reject: (err: unknown) => void;
@@ -67,6 +89,20 @@ interface Slot {
 
 const WORKER_URL = moduleUrl("./worker.ts", import.meta.url);
 
+/** A Uint8Array of an input this large or larger goes to the workers in shared memory, copied once (module comment). */
+export const SHARED_MIN_BYTES = 64 * 1024;
+/** How deep in an input such bytes are looked for (1: the input's own fields), as queue-pool.ts. */
+const SHARED_DEPTH = 2;
+/** The copy into shared memory is made in slices of this many bytes, one event-loop turn each. */
+const COPY_SLICE_BYTES = 8 * 1024 * 1024;
+
+/** What the pool did with large inputs. */
+export interface PoolStats {
+  /** Uint8Arrays copied into shared memory, and their bytes. */
+  sharedCopies: number;
+  sharedBytes: number;
+}
+
 export interface PoolOptions {
   /** The job module the workers import (a `file:` URL of a module that satisfies job.ts `JobModule`). */
   readonly module: URL;
@@ -82,7 +118,7 @@ export interface PoolOptions {
  */
 export interface JobPool<J extends JobMap = JobMap> {
   run<K extends JobKind<J>>(kind: K, input: JobInput<J, K>, options?: RunOptions): Promise<JobOutput<J, K>>;
-  /** Owner `owner` (a task) will run no more jobs: what the pool keeps for it may go (queue-pool.ts: its shared inputs). */
+  /** Owner `owner` (a task) will run no more jobs: what the pool keeps for it may go (its shared inputs: the copies in shared memory here, the Redis keys of queue-pool.ts). */
   release?(owner: string): void;
   close(): Promise<void>;
 }
@@ -96,6 +132,11 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
   private closed = false;
   /** Workers replaced because their job grew their memory past the threshold. */
   recycled = 0;
+  /** Each large Uint8Array of an input (by identity) → its copy in shared memory (module comment). */
+  private readonly sharedCopies = new WeakMap<Uint8Array, Promise<Uint8Array>>();
+  /** The Uint8Arrays of each owner's (task's) inputs that were copied: forgotten at `release`. */
+  private readonly ownerBytes = new Map<string, Set<Uint8Array>>();
+  readonly stats: PoolStats = { sharedCopies: 0, sharedBytes: 0 };
 
   constructor(
     readonly size: number,
@@ -156,7 +197,7 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
 
   /** Take a job out: from its queue (rejected with `err`), or off its worker (terminated and replaced). */
   private stop(job: Pending, err: unknown): void {
-    if (this.waiting.remove(job)) {
+    if (job.preparing || this.waiting.remove(job)) {
       job.reject(err);
       return;
     }
@@ -173,13 +214,69 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
         kind,
         input,
         options,
-        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
-        reject: (err) => (clearTimeout(job.timer), reject(err)),
+        resolve: (out) => ((job.settled = true), clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
+        reject: (err) => ((job.settled = true), clearTimeout(job.timer), reject(err)),
       };
       if (!watchWaiting(job, kind, options, (err) => this.stop(job, err))) return;
-      this.waiting.push(job);
-      this.dispatch();
+      const large = largeBytes(input, 0, []);
+      if (large.length === 0) {
+        this.waiting.push(job);
+        this.dispatch();
+        return;
+      }
+      if (job.owner !== "") {
+        let set = this.ownerBytes.get(job.owner);
+        if (!set) this.ownerBytes.set(job.owner, (set = new Set()));
+        for (const b of large) set.add(b);
+      }
+      job.preparing = true;
+      this.shareBytes(input, 0).then(
+        (posted) => {
+          job.preparing = false;
+          if (job.settled) return; // cancelled or out of wait time meanwhile
+          if (this.closed) return job.reject(new Cancelled("server is shutting down"));
+          job.input = posted;
+          this.waiting.push(job);
+          this.dispatch();
+        },
+        (err: unknown) => ((job.preparing = false), job.reject(err)),
+      );
     });
+  }
+
+  /** `value` with each large Uint8Array (largeBytes) replaced by its copy in shared memory; plain objects and arrays copied shallowly on the way. */
+  private async shareBytes(value: unknown, depth: number): Promise<unknown> {
+    if (isLargeBytes(value)) return this.sharedCopy(value);
+    if (depth >= SHARED_DEPTH || largeBytes(value, depth, []).length === 0) return value;
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.shareBytes(v, depth + 1)));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as object)) out[k] = await this.shareBytes(v, depth + 1);
+    return out;
+  }
+
+  /**
+   * The copy of `bytes` in shared memory: made once (in slices, one event-loop turn each), then
+   * the same for every job, until the Uint8Array is collected or every task that used it was
+   * released (jobs of no task: until it is collected).
+   */
+  private sharedCopy(bytes: Uint8Array): Promise<Uint8Array> {
+    let copy = this.sharedCopies.get(bytes);
+    if (!copy) {
+      copy = (async () => {
+        const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+        for (let at = 0; at < bytes.byteLength; at += COPY_SLICE_BYTES) {
+          if (at > 0) await new Promise((r) => setImmediate(r));
+          out.set(bytes.subarray(at, at + COPY_SLICE_BYTES), at);
+        }
+        this.stats.sharedCopies++;
+        this.stats.sharedBytes += bytes.byteLength;
+        return out;
+      })();
+      this.sharedCopies.set(bytes, copy);
+      // a failed copy (no memory for it) fails its jobs; a later job tries again
+      copy.catch(() => this.sharedCopies.get(bytes) === copy && this.sharedCopies.delete(bytes));
+    }
+    return copy;
   }
 
   private dispatch(): void {
@@ -198,7 +295,17 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
     }
   }
 
-  /** Jobs waiting for a worker. */
+  /** Task `owner` runs no more jobs: the shared copies of its bytes are forgotten unless another task still uses them. */
+  release(owner: string): void {
+    const set = this.ownerBytes.get(owner);
+    if (!set) return;
+    this.ownerBytes.delete(owner);
+    const inUse = new Set<Uint8Array>();
+    for (const other of this.ownerBytes.values()) for (const b of other) inUse.add(b);
+    for (const b of set) if (!inUse.has(b)) this.sharedCopies.delete(b);
+  }
+
+  /** Jobs waiting for a worker (not those whose bytes are still being copied). */
   get queued(): number {
     return this.waiting.size;
   }
@@ -208,4 +315,23 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
     this.waiting.rejectAll(new Cancelled("server is shutting down"));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
+}
+
+/** A Uint8Array of SHARED_MIN_BYTES or more not on shared memory already. */
+function isLargeBytes(value: unknown): value is Uint8Array {
+  return value instanceof Uint8Array && value.byteLength >= SHARED_MIN_BYTES && !(value.buffer instanceof SharedArrayBuffer);
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** The large Uint8Arrays (isLargeBytes) `value` is or holds in a field of it or of a plain object or array in it, SHARED_DEPTH levels down, added to `out`. */
+function largeBytes(value: unknown, depth: number, out: Uint8Array[]): Uint8Array[] {
+  if (isLargeBytes(value)) out.push(value);
+  else if (depth < SHARED_DEPTH && value !== null && typeof value === "object" && (Array.isArray(value) || isPlainObject(value))) {
+    for (const v of Object.values(value)) largeBytes(v, depth + 1, out);
+  }
+  return out;
 }

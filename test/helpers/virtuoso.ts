@@ -25,6 +25,12 @@ export interface VirtuosoOptions {
   readonly resultSetMaxRows?: number;
   /** `[SPARQL] MaxQueryExecutionTime`, seconds (default 60). */
   readonly maxQueryExecutionTime?: number;
+  /**
+   * `NumberOfBuffers` (8 KiB pages held in memory; default 10,000 = 80 MB, enough for tests);
+   * `MaxDirtyBuffers` (default 6,000) is then set to three quarters of it. Virtuoso's own guide sizes it at about two
+   * thirds of the memory it may use: a bench of tens of millions of triples wants a few GB.
+   */
+  readonly buffers?: number;
 }
 
 export interface Virtuoso {
@@ -77,8 +83,8 @@ CheckpointInterval   = 60
 O_DIRECT             = 0
 CaseMode             = 2
 DirsAllowed          = ., ${dir}
-NumberOfBuffers      = 10000
-MaxDirtyBuffers      = 6000
+NumberOfBuffers      = ${o.buffers ?? 10000}
+MaxDirtyBuffers      = ${o.buffers === undefined ? 6000 : Math.round(o.buffers * 0.75)}
 MaxQueryMem          = 256M
 ThreadsPerQuery      = 2
 AsyncQueueMaxThreads = 4
