@@ -22,17 +22,31 @@
  *
  * The dataset. The embedded endpoint's default graph is the union of the service's graphs; an
  * external store's default graph holds whatever the store holds (Virtuoso: its system graphs, and
- * our catalog `<base>/.store/catalog`), and `GRAPH ?g` sees every graph. So every request carries
- * the dataset explicitly (SPARQL 1.1 Protocol §2.1.4): `default-graph-uri` and `named-graph-uri`
- * listing the graphs the service serves now (`StoreBackend.graphsWithPrefix("")`: the ready graphs
- * of the catalog, never the catalog itself nor a graph being written or deleted). A request's own
- * `default-graph-uri` / `named-graph-uri`, or the query's FROM / FROM NAMED clauses, narrow it as
- * on the embedded endpoint (the protocol's parameters replace the query's clauses); graphs that
- * are not served are left out, and an empty list is sent as one graph that does not exist
- * (`<base>/.store/none`), since a list left out would mean the store's whole default. FROM clauses
- * are taken out of the text sent: Virtuoso adds them to the protocol's dataset instead of
- * replacing it. The cost: the request body grows by about twice the length of every graph IRI
- * (docs/virtuoso.md "The SPARQL proxy's dataset" has the measured figures).
+ * our catalog `<base>/.store/catalog`), and `GRAPH ?g` sees every graph. So the store must be told
+ * what not to show: the catalog, graphs being written or deleted, and graphs that are not the
+ * service's (docs/virtuoso.md finding 11 has the measured figures):
+ *   - Virtuoso (found at start: it answers a query that begins with a `define` pragma): a query
+ *     that names no dataset goes without lists, after `define input:default-graph-exclude <g>
+ *     define input:named-graph-exclude <g>` for each graph not served — the catalog and the graphs
+ *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (read once at start:
+ *     every graph of the store that is not the service's). The pragmas stand on the query's first
+ *     line, before its prologue, so that the lines of the query sent are the user's; the store's
+ *     messages (which quote the query) are given without them. Under such pragmas Virtuoso 7.2
+ *     hides every constant `GRAPH <g>` (no rows; ASK/COUNT(*) one false match), so a query with a
+ *     constant graph goes with lists: of its constant graphs when all its patterns lie in them
+ *     (`onlyConstantGraphs`), else of every served graph while at most MAX_LISTED_GRAPHS are
+ *     served, refused above that unless it names its dataset. A counting query (ASK, aggregate,
+ *     EXISTS) whose constant GRAPH names a graph that is not served is refused on every store
+ *     (Virtuoso counts one false match with lists too).
+ *   - other stores: `default-graph-uri` and `named-graph-uri` (SPARQL 1.1 Protocol §2.1.4) listing
+ *     the served graphs (`graphsWithPrefix("")`); the request body grows by about twice the
+ *     length of every graph IRI.
+ * A request's own `default-graph-uri` / `named-graph-uri`, or the query's FROM / FROM NAMED clauses,
+ * give the dataset as on the embedded endpoint (the protocol's parameters replace the query's
+ * clauses), sent as lists on every store; graphs that are not served are left out, and an empty
+ * list is sent as one graph that does not exist (`<base>/.store/none`), since a list left out would
+ * mean the store's whole default. FROM clauses are taken out of the text sent: Virtuoso adds them to
+ * the protocol's dataset instead of replacing it.
  *
  * Errors of the store: no answer, or 5xx → 503 `ServiceUnavailable` naming the store's message
  * (the query is not retried); Virtuoso's own time-outs — 200 with `X-SQL-State: S1TAT` and a
@@ -61,15 +75,83 @@ export interface SparqlProxyOptions {
   readonly maxResults: number;
   /** Queries sent to the store at once; also the worker threads that check and write results. */
   readonly concurrency: number;
+  /**
+   * How the dataset of a query that names none is sent: `virtuoso` (the graphs not served, as
+   * `define input:default-graph-exclude` / `named-graph-exclude` pragmas) or `standard` (the served
+   * graphs, listed in `default-graph-uri` / `named-graph-uri`). Default: found by a probe at start.
+   */
+  readonly dialect?: SparqlDialect;
 }
 
-/** What the proxy needs of the store: the graphs it serves. */
+export type SparqlDialect = "virtuoso" | "standard";
+
+/** What the proxy needs of the store: the graphs it serves, and those it holds but does not serve. */
 export interface ServedGraphs {
   has(graph: string): boolean;
   graphsWithPrefix(prefix: string): string[];
+  /** Graphs of the service the store holds but that are not served (the catalog, graphs being written or deleted, stages). */
+  unservedGraphs?(): Iterable<string>;
 }
 
+/** Graphs read per page when the foreign graphs are read at start (below Virtuoso's default ResultSetMaxRows). */
+const GRAPH_PAGE = 5_000;
+/** More foreign graphs than this: a warning (each query carries them all). */
+export const MANY_FOREIGN_GRAPHS = 1_000;
+/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly (a constant GRAPH besides other patterns): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
+export const MAX_LISTED_GRAPHS = 1_000;
+
+const COUNTING = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT", "EXISTS"]);
+
 export const VIRTUOSO_FUNCTIONS_MESSAGE = "IRIs in http://www.openlinksw.com/ (Virtuoso's built-in functions, bif: and sql:) are not allowed in a query of this endpoint";
+
+/**
+ * Whether every triple pattern of the query lies inside a `GRAPH <constant> { … }` block: no
+ * `GRAPH ?var`, and outside those blocks (from the first `{` on) no term but in parentheses
+ * (FILTER, BIND, expressions), in a VALUES block, or after the WHERE clause (GROUP BY, ORDER BY).
+ * Conservative: a sub-SELECT's projection counts as a pattern outside. Such a query's dataset is
+ * its constant graphs alone (named), with an empty default graph.
+ */
+export function onlyConstantGraphs(text: string): boolean {
+  const list = [...tokens(text)];
+  const open = list.findIndex((t) => t.kind === "punct" && t.text === "{");
+  if (open < 0) return false;
+  /** For each open brace: what opened it. */
+  const stack: ("graph" | "values" | "group")[] = [];
+  let parens = 0;
+  let pending: "graph" | "values" | undefined;
+  for (let k = open; k < list.length; k++) {
+    const t = list[k]!;
+    const inside = stack.includes("graph") || stack.includes("values");
+    if (t.kind === "punct") {
+      if (t.text === "{") {
+        stack.push(pending ?? "group");
+        pending = undefined;
+      } else if (t.text === "}") stack.pop();
+      else if (t.text === "(") parens++;
+      else if (t.text === ")") parens--;
+      continue;
+    }
+    if (t.kind === "word") {
+      const w = t.text.toUpperCase();
+      if (w === "GRAPH") {
+        const next = list[k + 1];
+        if (!next || next.kind === "var" || (next.kind === "word" && !next.text.includes(":"))) return false;
+        pending = "graph";
+        k++;
+        continue;
+      }
+      if (w === "VALUES") {
+        pending = "values";
+        continue;
+      }
+      if (!t.text.includes(":") && t.text !== "a") continue; // a keyword
+    }
+    // a term (variable, IRI, literal, prefixed name, `a`)
+    if (stack.length === 0 || inside || parens > 0 || pending === "values") continue;
+    return false;
+  }
+  return true;
+}
 
 /** The query text with \u and \U escapes (allowed in IRIs and strings) decoded. */
 function unescaped(text: string): string {
@@ -81,9 +163,10 @@ function unescaped(text: string): string {
 
 /**
  * The query's FROM and FROM NAMED graphs (IRIs resolved against its BASE and PREFIX declarations,
- * and the predeclared prefixes), and the text without those clauses (blanked, so that positions stay).
+ * and the predeclared prefixes), and the text without those clauses (blanked, so that positions stay);
+ * also its constant graphs (`GRAPH <g>`, `GRAPH p:g`), and whether it counts.
  */
-export function takeFrom(query: string, predeclared: Readonly<Record<string, string>>): { text: string; from: string[]; fromNamed: string[] } {
+export function takeFrom(query: string, predeclared: Readonly<Record<string, string>>): TakenFrom {
   const list = [...tokens(query)];
   const prefixes = new Map<string, string>(Object.entries(predeclared));
   let base: string | undefined;
@@ -105,12 +188,18 @@ export function takeFrom(query: string, predeclared: Readonly<Record<string, str
   };
   const from: string[] = [];
   const fromNamed: string[] = [];
+  const graphs: string[] = [];
+  let counting = queryForm(query) === "ASK";
   const cut: [number, number][] = [];
   for (let k = 0; k < list.length; k++) {
     const t = list[k]!;
     if (t.kind !== "word") continue;
     const w = t.text.toUpperCase();
-    if (w === "BASE") base = resolve(list[k + 1]);
+    if (COUNTING.has(w)) counting = true;
+    if (w === "GRAPH") {
+      const g = resolve(list[k + 1]);
+      if (g !== undefined) graphs.push(g);
+    } else if (w === "BASE") base = resolve(list[k + 1]);
     else if (w === "PREFIX" && list[k + 1]?.kind === "word" && list[k + 2]?.kind === "iri") {
       const iri = resolve(list[k + 2]);
       if (iri !== undefined) prefixes.set(list[k + 1]!.text.replace(/:$/, ""), iri);
@@ -126,7 +215,23 @@ export function takeFrom(query: string, predeclared: Readonly<Record<string, str
   }
   let text = query;
   for (const [a, b] of cut) text = text.slice(0, a) + " ".repeat(b - a) + text.slice(b);
-  return { text, from, fromNamed };
+  return { text, from, fromNamed, graphs, counting };
+}
+
+export interface TakenFrom {
+  /** The query without its FROM clauses (blanked). */
+  readonly text: string;
+  readonly from: string[];
+  readonly fromNamed: string[];
+  /** The graphs named as constants after GRAPH. */
+  readonly graphs: string[];
+  /**
+   * Whether it answers whether or how often something matched: ASK, an aggregate, EXISTS.
+   * Virtuoso 7.2 answers such a query wrongly when a constant `GRAPH <g> { … }` is outside the
+   * dataset (not in the lists; under any graph-exclude pragma, every constant graph): a pattern
+   * that matches nothing counts as one match (ASK true, COUNT(*) 1) — docs/virtuoso.md finding 11.
+   */
+  readonly counting: boolean;
 }
 
 /**
@@ -188,6 +293,10 @@ export class SparqlProxy implements SparqlEndpoint {
   /** The store's own row limit, when a probe found one (Virtuoso's ResultSetMaxRows). */
   rowLimit: number | undefined;
   private readonly none: string;
+  /** How a query without a dataset of its own is sent (found by a probe, or given). */
+  dialect: SparqlDialect = "standard";
+  /** Virtuoso: the graphs the store held at start that are not the service's (its system graphs, other data). */
+  foreign: string[] = [];
 
   private constructor(
     private readonly graphs: ServedGraphs,
@@ -214,12 +323,74 @@ export class SparqlProxy implements SparqlEndpoint {
       // A store that refuses the probe (too costly for it) is served still: only a cut CONSTRUCT goes undetected.
       if ((r.status < 200 || r.status > 299) && !(Number.isInteger(cut) && cut > 0)) console.error(`SPARQL proxy: the store answered ${r.status} to the probe of its row limit; a CONSTRUCT it cuts short will not be noticed (set its row limit above SPARQL_MAX_RESULTS)`);
       if (Number.isInteger(cut) && cut > 0) p.rowLimit = cut;
+      p.dialect = o.dialect ?? (await p.probeDialect());
+      if (p.dialect === "virtuoso") {
+        p.foreign = await p.readForeign();
+        if (p.foreign.length > MANY_FOREIGN_GRAPHS) console.error(`SPARQL proxy: the store holds ${p.foreign.length} graphs that are not the service's; each query excludes them all (README "External SPARQL store": the store should be the service's own)`);
+      }
       await p.checker.loaded;
     } catch (e) {
       await p.close();
       throw new Error(`the SPARQL endpoint cannot use the external store's query endpoint ${o.endpoint}: ${(e as Error).cause ?? (e as Error).message}`);
     }
     return p;
+  }
+
+  /**
+   * Virtuoso, when a query that starts with `define input:default-graph-exclude` is answered as
+   * the ASK it is (a standard store refuses the pragma: a syntax error). Virtuoso then takes
+   * exclusions instead of lists (docs/virtuoso.md finding 11).
+   */
+  private async probeDialect(): Promise<SparqlDialect> {
+    try {
+      const r = await post(this.o.endpoint, this.headers("application/sparql-results+json"), new URLSearchParams({ query: `define input:default-graph-exclude <${this.none}> ASK {}` }), AbortSignal.timeout(Math.max(this.o.timeoutMs, 30_000)));
+      return r.status === 200 && /"boolean"\s*:\s*true/.test(r.text) ? "virtuoso" : "standard";
+    } catch {
+      return "standard";
+    }
+  }
+
+  /**
+   * The store's graphs that are not the service's, read once at start: every graph (`SELECT
+   * DISTINCT ?g`, in pages ordered by their IRIs from the last one read: ordered OFFSET pages
+   * cannot pass Virtuoso's row limit, unordered ones may repeat or skip a row) but those the
+   * service serves or holds (the catalog, graphs being written).
+   */
+  private async readForeign(): Promise<string[]> {
+    const own = new Set(this.graphs.unservedGraphs?.() ?? []);
+    const out: string[] = [];
+    let last: string | undefined;
+    for (;;) {
+      const after = last === undefined ? "" : `FILTER(STR(?g) > ${JSON.stringify(last)})`;
+      const q = `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } ${after} } ORDER BY STR(?g) LIMIT ${GRAPH_PAGE}`;
+      const r = await post(this.o.endpoint, this.headers("application/sparql-results+json"), new URLSearchParams({ query: q }), AbortSignal.timeout(Math.max(this.o.timeoutMs, 120_000)));
+      if (r.status !== 200) throw new Error(`the list of the store's graphs was refused (${r.status}): ${r.text.replace(/\s+/g, " ").slice(0, 300)}`);
+      const page = (JSON.parse(r.text) as { results: { bindings: { g?: { type: string; value: string } }[] } }).results.bindings;
+      for (const b of page) {
+        const g = b.g;
+        if (!g || g.type !== "uri") continue;
+        if (!this.graphs.has(g.value) && !own.has(g.value)) out.push(g.value);
+      }
+      if (page.length < GRAPH_PAGE) return out;
+      last = page[page.length - 1]!.g!.value;
+    }
+  }
+
+  /**
+   * Virtuoso's pragmas that take the graphs the service does not serve out of the default graph
+   * and out of `GRAPH ?g`: the catalog, graphs being written or deleted, and the foreign graphs.
+   * On one line, so that the lines of the query sent are the lines of the query asked.
+   */
+  excludes(): string {
+    const out = new Set<string>();
+    for (const g of this.graphs.unservedGraphs?.() ?? []) if (!this.graphs.has(g)) out.add(g);
+    for (const g of this.foreign) if (!this.graphs.has(g)) out.add(g);
+    let text = "";
+    for (const g of out) {
+      const i = iriRef(g);
+      if (i) text += `define input:default-graph-exclude ${i} define input:named-graph-exclude ${i} `;
+    }
+    return text;
   }
 
   get figures(): SparqlEndpointFigures {
@@ -261,14 +432,37 @@ export class SparqlProxy implements SparqlEndpoint {
     await this.checker.query(query, format, options, signal);
     // 2. the dataset: the request's, else the query's FROM clauses, else every graph served
     const taken = takeFrom(query, prefixes);
+    if (taken.counting) {
+      const unserved = taken.graphs.find((g) => !this.graphs.has(g));
+      if (unserved !== undefined) throw new BadRequest(`GRAPH <${unserved}>: the service holds no such graph; a query that counts or asks (ASK, COUNT…, EXISTS) can name only graphs it serves on this external store (it would answer wrongly)`, { field: "query" });
+    }
     let defaultGraphs: string[];
     let namedGraphs: string[];
+    let pragmas = "";
     if (options.defaultGraphs || options.namedGraphs) {
       defaultGraphs = this.served(options.defaultGraphs ?? []);
       namedGraphs = this.served(options.namedGraphs ?? []);
     } else if (taken.from.length > 0 || taken.fromNamed.length > 0) {
       defaultGraphs = this.served(taken.from);
       namedGraphs = this.served(taken.fromNamed);
+    } else if (this.dialect === "virtuoso" && taken.graphs.length > 0) {
+      // Under Virtuoso's exclusion pragmas a constant GRAPH <g> matches nothing (and counts one match): lists
+      const all = this.graphs.graphsWithPrefix("");
+      if (onlyConstantGraphs(taken.text)) {
+        // its dataset is its graphs (those served; a counting query naming another was refused above)
+        defaultGraphs = [this.none];
+        namedGraphs = this.served([...new Set(taken.graphs)]);
+      } else if (all.length > MAX_LISTED_GRAPHS) {
+        throw new BadRequest(`on this external store, a query that names a graph in GRAPH <…> and also reads the default graph or GRAPH ?g must name its dataset when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are): add FROM NAMED <…> for each graph it reads (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
+      } else {
+        defaultGraphs = this.served(all);
+        namedGraphs = defaultGraphs;
+      }
+    } else if (this.dialect === "virtuoso") {
+      // every graph of the store but those not served: no lists
+      defaultGraphs = [];
+      namedGraphs = [];
+      pragmas = this.excludes();
     } else {
       const all = this.graphs.graphsWithPrefix("");
       defaultGraphs = this.served(all);
@@ -276,8 +470,9 @@ export class SparqlProxy implements SparqlEndpoint {
     }
     const form = queryForm(query);
     const graph = form === "CONSTRUCT" || form === "DESCRIBE";
-    const text = withPredeclaredPrefixes(taken.text, prefixes).text;
-    const body = await this.send(text, graph, defaultGraphs, namedGraphs, signal);
+    // Virtuoso's pragmas come before the prologue; the prefixes go after the query's own declarations
+    const text = pragmas + withPredeclaredPrefixes(taken.text, prefixes).text;
+    const body = await this.send(text, graph, defaultGraphs, namedGraphs, signal, pragmas);
     // 3. written as asked, by the embedded endpoint's code
     return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body }, signal);
   }
@@ -328,7 +523,7 @@ export class SparqlProxy implements SparqlEndpoint {
   }
 
   /** One request to the store; the body of a complete answer, or the error the embedded endpoint would give. */
-  private async send(text: string, graph: boolean, defaultGraphs: readonly string[], namedGraphs: readonly string[], signal?: AbortSignal): Promise<string> {
+  private async send(text: string, graph: boolean, defaultGraphs: readonly string[], namedGraphs: readonly string[], signal?: AbortSignal, pragmas = ""): Promise<string> {
     await this.acquire(signal);
     this.started++;
     // A second more than the limit, so that the store's own time-out (Virtuoso: `timeout`, S1TAT) may come first and
@@ -353,7 +548,11 @@ export class SparqlProxy implements SparqlEndpoint {
       }
       const body = r.text;
       const state = header(r.headers, "x-sql-state");
-      const message = (header(r.headers, "x-sql-message") || body).replace(/\s+/g, " ").trim().slice(0, 300);
+      // Virtuoso's messages quote the query sent: without the pragmas the proxy put in front of it
+      const quoted = pragmas.replace(/\s+/g, " ").trim();
+      let message = (header(r.headers, "x-sql-message") || body).replace(/\s+/g, " ").trim();
+      if (quoted) message = message.split(quoted).join("").replace(/\s+/g, " ");
+      message = message.slice(0, 300);
       // Virtuoso's "anytime query": 200 with a partial result when its time limit passed.
       if (state === "S1TAT" || /\bS1T00\b|\bSR171\b|estimated execution time .* exceeds the limit/.test(body.slice(0, 1000))) throw timedOut();
       if (r.status >= 400 && r.status < 500) throw new BadRequest(`the external SPARQL store refused the query (${r.status}): ${message}`, { field: "query" });
@@ -370,6 +569,11 @@ export class SparqlProxy implements SparqlEndpoint {
   private cutShort(limit: number, unit: "rows" | "triples"): BadRequest {
     return new BadRequest(`the result has more than ${limit} ${unit}, the most the external SPARQL store answers; add LIMIT ${Math.min(limit, this.o.maxResults)} or narrow the query`, { field: "query" });
   }
+}
+
+/** A graph IRI as an IRIREF of a query, or undefined when it holds characters an IRIREF cannot (such a graph cannot be excluded by name). */
+function iriRef(g: string): string | undefined {
+  return /[<>"{}|\\^`\u0000-\u0020]/.test(g) ? undefined : `<${g}>`;
 }
 
 function countLines(s: string): number {

@@ -33,6 +33,8 @@ export interface SparqlReadsOptions {
   readonly cacheGraphTriples?: number;
   /** Most triples cached per thread (default 100,000). */
   readonly cacheTriples?: number;
+  /** `Authorization` header of the queries (SparqlStore's `authorization`). */
+  readonly authorization?: string;
 }
 
 const WORKER_URL = moduleUrl("./sparql-read-worker.ts", import.meta.url);
@@ -96,6 +98,7 @@ export class SparqlReads {
   readonly maxRows: number;
   private readonly cacheGraphTriples: number;
   private readonly cacheTriples: number;
+  private readonly authorization: string | undefined;
   /** The figures of the last read that ended (remote and local calls; the cache of its thread). */
   lastStats: ReadStats | undefined;
 
@@ -108,6 +111,7 @@ export class SparqlReads {
     this.maxRows = o.maxRows ?? 10_000;
     this.cacheGraphTriples = o.cacheGraphTriples ?? 5_000;
     this.cacheTriples = o.cacheTriples ?? 100_000;
+    this.authorization = o.authorization;
   }
 
   /** A graph became ready (`triples` = its size) or stopped being so (undefined). */
@@ -233,7 +237,7 @@ export class SparqlReads {
     try {
       const r = await fetch(this.endpoint, {
         method: "POST",
-        headers: { accept: "application/sparql-results+json", "content-type": "application/x-www-form-urlencoded" },
+        headers: { accept: "application/sparql-results+json", "content-type": "application/x-www-form-urlencoded", ...(this.authorization ? { authorization: this.authorization } : {}) },
         body: new URLSearchParams({ query: req.query }),
         signal: AbortSignal.timeout(Math.max(1, req.timeoutMs)),
       });

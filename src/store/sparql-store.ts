@@ -105,6 +105,8 @@ export interface SparqlStoreOptions {
   readonly catalogBatch?: number;
   /** The read threads (sparql-reads.ts): threads, time limit, the store's row limit, the cache of small graphs. */
   readonly reads?: SparqlReadsOptions;
+  /** `Authorization` header sent with every request to the store (writes, the catalog, the read threads' queries), e.g. `Basic …`. */
+  readonly authorization?: string;
 }
 
 /** The largest graph `dump` writes by default: as the embedded store (graph-store.ts); larger graphs are served from their `storedBody`. */
@@ -268,6 +270,12 @@ export class SparqlStore implements StoreBackend {
   private closed = false;
   private readonly staged = new Map<string, SparqlStage>();
   /**
+   * Graphs the store may hold that are not served: the puts and deletes of the commit under way,
+   * stages, and graphs of failed commits whose drop is still to be done. The SPARQL proxy keeps
+   * them out of its dataset (`unservedGraphs`).
+   */
+  private readonly unready = new Set<string>();
+  /**
    * Catalog and graph clean-ups a failed commit could not finish (the store refused them too),
    * run before the next commit: until they are done the catalog may disagree with the graph list
    * in memory (a restart would also put it right: the failed commit is past lastCommit).
@@ -281,6 +289,7 @@ export class SparqlStore implements StoreBackend {
   readonly batchBytes: number;
   private readonly timeoutMs: number;
   private readonly catalogBatch: number;
+  private readonly authorization: string | undefined;
   private readonly maxDumpTriples: number;
   private readonly fetchPage: number;
   private readonly afterCommitPoint?: (seq: number) => Promise<void>;
@@ -304,7 +313,8 @@ export class SparqlStore implements StoreBackend {
     this.batchBytes = o.batchBytes ?? 4 * 1024 * 1024;
     this.timeoutMs = o.timeoutMs ?? 120_000;
     this.catalogBatch = o.catalogBatch ?? CATALOG_BATCH;
-    this.reads = new SparqlReads(endpoints.query, o.reads);
+    this.authorization = o.authorization;
+    this.reads = new SparqlReads(endpoints.query, { ...o.reads, ...(o.authorization ? { authorization: o.authorization } : {}) });
     this.entries.listen((g, e) => this.reads.changed(g, e?.triples));
     this.maxDumpTriples = o.maxDumpTriples ?? MAX_DUMP_TRIPLES;
     this.fetchPage = o.fetchPage ?? FETCH_PAGE;
@@ -366,6 +376,16 @@ export class SparqlStore implements StoreBackend {
   graphsWithPrefix(prefix: string): string[] {
     const out: string[] = [];
     for (const g of this.entries.keys()) if (g.startsWith(prefix)) out.push(g);
+    return out;
+  }
+
+  /**
+   * The graphs of the store that are the service's but not served now: the catalog, graphs being
+   * written or deleted, stages (sparql-proxy.ts excludes them from a query's dataset).
+   */
+  unservedGraphs(): string[] {
+    const out = [this.catalog];
+    for (const g of this.unready) if (!this.entries.has(g)) out.push(g);
     return out;
   }
 
@@ -484,8 +504,12 @@ export class SparqlStore implements StoreBackend {
 
   stage(graph: string): StagedGraph {
     if (this.entries.has(graph) || this.staged.has(graph)) throw new Error(`cannot stage ${graph}: it exists or is being written`);
-    const st = new SparqlStage(this, graph, () => this.staged.delete(graph));
+    const st = new SparqlStage(this, graph, (dropped) => {
+      this.staged.delete(graph);
+      if (dropped || this.entries.has(graph)) this.unready.delete(graph);
+    });
     this.staged.set(graph, st);
+    this.unready.add(graph);
     return st;
   }
 
@@ -519,11 +543,16 @@ export class SparqlStore implements StoreBackend {
   }
 
   /** Run a clean-up now, or keep it for before the next commit when the store refuses it. */
-  private async cleanUp(step: () => Promise<void>): Promise<void> {
-    try {
+  private async cleanUp(step: () => Promise<void>, settled: readonly string[] = []): Promise<void> {
+    const run = async (): Promise<void> => {
       await step();
+      // dropped (or served again): no longer held unserved
+      for (const g of settled) this.unready.delete(g);
+    };
+    try {
+      await run();
     } catch {
-      this.repairs.push(step);
+      this.repairs.push(run);
     }
   }
 
@@ -604,7 +633,10 @@ export class SparqlStore implements StoreBackend {
     }
     const replaces = [...marked].filter(([, e]) => e.previousCommit !== undefined);
     for (const g of deletes) marked.set(g, { state: "deleting", triples: before.get(g)!.triples, commit: seq });
-    for (const g of marked.keys()) this.entries.delete(g);
+    for (const g of marked.keys()) {
+      this.entries.delete(g);
+      this.unready.add(g);
+    }
     const unmarked = [...before].filter(([g]) => marked.has(g));
     try {
       await this.catalogUpdate(unmarked, [...marked]);
@@ -612,6 +644,8 @@ export class SparqlStore implements StoreBackend {
       // No graph was touched yet; put back what was marked.
       await this.cleanUp(() => this.catalogUpdate([...marked], unmarked));
       for (const [g, e] of before) if (e.state === "ready") this.entries.set(g, e);
+      // nothing was written: the puts of new graphs hold nothing (a stage's stays held until discarded)
+      for (const g of marked.keys()) if (this.entries.has(g) || (!before.has(g) && !preloaded.has(g))) this.unready.delete(g);
       for (const st of preloaded.values()) st.reopen();
       throw new Error(`commit failed, nothing of it was written: ${(err as Error).message}`);
     }
@@ -656,8 +690,11 @@ export class SparqlStore implements StoreBackend {
         const back = await this.putBack(replaces);
         await this.catalogUpdate([...marked], [...restore, ...back.restored]);
         for (const [g, e] of back.restored) this.entries.set(g, e);
-      });
-      for (const [g, e] of restore) this.entries.set(g, e);
+      }, [...puts]);
+      for (const [g, e] of restore) {
+        this.entries.set(g, e);
+        this.unready.delete(g);
+      }
       for (const st of preloaded.values()) st.done();
       throw new Error(`commit failed, nothing of it is served (${[...puts].length} graph(s) dropped): ${(err as Error).message}`);
     }
@@ -690,8 +727,11 @@ export class SparqlStore implements StoreBackend {
         // After the `ready` entries' removal (a put back entry shares its `qg:state "ready"` triple).
         await this.catalogUpdate([], back.restored);
         for (const [g, e] of back.restored) this.entries.set(g, e);
-      });
-      for (const [g, e] of restore) this.entries.set(g, e);
+      }, [...puts]);
+      for (const [g, e] of restore) {
+        this.entries.set(g, e);
+        this.unready.delete(g);
+      }
       for (const st of preloaded.values()) st.done();
       throw new Error(`commit failed, nothing of it is served (${[...puts].length} graph(s) dropped): ${(err as Error).message}`);
     }
@@ -703,13 +743,16 @@ export class SparqlStore implements StoreBackend {
     for (const st of preloaded.values()) await st.publishFile(seq);
     if (pack) await this.cache.publishPack(pack);
     for (const g of [...puts, ...deletes]) if (!this.cache.location(g, seq)) await this.cache.forget(g);
-    for (const [g, e] of ready) this.entries.set(g, e);
+    for (const [g, e] of ready) {
+      this.entries.set(g, e);
+      this.unready.delete(g);
+    }
     for (const st of preloaded.values()) st.done();
     // 4. deletes, after the commit point (a crash before it undoes them at start-up; after it, start-up finishes them)
     await this.cleanUp(async () => {
       await this.dropGraphs([...deletes]);
       await this.catalogUpdate([...deletes].map((g) => [g, marked.get(g)!]), []);
-    });
+    }, [...deletes]);
     return seq;
   }
 
@@ -723,7 +766,9 @@ export class SparqlStore implements StoreBackend {
   async request(url: string, init: RequestInit, what: string): Promise<string> {
     let r: Response;
     try {
-      r = await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+      const headers = new Headers(init.headers);
+      if (this.authorization) headers.set("authorization", this.authorization);
+      r = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (e) {
       throw new HttpFailure(`${what}: the SPARQL store did not answer (${(e as Error).cause ?? (e as Error).message})`);
     }
@@ -899,7 +944,8 @@ class SparqlStage implements StagedGraph {
   constructor(
     private readonly store: SparqlStore,
     readonly graph: string,
-    private readonly release: () => void,
+    /** The stage is over: its graph was dropped (discarded), or committed. */
+    private readonly release: (dropped: boolean) => void,
   ) {}
 
   get statements(): number {
@@ -945,7 +991,7 @@ class SparqlStage implements StagedGraph {
 
   done(): void {
     this.state = "done";
-    this.release();
+    this.release(false);
   }
 
   async discard(): Promise<void> {
@@ -954,6 +1000,6 @@ class SparqlStage implements StagedGraph {
     await this.chain;
     await this.discardFile();
     if (this.marked) await this.store.unmark(this.graph);
-    this.release();
+    this.release(true);
   }
 }

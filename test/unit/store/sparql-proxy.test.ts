@@ -11,7 +11,39 @@ import { describe, test } from "node:test";
 import * as ox from "oxigraph";
 import { BadRequest } from "../../../src/errors.ts";
 import { executeQuery, executeRemote, TABLE_FORMAT } from "../../../src/store/sparql-exec.ts";
-import { takeFrom } from "../../../src/store/sparql-proxy.ts";
+import { onlyConstantGraphs, takeFrom } from "../../../src/store/sparql-proxy.ts";
+
+describe("takeFrom: constant graphs and counting (queries Virtuoso answers wrongly: docs/virtuoso.md finding 11)", () => {
+  const c = (q: string): { graphs: string[]; counting: boolean } => {
+    const r = takeFrom(q, { ex: "http://ex/" });
+    return { graphs: r.graphs, counting: r.counting };
+  };
+  test("constant graphs (IRI or prefixed name, resolved) and ASK, an aggregate or EXISTS", () => {
+    assert.deepEqual(c("ASK { GRAPH <http://g/a> { ?s ?p ?o } }"), { graphs: ["http://g/a"], counting: true });
+    assert.deepEqual(c("SELECT (COUNT(*) AS ?n) WHERE { graph ex:a { ?s ?p ?o } }"), { graphs: ["http://ex/a"], counting: true });
+    assert.deepEqual(c("SELECT ?s WHERE { ?s ?p ?o FILTER NOT EXISTS { GRAPH <http://g/a> { ?s ?p ?o } } }"), { graphs: ["http://g/a"], counting: true });
+    assert.deepEqual(c("SELECT (MAX(?o) AS ?m) WHERE { GRAPH ?g { ?s ?p ?o } }"), { graphs: [], counting: true });
+  });
+  test("rows only, and words inside strings and IRIs: not counting", () => {
+    assert.deepEqual(c("SELECT ?s WHERE { GRAPH <http://g/a> { ?s ?p ?o } }"), { graphs: ["http://g/a"], counting: false });
+    assert.deepEqual(c('SELECT ?s WHERE { GRAPH <http://g/count> { ?s ?p "ASK COUNT" } }'), { graphs: ["http://g/count"], counting: false });
+  });
+});
+
+describe("onlyConstantGraphs: every triple pattern inside GRAPH <constant>", () => {
+  test("yes: patterns in constant graphs, with FILTER, BIND, VALUES, OPTIONAL and solution modifiers outside", () => {
+    assert.equal(onlyConstantGraphs("SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <http://g/d> { <http://g/d> ot:dataEntry ?e } }"), true);
+    assert.equal(onlyConstantGraphs("SELECT ?v (COUNT(*) AS ?n) WHERE { GRAPH ex:d { ?e ot:values ?x . ?x ot:value ?v } } GROUP BY ?v ORDER BY ?v"), true);
+    assert.equal(onlyConstantGraphs("ASK { VALUES ?s { <http://s/1> } GRAPH <http://g/a> { ?s ?p ?o } FILTER(?o > 1) BIND(2 AS ?b) OPTIONAL { GRAPH <http://g/b> { ?s ?q ?r } } }"), true);
+  });
+  test("no: GRAPH ?g, a pattern in the default graph, or a sub-SELECT's projection", () => {
+    assert.equal(onlyConstantGraphs("ASK { GRAPH ?g { ?s ?p ?o } }"), false);
+    assert.equal(onlyConstantGraphs("SELECT (COUNT(*) AS ?n) WHERE { { GRAPH <http://g/d> { ?s ?p ?o } } UNION { GRAPH ?g { ?s ?p ?o } } }"), false);
+    assert.equal(onlyConstantGraphs("ASK { GRAPH <http://g/a> { ?s ?p ?o } ?o ?q ?r }"), false);
+    assert.equal(onlyConstantGraphs("ASK { ?s a ot:Dataset }"), false);
+    assert.equal(onlyConstantGraphs("SELECT (COUNT(*) AS ?n) WHERE { { SELECT ?s WHERE { GRAPH <http://g/a> { ?s ?p ?o } } } }"), false);
+  });
+});
 
 describe("takeFrom", () => {
   test("FROM and FROM NAMED with IRIs, prefixed names (declared or predeclared) and a BASE; the text keeps its length", () => {
@@ -26,7 +58,7 @@ describe("takeFrom", () => {
 
   test("no FROM: the text unchanged", () => {
     const q = "SELECT ?from WHERE { ?from ?p ?o }";
-    assert.deepEqual(takeFrom(q, {}), { text: q, from: [], fromNamed: [] });
+    assert.deepEqual(takeFrom(q, {}), { text: q, from: [], fromNamed: [], graphs: [], counting: false });
   });
 });
 
