@@ -49,6 +49,8 @@ export interface OpenInfo {
   readonly compactionFailed?: string;
   /** Why the journal could not be opened for writing at start-up (e.g. a read-only disk). */
   readonly notWritable?: string;
+  /** SPARQL store: replaced graphs of interrupted commits whose previous content had no local copy, so were dropped (lost). */
+  readonly replacesLost?: number;
 }
 
 /** The store's figures: triples loaded in memory since the last renewal, current, the most allowed, renewals so far. */

@@ -29,21 +29,24 @@
  *      1,000 lines as `INSERT DATA { GRAPH … }` for a several-graph N-Quads put (Virtuoso refuses
  *      larger ones: docs/virtuoso.md finding 9); a batch that fails is resent once (inserts
  *      into a set can be repeated), then the commit fails: its puts' graphs are dropped and
- *      removed from the catalog, its deletes are marked `ready` again;
+ *      removed from the catalog, its deletes are marked `ready` again, its replaced graphs put back;
  *   3. the puts are marked `ready` with their sizes (one update, or one per 300 graphs), and the
  *      last of these updates sets lastCommit to n: the commit point;
  *   4. the deleted graphs are dropped (`DROP SILENT GRAPH`) and their entries removed.
  * Start-up (`open`) rolls back every commit past lastCommit (its puts' graphs are dropped, its
- * deletes marked `ready` again) and finishes the deletes of complete ones, so a commit is all or
- * nothing after a crash — except for graphs it replaced (below).
+ * deletes marked `ready` again, the graphs it replaced put back) and finishes the deletes of
+ * complete ones, so a commit is all or nothing after a crash (replaced graphs: below).
  * The catalog updates hold only `DELETE DATA` and `INSERT DATA`, which cannot fail while they run
  * (docs/virtuoso.md findings 1 and 8: Virtuoso does not roll back a request that fails at run time).
  *
  * A replaced graph is dropped and written again while it is marked `writing` (there is no atomic
  * rename of a graph in SPARQL 1.1, and copying a temporary graph over is an update that can fail at
- * run time): it is not served during its commit, and a crash mid-commit loses its old content
- * along with the new (start-up drops every graph left `writing`). The service replaces only small
- * graphs (tasks, metadata); large graphs are always new.
+ * run time): it is not served during its commit. Its `writing` entry records the commit and size
+ * it replaces (`qg:previousCommit`, `qg:previousTriples`), whose body file the local cache keeps
+ * until after the commit point: a failed commit, and start-up after a crash mid-commit, write that
+ * body again (`putBack`). Without the file (cache lost) the old content is gone: the graph is
+ * dropped, logged and counted (`openInfo.replacesLost`). The service replaces only small graphs
+ * (tasks, metadata); large graphs are always new.
  *
  * The catalog is read at start-up in keyset pages (ordered by subject), checked against a count.
  *
@@ -82,6 +85,8 @@ export interface SparqlStoreOptions {
   readonly fetchPage?: number;
   /** Tests: called right after the commit point of each commit, before the bodies' files are renamed (a hook that never resolves stands for a crash there). */
   readonly afterCommitPoint?: (seq: number) => Promise<void>;
+  /** Tests: called when a commit's bodies are written, right before its publish (a hook that never resolves stands for a crash there). */
+  readonly beforeCommitPoint?: (seq: number) => Promise<void>;
   /** The GSP parameter naming the graph: `graph` (SPARQL 1.1 GSP) or Virtuoso's `graph-uri` (default). */
   readonly gspParam?: "graph" | "graph-uri";
   /** Most lines per batch (default 50,000). */
@@ -146,6 +151,8 @@ const TRIPLES = `${QG_NS}triples`;
 const STATE = `${QG_NS}state`;
 const LAST_COMMIT = `${QG_NS}lastCommit`;
 const COMMIT = `${QG_NS}commit`;
+const PREVIOUS_COMMIT = `${QG_NS}previousCommit`;
+const PREVIOUS_TRIPLES = `${QG_NS}previousTriples`;
 const XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer";
 
 type State = "ready" | "writing" | "deleting";
@@ -155,6 +162,13 @@ interface Entry {
   triples: number;
   /** The commit that wrote (or is writing, or deleting) the graph; none for a stage not yet committed. */
   commit?: number;
+  /**
+   * A replace (`writing`, and its `ready` entry until the commit point): the commit and size of
+   * the content it replaces, whose local body file is kept until after the commit point, so that a
+   * rolled-back or failed replace puts the old content back (`putBack`).
+   */
+  previousCommit?: number;
+  previousTriples?: number;
 }
 
 /** IRIs written into an update: our own graph names, checked to hold nothing that could escape. */
@@ -165,7 +179,8 @@ function iri(s: string): string {
 
 function entryTriples(g: string, e: Entry): string {
   const commit = e.commit === undefined ? "" : ` ; <${COMMIT}> "${e.commit}"^^<${XSD_INTEGER}>`;
-  return `${iri(g)} <${STATE}> "${e.state}" ; <${TRIPLES}> "${e.triples}"^^<${XSD_INTEGER}>${commit} .`;
+  const previous = e.previousCommit === undefined ? "" : ` ; <${PREVIOUS_COMMIT}> "${e.previousCommit}"^^<${XSD_INTEGER}> ; <${PREVIOUS_TRIPLES}> "${e.previousTriples ?? 0}"^^<${XSD_INTEGER}>`;
+  return `${iri(g)} <${STATE}> "${e.state}" ; <${TRIPLES}> "${e.triples}"^^<${XSD_INTEGER}>${commit}${previous} .`;
 }
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
@@ -278,6 +293,7 @@ export class SparqlStore implements StoreBackend {
   private readonly maxDumpTriples: number;
   private readonly fetchPage: number;
   private readonly afterCommitPoint?: (seq: number) => Promise<void>;
+  private readonly beforeCommitPoint?: (seq: number) => Promise<void>;
   /** The local copies of the graphs' bodies (set by `open`). */
   cache!: BodyCache;
   /** Bodies being fetched from the store into the cache, by graph. */
@@ -303,6 +319,7 @@ export class SparqlStore implements StoreBackend {
     this.maxDumpTriples = o.maxDumpTriples ?? MAX_DUMP_TRIPLES;
     this.fetchPage = o.fetchPage ?? FETCH_PAGE;
     this.afterCommitPoint = o.afterCommitPoint;
+    this.beforeCommitPoint = o.beforeCommitPoint;
   }
 
   /**
@@ -321,6 +338,8 @@ export class SparqlStore implements StoreBackend {
     const rolledBack = [...found].filter(([, e]) => e.state === "writing" || (e.state === "ready" && unfinished(e)));
     const undeleted = [...found].filter(([, e]) => e.state === "deleting" && unfinished(e));
     const finished = [...found].filter(([, e]) => e.state === "deleting" && !unfinished(e));
+    // Replaces among them: their old content is put back from its local copy (kept until after the commit point).
+    const replaces = rolledBack.filter(([, e]) => e.previousCommit !== undefined);
     await s.dropGraphs([...rolledBack, ...finished].map(([g]) => g));
     for (const [g, e] of found) if (e.state === "ready" && !unfinished(e)) s.entries.set(g, e);
     // The local body cache: files of graphs not served are removed. An undone delete's entry lost
@@ -329,18 +348,24 @@ export class SparqlStore implements StoreBackend {
     const ready = new Map<string, number>();
     for (const [g, e] of s.entries) ready.set(g, e.commit ?? 0);
     for (const [g] of undeleted) ready.set(g, ANY_COMMIT);
+    for (const [g, e] of replaces) ready.set(g, e.previousCommit!);
     const { cache, removed, adopted } = await BodyCache.open(o.bodies, ready);
     s.cache = cache;
+    // A crash while putting back leaves the entries `writing` with their previous commit: the next start does it again.
+    const back = await s.putBack(replaces);
     const restored = undeleted.map(([g, e]): [string, Entry] => [g, { state: "ready", triples: e.triples, ...(adopted.has(g) ? { commit: adopted.get(g)! } : {}) }]);
-    await s.catalogUpdate([...rolledBack, ...undeleted, ...finished], restored);
-    for (const [g, e] of restored) s.entries.set(g, e);
+    await s.catalogUpdate([...rolledBack, ...undeleted, ...finished], [...restored, ...back.restored]);
+    for (const [g, e] of [...restored, ...back.restored]) s.entries.set(g, e);
+    const dropped = rolledBack.length - back.restored.length - back.lost.length;
     const notes = [
-      rolledBack.length > 0 ? `${rolledBack.length} graph(s) of interrupted commits or stages dropped` : "",
+      dropped > 0 ? `${dropped} graph(s) of interrupted commits or stages dropped` : "",
+      back.restored.length > 0 ? `${back.restored.length} replaced graph(s) of interrupted commits put back from their local copies` : "",
+      back.lost.length > 0 ? `${back.lost.length} replaced graph(s) of interrupted commits lost (no local copy of their previous content)` : "",
       undeleted.length > 0 ? `${undeleted.length} delete(s) of interrupted commits undone` : "",
       finished.length > 0 ? `${finished.length} interrupted delete(s) finished` : "",
       removed > 0 ? `${removed} file(s) of the local body cache not current, removed` : "",
     ].filter(Boolean);
-    s.openInfo = { lastSeq: s.lastSeq, recoveredMs: performance.now() - t0, compacted: false, ...(notes.length > 0 ? { tornTail: notes.join("; ") } : {}) };
+    s.openInfo = { lastSeq: s.lastSeq, recoveredMs: performance.now() - t0, compacted: false, ...(notes.length > 0 ? { tornTail: notes.join("; ") } : {}), ...(back.lost.length > 0 ? { replacesLost: back.lost.length } : {}) };
     return s;
   }
 
@@ -531,6 +556,36 @@ export class SparqlStore implements StoreBackend {
     }
   }
 
+  /**
+   * Replaces rolled back (after a crash) or failed: each graph's previous content is written again
+   * from its local copy (the cache keeps the previous commit's file until after the commit point).
+   * The graphs must be empty (dropped). Without a local copy the previous content is gone (it was
+   * dropped from the store): logged, and the graph stays dropped. The entries to write in the
+   * catalog (`ready`, with the previous commit) are returned; the caller writes them.
+   */
+  private async putBack(replaces: readonly (readonly [string, Entry])[]): Promise<{ restored: [string, Entry][]; lost: string[] }> {
+    const restored: [string, Entry][] = [];
+    const lost: string[] = [];
+    for (const [g, e] of replaces) {
+      const commit = e.previousCommit!;
+      const at = this.cache.location(g, commit);
+      if (!at) {
+        console.error(`store: ${g} was being replaced by a commit that did not complete, and its previous content (commit ${commit}, ${e.previousTriples ?? 0} triples) has no local copy: it is lost (the graph is dropped)`);
+        lost.push(g);
+        continue;
+      }
+      const body = await readBody(at);
+      let n = 0;
+      for (const { part, lines } of batches(body, this.batchLines, this.batchBytes)) {
+        await this.twice(() => this.request(this.gspUrl(g), { method: "POST", headers: { "content-type": "text/turtle" }, body: part as BodyInit }, `POST of ${lines} triples to ${g} (its previous content put back)`));
+        n += lines;
+        await tick();
+      }
+      restored.push([g, { state: "ready", triples: e.previousTriples ?? n, commit }]);
+    }
+    return { restored, lost };
+  }
+
   private async runCommit(ops: readonly GraphOp[], options: CommitOptions): Promise<number> {
     while (this.repairs.length > 0) {
       try {
@@ -570,7 +625,13 @@ export class SparqlStore implements StoreBackend {
     const seq = this.lastSeq + 1;
     // 1. mark (with the commit's number): hidden from now on
     const marked = new Map<string, Entry>();
-    for (const g of puts) marked.set(g, { state: "writing", triples: 0, commit: seq });
+    for (const g of puts) {
+      const b = before.get(g);
+      // A replace records what it replaces (its local copy is kept until after the commit point).
+      const previous = b?.state === "ready" && b.commit !== undefined && !preloaded.has(g) ? { previousCommit: b.commit, previousTriples: b.triples } : {};
+      marked.set(g, { state: "writing", triples: 0, commit: seq, ...previous });
+    }
+    const replaces = [...marked].filter(([, e]) => e.previousCommit !== undefined);
     for (const g of deletes) marked.set(g, { state: "deleting", triples: before.get(g)!.triples, commit: seq });
     for (const g of marked.keys()) {
       this.entries.delete(g);
@@ -625,7 +686,10 @@ export class SparqlStore implements StoreBackend {
       const restore = [...deletes].map((g): [string, Entry] => [g, before.get(g)!]);
       await this.cleanUp(async () => {
         await this.dropGraphs([...puts]);
-        await this.catalogUpdate([...marked], restore);
+        // Replaced graphs get their previous content back.
+        const back = await this.putBack(replaces);
+        await this.catalogUpdate([...marked], [...restore, ...back.restored]);
+        for (const [g, e] of back.restored) this.entries.set(g, e);
       }, [...puts]);
       for (const [g, e] of restore) {
         this.entries.set(g, e);
@@ -635,7 +699,14 @@ export class SparqlStore implements StoreBackend {
       throw new Error(`commit failed, nothing of it is served (${[...puts].length} graph(s) dropped): ${(err as Error).message}`);
     }
     // 3. publish: the puts `ready` (several requests for a commit of many graphs), then lastCommit = seq: the commit point
-    const ready = [...puts].map((g): [string, Entry] => [g, { state: "ready", triples: sizes.get(g) ?? 0, commit: seq }]);
+    // A publish of several requests can be cut between them: its `ready` replaces keep what they replace.
+    const several = puts.size > this.catalogBatch;
+    const ready = [...puts].map((g): [string, Entry] => {
+      const m = marked.get(g)!;
+      const previous = several && m.previousCommit !== undefined ? { previousCommit: m.previousCommit, previousTriples: m.previousTriples } : {};
+      return [g, { state: "ready", triples: sizes.get(g) ?? 0, commit: seq, ...previous }];
+    });
+    if (this.beforeCommitPoint) await this.beforeCommitPoint(seq);
     try {
       await this.catalogUpdate(
         [...puts].map((g) => [g, marked.get(g)!]),
@@ -650,8 +721,12 @@ export class SparqlStore implements StoreBackend {
       await discardFiles();
       await this.cleanUp(async () => {
         await this.dropGraphs([...puts]);
+        const back = await this.putBack(replaces);
         await this.catalogUpdate([...marked], restore);
         await this.catalogUpdate(ready, []);
+        // After the `ready` entries' removal (a put back entry shares its `qg:state "ready"` triple).
+        await this.catalogUpdate([], back.restored);
+        for (const [g, e] of back.restored) this.entries.set(g, e);
       }, [...puts]);
       for (const [g, e] of restore) {
         this.entries.set(g, e);
@@ -812,9 +887,11 @@ export class SparqlStore implements StoreBackend {
           if (p === STATE) e.state = o as State;
           else e.triples = Number(o);
           found.set(s, e);
-        } else if (p === COMMIT) {
+        } else if (p === COMMIT || p === PREVIOUS_COMMIT || p === PREVIOUS_TRIPLES) {
           const e = found.get(s) ?? {};
-          e.commit = Number(o);
+          if (p === COMMIT) e.commit = Number(o);
+          else if (p === PREVIOUS_COMMIT) e.previousCommit = Number(o);
+          else e.previousTriples = Number(o);
           found.set(s, e);
         }
       }
@@ -826,7 +903,7 @@ export class SparqlStore implements StoreBackend {
     }
     const rows = seen.size;
     // Counted with the predicates bound (an unbound COUNT(*) can be very slow on Virtuoso: docs/virtuoso.md finding 3).
-    const [c] = await this.select(`SELECT (COUNT(*) AS ?n) WHERE { { GRAPH ${iri(this.catalog)} { ?s <${STATE}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${TRIPLES}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${COMMIT}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${LAST_COMMIT}> ?o } } }`);
+    const [c] = await this.select(`SELECT (COUNT(*) AS ?n) WHERE { { GRAPH ${iri(this.catalog)} { ?s <${STATE}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${TRIPLES}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${COMMIT}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${PREVIOUS_COMMIT}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${PREVIOUS_TRIPLES}> ?o } } UNION { GRAPH ${iri(this.catalog)} { ?s <${LAST_COMMIT}> ?o } } }`);
     const expected = Number(c?.n?.value ?? 0);
     if (rows !== expected) throw new Error(`the catalog ${this.catalog} holds ${expected} triples but ${rows} were read: the store cut the answer short`);
     const out = new Map<string, Entry>();

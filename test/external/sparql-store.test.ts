@@ -332,6 +332,24 @@ describe("SparqlStore: commits the store refuses", () => {
     assert.equal(await countIn(v, ok), 3);
     await again.close();
   });
+
+  test("a replace the store refuses (a bad batch, after the old content was dropped) fails, and the old content is put back from its local copy and served", async () => {
+    const g = `${BASE}/task/refused-replace`;
+    await store.commit([{ graph: g, ntriples: numbered("old", 5) }]);
+    const dumped = await store.dump(g, "application/n-triples");
+    const body = `${numbered("new", 4)}<${BASE}/s/x> <${P}v> "unterminated .\n`;
+    await assert.rejects(store.commit([{ graph: g, ntriples: body }]), /commit failed, nothing of it is served \(1 graph\(s\) dropped\): POST of 1 triples to .*refused-replace: the SPARQL store answered \d{3}/);
+    assert.equal(store.pendingCleanUps, 0);
+    assert.equal(store.has(g), true, "the replaced graph is served again");
+    assert.equal(store.graphSize(g), 5);
+    assert.equal(await countIn(v, g), 5, "the old 5 triples are back in the store, none of the new");
+    assert.equal(await store.dump(g, "application/n-triples"), dumped, "byte for byte");
+    assert.equal(bytesAt(store.storedBody(g)!).toString(), numbered("old", 5));
+    const again = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v) });
+    assert.equal(again.openInfo.tornTail, undefined, "the catalog holds the old entry, ready");
+    assert.equal(again.graphSize(g), 5);
+    await again.close();
+  });
 });
 
 const XSD = "http://www.w3.org/2001/XMLSchema#";
@@ -513,5 +531,48 @@ describe("SparqlStore's local body cache", () => {
     assert.deepEqual(triples(bytesAt((await again.cachedBody(g))!).toString()), triples(numbered("cr", 3_000)));
     assert.deepEqual(triples(bytesAt((await again.cachedBody(cs[1]!))!).toString()), triples(`<${BASE}/s/cr1> <${P}v> "1" .\n`));
     await again.close();
+  });
+
+  test("a crash in a replace after the old content was dropped (before the commit point): the next start puts the old content back from its local copy; without one, it is counted lost", async () => {
+    const g = `${BASE}/task/replaced-crash`;
+    const oldBody = typed("old", 40);
+    const seq = await store.commit([{ graph: g, ntriples: oldBody }]);
+    const dumped = await store.dump(g, "application/n-triples");
+    /** A store whose next commit "dies" right before its commit point (the hook never returns), once that commit wrote its bodies. */
+    const crashIn = async (body: string): Promise<void> => {
+      let reached!: () => void;
+      const atCommitPoint = new Promise<void>((r) => (reached = r));
+      const crashing = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v), beforeCommitPoint: () => (reached(), new Promise<void>(() => undefined)) });
+      void crashing.commit([{ graph: g, ntriples: body }]);
+      await atCommitPoint;
+    };
+    await crashIn(typed("new", 60));
+    assert.equal(await countIn(v, g), 60, "the old content was dropped from the store, the new one written");
+    const rows = await select(v, `SELECT ?p ?o WHERE { GRAPH <${store.catalog}> { <${g}> ?p ?o } }`);
+    const entry = Object.fromEntries(rows.map((r) => [r.p!.value.replace(QG_NS, ""), r.o!.value]));
+    assert.deepEqual(entry, { state: "writing", triples: "0", commit: String(seq + 1), previousCommit: String(seq), previousTriples: "40" });
+    const again = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v) });
+    assert.match(again.openInfo.tornTail ?? "", /^1 replaced graph\(s\) of interrupted commits put back from their local copies; 1 file\(s\) of the local body cache not current, removed$/);
+    assert.equal(again.openInfo.lastSeq, seq);
+    assert.equal(again.has(g), true);
+    assert.equal(again.graphSize(g), 40);
+    assert.equal(await countIn(v, g), 40, "the old content is back in the store");
+    assert.equal(bytesAt(again.storedBody(g)!).toString(), oldBody, "its local copy, as written");
+    assert.equal(await again.dump(g, "application/n-triples"), dumped, "byte for byte");
+    await again.close();
+    const third = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v) });
+    assert.equal(third.openInfo.tornTail, undefined, "the catalog is clean");
+    assert.equal(third.graphSize(g), 40);
+    const oldFile = third.storedBody(g)!.path;
+    await third.close();
+    // The same crash with the local copy lost: the old content cannot come back.
+    await crashIn(typed("newer", 7));
+    rmSync(oldFile);
+    const fourth = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v) });
+    assert.match(fourth.openInfo.tornTail ?? "", /^1 replaced graph\(s\) of interrupted commits lost \(no local copy of their previous content\); 1 file\(s\) of the local body cache not current, removed$/);
+    assert.equal(fourth.openInfo.replacesLost, 1);
+    assert.equal(fourth.has(g), false);
+    assert.equal(await countIn(v, g), 0, "dropped, as any graph of an interrupted commit");
+    await fourth.close();
   });
 });
