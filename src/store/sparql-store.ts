@@ -183,6 +183,9 @@ function entryTriples(g: string, e: Entry): string {
   return `${iri(g)} <${STATE}> "${e.state}" ; <${TRIPLES}> "${e.triples}"^^<${XSD_INTEGER}>${commit}${previous} .`;
 }
 
+/** Virtuoso's pragma that compiles the constant triples of an update as one constant instead of SQL per triple (docs/virtuoso.md "Upload speed on the SPARQL store"). */
+export const VIRTUOSO_UPDATE_DEFINE = "DEFINE sql:big-data-const 1";
+
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /** A term of SPARQL 1.1 JSON results (Virtuoso also writes `typed-literal`). */
@@ -301,6 +304,12 @@ export class SparqlStore implements StoreBackend {
   /** Fetches running now, and those waiting for one of FETCHES_AT_ONCE places (a lost cache must not flood the store). */
   private fetchesRunning = 0;
   private readonly fetchesWaiting: (() => void)[] = [];
+  /**
+   * Set once the store has answered as Virtuoso (its `Server` header): updates then start with
+   * `DEFINE sql:big-data-const 1`, which makes Virtuoso 7.2 compile `INSERT DATA`/`DELETE DATA`
+   * 5–10× faster (docs/virtuoso.md "Upload speed on the SPARQL store"). Other stores never get it.
+   */
+  private virtuoso = false;
 
   private constructor(
     readonly endpoints: SparqlEndpoints,
@@ -772,6 +781,7 @@ export class SparqlStore implements StoreBackend {
     } catch (e) {
       throw new HttpFailure(`${what}: the SPARQL store did not answer (${(e as Error).cause ?? (e as Error).message})`);
     }
+    if (!this.virtuoso && /^Virtuoso\//.test(r.headers.get("server") ?? "")) this.virtuoso = true;
     const text = await r.text();
     if (!r.ok) {
       // Virtuoso's GSP errors are HTML pages: their text only.
@@ -791,6 +801,7 @@ export class SparqlStore implements StoreBackend {
   }
 
   async runUpdate(update: string, what: string): Promise<void> {
+    if (this.virtuoso) update = `${VIRTUOSO_UPDATE_DEFINE}\n${update}`;
     await this.request(this.endpoints.update, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ update }) }, what);
   }
 
