@@ -23,6 +23,13 @@ export interface StagedGraph {
   readonly graph: string;
   /** Triples loaded so far. */
   readonly statements: number;
+  /**
+   * Whether the stage keeps its own durable copy of everything loaded (the SPARQL store's local
+   * body file): a commit naming it in `preloaded` then never reads the put's body, so a caller
+   * may drop each part once it is loaded and commit an empty body (a result larger than memory,
+   * or than one buffer, can be written). The embedded store journals the put's body: false.
+   */
+  readonly keepsBody: boolean;
   /** Load N-Triples into the staged graph; loads run in order. */
   load(ntriples: Body): Promise<void>;
   /** Drop what was loaded; the stage can no longer be committed. */

@@ -110,6 +110,8 @@ export class Stage implements StagedGraph {
   touched = false;
   /** Why what was loaded is gone (the store's thread was replaced): the commit fails. */
   private lostWhy: string | undefined;
+  /** The commit journals the put's body (StagedGraph.keepsBody). */
+  readonly keepsBody = false;
 
   constructor(
     private readonly store: GraphStore,

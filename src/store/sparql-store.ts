@@ -951,6 +951,8 @@ class SparqlStage implements StagedGraph {
   private state: "open" | "committing" | "done" = "open";
   /** The stage's body file, written as it loads (from the first load on). */
   private file?: BodyFile;
+  /** The body file is the graph's copy: a commit does not read the put's body (StagedGraph.keepsBody). */
+  readonly keepsBody = true;
 
   constructor(
     private readonly store: SparqlStore,

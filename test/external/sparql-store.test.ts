@@ -160,9 +160,10 @@ describe("SparqlStore on Virtuoso 7.2", () => {
     assert.ok(readFileSync(at.path).subarray(at.offset, at.offset + at.length).equals(body), "the local copy is the body as written");
   });
 
-  test("a stage loads ahead of its commit, unserved; the commit only publishes it; a discarded stage leaves nothing", async () => {
+  test("a stage loads ahead of its commit, unserved; the commit only publishes it (its body is the stage's own copy); a discarded stage leaves nothing", async () => {
     const g = `${BASE}/dataset/staged`;
     const st = store.stage(g);
+    assert.equal(st.keepsBody, true, "callers may drop what they loaded and commit an empty body");
     await st.load(numbered("st", 5));
     await st.load(numbered("st", 5, 5));
     assert.equal(st.statements, 10);
@@ -171,6 +172,9 @@ describe("SparqlStore on Virtuoso 7.2", () => {
     assert.equal(store.has(g), true);
     assert.equal(store.graphSize(g), 10);
     assert.equal(await countIn(v, g), 10);
+    const at = store.storedBody(g)!;
+    const served = readFileSync(at.path).subarray(at.offset, at.offset + at.length).toString("utf8");
+    assert.equal(served, numbered("st", 5) + numbered("st", 5, 5), "the local copy is what was loaded, not the (empty) body of the put");
     const d = `${BASE}/dataset/discarded`;
     const st2 = store.stage(d);
     await st2.load(numbered("d", 4));
