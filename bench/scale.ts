@@ -19,7 +19,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { DATA, freshDir, removeDir, startServer, uploadDataset, type TestServer } from "../test/helpers/server.ts";
+import { DATA, freshDir, removeDir, startServer, uploadFile, type TestServer } from "../test/helpers/server.ts";
 import { startVirtuoso } from "../test/helpers/virtuoso.ts";
 
 const { values, positionals } = parseArgs({
@@ -116,16 +116,19 @@ try {
   /** POST a task, poll it (the poller follows it), return its result URI and wall seconds. */
   const task = async (url: string, params: Record<string, string>): Promise<{ result: string; s: number }> => {
     const t0 = performance.now();
-    const r = await fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: "text/uri-list" } });
+    return follow(await fetch(url, { method: "POST", body: new URLSearchParams(params), headers: { Accept: "text/uri-list" } }), url, t0);
+  };
+  /** Follow the task of a 202 answer to its end (no time limit of its own: the service's task budget applies). */
+  const follow = async (r: Response, what: string, t0: number): Promise<{ result: string; s: number }> => {
     const uri = (await r.text()).trim();
-    if (r.status !== 202) throw new Error(`POST ${url} answered ${r.status}: ${uri}`);
+    if (r.status !== 202) throw new Error(`POST ${what} answered ${r.status}: ${uri}`);
     current = uri;
     for (;;) {
       const p = await fetch(uri, { headers: { Accept: "text/uri-list" } });
       const body = (await p.text()).trim();
       if (body !== uri) {
         current = `${base}/`;
-        if (p.status !== 200) throw new Error(`task ${uri} ended ${p.status}: ${body}`);
+        if (p.status !== 200) throw new Error(`task ${uri} ended ${p.status}: ${await (await fetch(uri, { headers: { Accept: "text/plain" } })).text()}`);
         return { result: body, s: (performance.now() - t0) / 1000 };
       }
       await new Promise((res) => setTimeout(res, 1000));
@@ -136,8 +139,9 @@ try {
 
   log(`scale bench, ${new Date().toISOString()}, node ${process.version}, ${n} MUV compounds, Virtuoso started in ${(v.startMs / 1000).toFixed(1)} s`);
   let t0 = performance.now();
-  const dataset = await uploadDataset(base, csv);
-  step(`upload (${n} rows)`, (performance.now() - t0) / 1000, await triples());
+  const up = await follow(await uploadFile(base, readFileSync(csv), `muv-${n}.csv`), "/dataset", t0);
+  const dataset = up.result;
+  step(`upload (${n} rows)`, up.s, await triples());
 
   const pc = await task(`${dataset}/pc`, { lib: "cdk", pc_type: pcType });
   step(`descriptors (cdk ${pcType})`, pc.s, await triples());

@@ -94,6 +94,7 @@ async function openExternal(config: Config): Promise<{ store: StoreBackend; spar
       timeoutMs: config.sparqlTimeoutMs,
       maxResults: config.sparqlMaxResults,
       concurrency: config.sparqlWorkers,
+      dialect: external.dialect,
     });
     return { store, sparql };
   } catch (e) {

@@ -25,7 +25,7 @@
  * our catalog `<base>/.store/catalog`), and `GRAPH ?g` sees every graph. So the store must be told
  * what not to show: the catalog, graphs being written or deleted, and graphs that are not the
  * service's (docs/virtuoso.md finding 11 has the measured figures):
- *   - Virtuoso (found at start: it answers a query that begins with a `define` pragma): a query
+ *   - Virtuoso (sparql-dialect.ts: it answers a query that begins with a `define` pragma): a query
  *     that names no dataset goes without lists, after `define input:default-graph-exclude <g>
  *     define input:named-graph-exclude <g>` for each graph not served — the catalog and the graphs
  *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (read once at start:
@@ -61,6 +61,7 @@ import { BadRequest, Cancelled, QueryTimeout, ServiceUnavailable } from "../erro
 import { MAX_QUEUED, SparqlReplica, type QueryOptions, type ReplicaResult } from "./replica.ts";
 import type { SparqlEndpoint, SparqlEndpointFigures } from "./sparql-endpoint.ts";
 import { queryForm, tokens, withPredeclaredPrefixes, type Token } from "./sparql-syntax.ts";
+import { probeDialect, type SparqlDialect } from "./sparql-dialect.ts";
 
 export interface SparqlProxyOptions {
   /** The store's SPARQL query endpoint. */
@@ -78,12 +79,11 @@ export interface SparqlProxyOptions {
   /**
    * How the dataset of a query that names none is sent: `virtuoso` (the graphs not served, as
    * `define input:default-graph-exclude` / `named-graph-exclude` pragmas) or `standard` (the served
-   * graphs, listed in `default-graph-uri` / `named-graph-uri`). Default: found by a probe at start.
+   * graphs, listed in `default-graph-uri` / `named-graph-uri`). The service gives the store's
+   * (found once when it opens: sparql-dialect.ts); without it, the same probe runs here.
    */
   readonly dialect?: SparqlDialect;
 }
-
-export type SparqlDialect = "virtuoso" | "standard";
 
 /** What the proxy needs of the store: the graphs it serves, and those it holds but does not serve. */
 export interface ServedGraphs {
@@ -323,7 +323,7 @@ export class SparqlProxy implements SparqlEndpoint {
       // A store that refuses the probe (too costly for it) is served still: only a cut CONSTRUCT goes undetected.
       if ((r.status < 200 || r.status > 299) && !(Number.isInteger(cut) && cut > 0)) console.error(`SPARQL proxy: the store answered ${r.status} to the probe of its row limit; a CONSTRUCT it cuts short will not be noticed (set its row limit above SPARQL_MAX_RESULTS)`);
       if (Number.isInteger(cut) && cut > 0) p.rowLimit = cut;
-      p.dialect = o.dialect ?? (await p.probeDialect());
+      p.dialect = o.dialect ?? (await probeDialect(o.endpoint, o.authorization, Math.max(o.timeoutMs, 30_000)));
       if (p.dialect === "virtuoso") {
         p.foreign = await p.readForeign();
         if (p.foreign.length > MANY_FOREIGN_GRAPHS) console.error(`SPARQL proxy: the store holds ${p.foreign.length} graphs that are not the service's; each query excludes them all (README "External SPARQL store": the store should be the service's own)`);
@@ -334,20 +334,6 @@ export class SparqlProxy implements SparqlEndpoint {
       throw new Error(`the SPARQL endpoint cannot use the external store's query endpoint ${o.endpoint}: ${(e as Error).cause ?? (e as Error).message}`);
     }
     return p;
-  }
-
-  /**
-   * Virtuoso, when a query that starts with `define input:default-graph-exclude` is answered as
-   * the ASK it is (a standard store refuses the pragma: a syntax error). Virtuoso then takes
-   * exclusions instead of lists (docs/virtuoso.md finding 11).
-   */
-  private async probeDialect(): Promise<SparqlDialect> {
-    try {
-      const r = await post(this.o.endpoint, this.headers("application/sparql-results+json"), new URLSearchParams({ query: `define input:default-graph-exclude <${this.none}> ASK {}` }), AbortSignal.timeout(Math.max(this.o.timeoutMs, 30_000)));
-      return r.status === 200 && /"boolean"\s*:\s*true/.test(r.text) ? "virtuoso" : "standard";
-    } catch {
-      return "standard";
-    }
   }
 
   /**

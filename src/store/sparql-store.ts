@@ -59,6 +59,7 @@ import { NotAcceptable, ServiceUnavailable } from "../errors.ts";
 import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
 import { dumpBody } from "./dump-body.ts";
 import type { DumpJob, FromDumpWorker } from "./dump-worker.ts";
+import { probeDialect, type SparqlDialect } from "./sparql-dialect.ts";
 import type { CommitOptions, DumpFormat, OpenInfo, StagedGraph, StoreBackend, StoreCapacity } from "./backend.ts";
 import { ANY_COMMIT, BodyCache, readBody, type BodyFile, type Pack } from "./body-cache.ts";
 import { bodyOf, graphsOf, type Body, type BodyLocation, type GraphOp } from "./journal.ts";
@@ -107,6 +108,8 @@ export interface SparqlStoreOptions {
   readonly reads?: SparqlReadsOptions;
   /** `Authorization` header sent with every request to the store (writes, the catalog, the read threads' queries), e.g. `Basic …`. */
   readonly authorization?: string;
+  /** The store's dialect when known (tests); found by a probe when the store opens otherwise (sparql-dialect.ts). */
+  readonly dialect?: SparqlDialect;
 }
 
 /** The largest graph `dump` writes by default: as the embedded store (graph-store.ts); larger graphs are served from their `storedBody`. */
@@ -305,11 +308,12 @@ export class SparqlStore implements StoreBackend {
   private fetchesRunning = 0;
   private readonly fetchesWaiting: (() => void)[] = [];
   /**
-   * Set once the store has answered as Virtuoso (its `Server` header): updates then start with
-   * `DEFINE sql:big-data-const 1`, which makes Virtuoso 7.2 compile `INSERT DATA`/`DELETE DATA`
-   * 5–10× faster (docs/virtuoso.md "Upload speed on the SPARQL store"). Other stores never get it.
+   * The store's dialect, found once when it opens (sparql-dialect.ts); on Virtuoso, updates start
+   * with `DEFINE sql:big-data-const 1`, which makes Virtuoso 7.2 compile `INSERT DATA`/`DELETE
+   * DATA` 5–10× faster (docs/virtuoso.md "Upload speed on the SPARQL store"). The proxied
+   * `/sparql` is given the same dialect (app.ts).
    */
-  private virtuoso = false;
+  dialect: SparqlDialect = "standard";
 
   private constructor(
     readonly endpoints: SparqlEndpoints,
@@ -341,6 +345,7 @@ export class SparqlStore implements StoreBackend {
   static async open(endpoints: SparqlEndpoints, o: SparqlStoreOptions): Promise<SparqlStore> {
     const t0 = performance.now();
     const s = new SparqlStore(endpoints, o);
+    s.dialect = o.dialect ?? (await probeDialect(endpoints.query, o.authorization, s.timeoutMs));
     const found = await s.readCatalog();
     const last = s.lastSeq;
     const unfinished = (e: Entry): boolean => e.commit !== undefined && e.commit > last;
@@ -781,7 +786,6 @@ export class SparqlStore implements StoreBackend {
     } catch (e) {
       throw new HttpFailure(`${what}: the SPARQL store did not answer (${(e as Error).cause ?? (e as Error).message})`);
     }
-    if (!this.virtuoso && /^Virtuoso\//.test(r.headers.get("server") ?? "")) this.virtuoso = true;
     const text = await r.text();
     if (!r.ok) {
       // Virtuoso's GSP errors are HTML pages: their text only.
@@ -801,7 +805,7 @@ export class SparqlStore implements StoreBackend {
   }
 
   async runUpdate(update: string, what: string): Promise<void> {
-    if (this.virtuoso) update = `${VIRTUOSO_UPDATE_DEFINE}\n${update}`;
+    if (this.dialect === "virtuoso") update = `${VIRTUOSO_UPDATE_DEFINE}\n${update}`;
     await this.request(this.endpoints.update, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ update }) }, what);
   }
 

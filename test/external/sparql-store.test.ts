@@ -279,6 +279,7 @@ describe("SparqlStore on Virtuoso 7.2", () => {
     // docs/virtuoso.md finding 9); with it, 10,000 were accepted by hand (docs/virtuoso.md "Upload speed
     // on the SPARQL store"). So this commit can only succeed when the store sends the pragma.
     const big = await SparqlStore.open(endpoints(v), { bodies: bodiesOf(v), insertLines: 6_000, batchLines: 6_000, catalogBatch: 1_500 });
+    assert.equal(big.dialect, "virtuoso", "found by the probe as the store opened (src/store/sparql-dialect.ts)");
     const gs = Array.from({ length: 1_500 }, (_, i) => `${BASE}/compound/big${i}`);
     // Four lines per graph, as a compound graph has; the last one a typed literal written non-canonically.
     const nquads = gs.map((g, i) => `<${g}> <${P}v> "${i}" <${g}> .\n<${g}> <${P}w> "a ${i}" <${g}> .\n<${g}> <${P}x> "b"@en <${g}> .\n<${g}> <${P}n> "0${i}"^^<http://www.w3.org/2001/XMLSchema#integer> <${g}> .\n`).join("");

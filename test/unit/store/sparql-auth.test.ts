@@ -89,6 +89,9 @@ test("with `authorization`, every request of SparqlStore, its read threads and t
     await store.commit([{ graph: g, ntriples: `<${BASE}/s> <${BASE}/p> "x" .\n` }]);
     await store.commit([{ graphs: [`${BASE}/c/1`, `${BASE}/c/2`], nquads: `<${BASE}/s> <${BASE}/p> "1" <${BASE}/c/1> .\n<${BASE}/s> <${BASE}/p> "2" <${BASE}/c/2> .\n` }]);
     assert.equal(store.has(g), true);
+    assert.equal(store.dialect, "standard", "the store refused the pragma probe when it opened");
+    const inserts = seen.filter((x) => /INSERT DATA/.test(x.body));
+    assert.ok(inserts.length > 0 && inserts.every((x) => !/sql:big-data-const/i.test(x.body)), "no Virtuoso pragma sent to a standard store");
     // a read in a read thread: its query (searching every graph for the key) goes out from this thread's HTTP
     const found = await store.read<string[]>(new URL("../../../src/resources/reads.ts", import.meta.url), "compoundsByKey", [BASE, "AUTHTESTKEYAAAAAAAAAAAAAAAA"]);
     assert.deepEqual(found, []);
