@@ -20,10 +20,18 @@ export function chunked<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Run every chunk (`run`, all at once: the pool queues them) and, with a stage, load each one's
- * entries as it arrives. Progress: the chunks' progress weighted by `weight` (e.g. their rows),
- * as a share of the whole in [0, 1]. The loads in flight are returned to be awaited (or the stage
- * discarded); a failed load is reported there, not here.
+ * Chunks computed ahead of their load into a stage. Each is held in memory until it is loaded, so a
+ * store slower to write than the pool is to compute (the SPARQL store: the MUV set's descriptors
+ * grew the service by 10 MB/s) would otherwise end up holding the whole result.
+ */
+const AHEAD = 16;
+
+/**
+ * Run every chunk (`run`; the pool queues them; with a stage, at most AHEAD of them computed and
+ * not yet loaded) and, with a stage, load each one's entries as it arrives. Progress: the chunks'
+ * progress weighted by `weight` (e.g. their rows), as a share of the whole in [0, 1]. The loads in
+ * flight are returned to be awaited (or the stage discarded); a failed load is reported there, not
+ * here, and no chunk starts after a failure.
  */
 export async function runChunks<C, O extends { readonly entries: Uint8Array }>(
   chunks: readonly C[],
@@ -35,19 +43,37 @@ export async function runChunks<C, O extends { readonly entries: Uint8Array }>(
   const total = Math.max(1, chunks.reduce((a, c) => a + weight(c), 0));
   const done = new Array<number>(chunks.length).fill(0);
   const loads: Promise<void>[] = [];
+  let free = stage ? AHEAD : Infinity;
+  const waiting: (() => void)[] = [];
+  let failure: { readonly error: unknown } | undefined;
+  const release = (): void => {
+    free++;
+    waiting.shift()?.();
+  };
   const outputs = await Promise.all(
     chunks.map(async (chunk, k) => {
-      const out = await run(chunk, (f) => {
-        done[k] = f * weight(chunk);
-        progress(done.reduce((a, b) => a + b, 0) / total);
-      });
-      if (stage) {
-        const loaded = stage.load(out.entries);
-        loaded.catch(() => undefined); // awaited by the caller
-        loads.push(loaded);
-        if (stage.keepsBody) return { ...out, entries: EMPTY };
+      while (free === 0) await new Promise<void>((r) => waiting.push(r));
+      if (failure) throw failure.error;
+      free--;
+      let out: O;
+      try {
+        out = await run(chunk, (f) => {
+          done[k] = f * weight(chunk);
+          progress(done.reduce((a, b) => a + b, 0) / total);
+        });
+      } catch (err) {
+        failure ??= { error: err };
+        release();
+        throw err;
       }
-      return out;
+      if (!stage) return out;
+      const loaded = stage.load(out.entries);
+      loaded.then(release, (err: unknown) => {
+        failure ??= { error: err };
+        release();
+      }); // the load itself is awaited by the caller
+      loads.push(loaded);
+      return stage.keepsBody ? { ...out, entries: EMPTY } : out;
     }),
   );
   return { outputs, loads };
