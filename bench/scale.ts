@@ -172,6 +172,10 @@ try {
     `poll latency over ${polls.latencies.length} polls: median ${percentile(polls.latencies, 50).toFixed(1)} ms, p99 ${percentile(polls.latencies, 99).toFixed(1)} ms, max ${Math.max(...polls.latencies).toFixed(0)} ms; errors ${polls.errors.length}${polls.errors.length ? ` (${polls.errors.slice(0, 3).join("; ")})` : ""}`,
   );
   log(`service peak RSS (VmHWM) ${(Math.max(peak, memory(srv.proc.pid!).hwm) / 1024).toFixed(2)} GB; event-loop stalls over 100 ms: ${stalls.length}, longest ${stalls.length ? Math.max(...stalls) : 0} ms`);
+} catch (err) {
+  // What the service logged before the failure (its own account of what went wrong).
+  console.error(`service output (last 60 lines):\n${srv?.output().split("\n").slice(-60).join("\n")}`);
+  throw err;
 } finally {
   await srv?.stop();
   await v.stop();

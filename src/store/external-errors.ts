@@ -13,8 +13,12 @@ import { ServiceError, ServiceUnavailable } from "../errors.ts";
 import type { CommitOptions, DumpFormat, OpenInfo, StagedGraph, StoreBackend, StoreCapacity } from "./backend.ts";
 import type { BodyLocation, GraphOp } from "./journal.ts";
 
-/** The messages of SparqlStore's failures to reach the store (sparql-store.ts `request`, `runCommit`). */
-const STORE_FAILURE = /SPARQL store (did not answer|answered 5\d\d|is not reachable)|clean-up of an earlier failed commit is still refused/;
+/**
+ * The messages of SparqlStore's failures to reach the store (sparql-store.ts `request`,
+ * `runCommit`), and of reads the store did not answer in their time (sparql-reads.ts,
+ * sparql-read-worker.ts): a store too slow now, not a fault of the request or the service.
+ */
+const STORE_FAILURE = /SPARQL store (did not answer|answered 5\d\d|is not reachable|ran out of time)|clean-up of an earlier failed commit is still refused|out of time on the SPARQL store|took longer than [\d.]+ s on the SPARQL store/;
 
 export function externalError(err: unknown): unknown {
   if (err instanceof ServiceError || !(err instanceof Error) || !STORE_FAILURE.test(err.message)) return err;
