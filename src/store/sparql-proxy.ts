@@ -35,7 +35,8 @@
  *     hides every constant `GRAPH <g>` (no rows; ASK/COUNT(*) one false match), but answers a
  *     graph variable bound to it right. So a query with a constant graph goes:
  *       - when all its patterns lie in constant graphs (`onlyConstantGraphs`): with lists, its
- *         constant graphs (served ones) as the named graphs, the default graph empty;
+ *         constant graphs (served ones) as the named graphs, the default graph empty — unless it
+ *         counts (ASK, aggregate, EXISTS) and names a graph not served: then as below;
  *       - else (constant graphs besides `GRAPH ?g` or the default graph): under the pragmas, each
  *         `GRAPH <g> { P }` written `{ GRAPH ?_gN { P } VALUES ?_gN { <g> } }` (`graphsAsVariables`:
  *         the same solutions; a graph not served becomes `<base>/.store/none`, so its block
@@ -539,7 +540,8 @@ export class SparqlProxy implements SparqlEndpoint {
     } else if (this.dialect === "virtuoso" && taken.graphs.length > 0) {
       // Under Virtuoso's exclusion pragmas a constant GRAPH <g> matches nothing (and counts one match)
       const all = this.graphs.graphsWithPrefix("");
-      const only = onlyConstantGraphs(taken.text);
+      // a counting query over a graph not served would count one false match with lists: as graph variables it counts 0
+      const only = onlyConstantGraphs(taken.text) && !(taken.counting && taken.graphs.some((g) => !this.graphs.has(g)));
       const asVariables = only ? undefined : await this.graphsAsVariables(query, taken, prefixes, signal);
       if (only) {
         // its dataset is its graphs (those served; a counting query naming another is refused below)
