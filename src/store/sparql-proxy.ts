@@ -540,20 +540,21 @@ export class SparqlProxy implements SparqlEndpoint {
     } else if (this.dialect === "virtuoso" && taken.graphs.length > 0) {
       // Under Virtuoso's exclusion pragmas a constant GRAPH <g> matches nothing (and counts one match)
       const all = this.graphs.graphsWithPrefix("");
+      const only = onlyConstantGraphs(taken.text);
       // a counting query over a graph not served would count one false match with lists: as graph variables it counts 0
-      const only = onlyConstantGraphs(taken.text) && !(taken.counting && taken.graphs.some((g) => !this.graphs.has(g)));
-      const asVariables = only ? undefined : await this.graphsAsVariables(query, taken, prefixes, signal);
-      if (only) {
-        // its dataset is its graphs (those served; a counting query naming another is refused below)
-        defaultGraphs = [this.none];
-        namedGraphs = this.served([...new Set(taken.graphs)]);
-      } else if (asVariables !== undefined) {
+      const countsUnserved = taken.counting && taken.graphs.some((g) => !this.graphs.has(g));
+      const asVariables = only && !countsUnserved ? undefined : await this.graphsAsVariables(query, taken, prefixes, signal);
+      if (asVariables !== undefined) {
         // every GRAPH <g> { … } as { GRAPH ?_gN { … } VALUES ?_gN { <g> } }, under the pragmas
         text = asVariables;
         listed = false;
         defaultGraphs = [];
         namedGraphs = [];
         pragmas = this.excludes();
+      } else if (only) {
+        // its dataset is its graphs (those served; a counting query naming another is refused below)
+        defaultGraphs = [this.none];
+        namedGraphs = this.served([...new Set(taken.graphs)]);
       } else if (all.length > MAX_LISTED_GRAPHS) {
         const why = graphsAsVariablesRefusal(taken.text) ?? "SELECT * of no variables";
         throw new BadRequest(`on this external store, a query that names a graph in GRAPH <…> and also reads the default graph or GRAPH ?g is sent with its constant graphs written as graph variables, and this one cannot be (${why}); when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are) it must name its dataset: add FROM NAMED <…> for each graph it reads (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
