@@ -32,12 +32,22 @@
  *     every graph of the store that is not the service's). The pragmas stand on the query's first
  *     line, before its prologue, so that the lines of the query sent are the user's; the store's
  *     messages (which quote the query) are given without them. Under such pragmas Virtuoso 7.2
- *     hides every constant `GRAPH <g>` (no rows; ASK/COUNT(*) one false match), so a query with a
- *     constant graph goes with lists: of its constant graphs when all its patterns lie in them
- *     (`onlyConstantGraphs`), else of every served graph while at most MAX_LISTED_GRAPHS are
- *     served, refused above that unless it names its dataset. A counting query (ASK, aggregate,
- *     EXISTS) whose constant GRAPH names a graph that is not served is refused on every store
- *     (Virtuoso counts one false match with lists too).
+ *     hides every constant `GRAPH <g>` (no rows; ASK/COUNT(*) one false match), but answers a
+ *     graph variable bound to it right. So a query with a constant graph goes:
+ *       - when all its patterns lie in constant graphs (`onlyConstantGraphs`): with lists, its
+ *         constant graphs (served ones) as the named graphs, the default graph empty — unless it
+ *         counts (ASK, aggregate, EXISTS) and names a graph not served: then as below;
+ *       - else (constant graphs besides `GRAPH ?g` or the default graph): under the pragmas, each
+ *         `GRAPH <g> { P }` written `{ GRAPH ?_gN { P } VALUES ?_gN { <g> } }` (`graphsAsVariables`:
+ *         the same solutions; a graph not served becomes `<base>/.store/none`, so its block
+ *         matches nothing whatever the pragmas hold; `?_gN` named apart from the query's variables,
+ *         and a `SELECT *` given its own variables, found by the checker, in place of the star);
+ *       - a query the rewrite would change (`DESCRIBE *`, `DISTINCT *` in a sub-SELECT or COUNT):
+ *         with lists of every served graph while at most MAX_LISTED_GRAPHS are served, refused
+ *         (400, naming the reason) above that unless it names its dataset.
+ *     A counting query (ASK, aggregate, EXISTS) whose constant GRAPH names a graph that is not
+ *     served is refused when it goes with lists, on every store (Virtuoso counts one false match
+ *     for a constant graph outside the lists); rewritten, it counts 0.
  *   - other stores: `default-graph-uri` and `named-graph-uri` (SPARQL 1.1 Protocol §2.1.4) listing
  *     the served graphs (`graphsWithPrefix("")`); the request body grows by about twice the
  *     length of every graph IRI.
@@ -97,7 +107,7 @@ export interface ServedGraphs {
 const GRAPH_PAGE = 5_000;
 /** More foreign graphs than this: a warning (each query carries them all). */
 export const MANY_FOREIGN_GRAPHS = 1_000;
-/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly (a constant GRAPH besides other patterns): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
+/** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly and graphsAsVariables cannot rewrite (a constant GRAPH besides other patterns, with DESCRIBE * or a nested DISTINCT *): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
 export const MAX_LISTED_GRAPHS = 1_000;
 
 const COUNTING = new Set(["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT", "EXISTS"]);
@@ -153,6 +163,91 @@ export function onlyConstantGraphs(text: string): boolean {
   return true;
 }
 
+/** Why a query with a constant GRAPH cannot be written with graph variables (graphsAsVariables), or undefined when it can. */
+export function graphsAsVariablesRefusal(text: string): string | undefined {
+  const list = [...tokens(text)];
+  const isWord = (t: Token | undefined, w: string): boolean => t?.kind === "word" && t.text.toUpperCase() === w;
+  const isStar = (t: Token | undefined): boolean => t?.kind === "punct" && t.text === "*";
+  const top = list.findIndex((t) => isWord(t, "SELECT") || isWord(t, "DESCRIBE") || isWord(t, "ASK") || isWord(t, "CONSTRUCT"));
+  if (isWord(list[top], "DESCRIBE") && isStar(list[top + 1])) return "DESCRIBE * would describe the graph variables too";
+  for (let k = 1; k < list.length; k++) {
+    if (!isWord(list[k], "DISTINCT") || !isStar(list[k + 1])) continue;
+    if (isWord(list[k - 1], "SELECT") && k - 1 === top) continue;
+    return "DISTINCT * below the query's own projection (a sub-SELECT, COUNT(DISTINCT *)) would tell the graph variables apart";
+  }
+  return undefined;
+}
+
+/** The `*` of the query's own projection `SELECT *` (or `SELECT DISTINCT *`, `SELECT REDUCED *`), if it is one. */
+function projectionStar(list: readonly Token[]): Token | undefined {
+  const top = list.findIndex((t) => t.kind === "word" && ["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"].includes(t.text.toUpperCase()));
+  if (top < 0 || list[top]!.text.toUpperCase() !== "SELECT") return undefined;
+  let k = top + 1;
+  if (list[k]?.kind === "word" && ["DISTINCT", "REDUCED"].includes(list[k]!.text.toUpperCase())) k++;
+  return list[k]?.kind === "punct" && list[k]!.text === "*" ? list[k] : undefined;
+}
+
+/** Whether the query's own projection is `SELECT *` (or `SELECT DISTINCT *`, `SELECT REDUCED *`). */
+export function selectsStar(text: string): boolean {
+  return projectionStar([...tokens(text)]) !== undefined;
+}
+
+/**
+ * The query with each constant graph pattern `GRAPH <g> { P }` written as
+ * `{ GRAPH ?_gN { P } VALUES ?_gN { <g> } }` — the same solutions (Graph(<g>, P) joined with the
+ * one binding ?_gN = <g>, in a group of its own, so that no FILTER of the group around sees
+ * ?_gN), which Virtuoso 7.2 answers right under its graph-exclude pragmas, where it drops a
+ * constant graph's pattern (docs/virtuoso.md finding 11). A graph the service does not serve
+ * (`served` false: the catalog, a graph being written, any other) becomes `VALUES ?_gN { <none> }`,
+ * a graph that does not exist: the block matches nothing, as on the embedded endpoint.
+ *
+ * The new variables must not show: `?_gN` are named apart from every variable of the query, and a
+ * query whose projection is `SELECT *` gets `projection` (its variables, as the embedded endpoint
+ * finds them) in place of the star. Returns undefined for what the rewrite would change
+ * (graphsAsVariablesRefusal), or a top-level `SELECT *` without its `projection`, or without
+ * variables. `names` are the constant graphs of takeFrom, at their places in `text`.
+ */
+export function graphsAsVariables(text: string, names: readonly GraphName[], served: (iri: string) => boolean, none: string, projection?: readonly string[]): string | undefined {
+  if (graphsAsVariablesRefusal(text) !== undefined) return undefined;
+  const list = [...tokens(text)];
+  const star = projectionStar(list);
+  if (star && (projection === undefined || projection.length === 0)) return undefined;
+  const byStart = new Map(names.map((n) => [n.start, n.iri]));
+  const used = list.filter((t) => t.kind === "var").map((t) => t.text.slice(1));
+  let stem = "_g";
+  while (used.some((v) => v.startsWith(stem))) stem = `_${stem}`;
+  const edits: { start: number; end: number; text: string }[] = [];
+  if (star) edits.push({ start: star.start, end: star.end, text: projection!.map((v) => `?${v}`).join(" ") });
+  let n = 0;
+  for (let k = 0; k < list.length; k++) {
+    const t = list[k]!;
+    if (t.kind !== "word" || t.text.toUpperCase() !== "GRAPH") continue;
+    const name = list[k + 1];
+    const iri = name ? byStart.get(name.start) : undefined;
+    if (iri === undefined) continue;
+    const open = list[k + 2];
+    if (!name || open?.kind !== "punct" || open.text !== "{") return undefined;
+    let depth = 0;
+    let close = -1;
+    for (let j = k + 2; j < list.length; j++) {
+      const b = list[j]!;
+      if (b.kind !== "punct") continue;
+      if (b.text === "{") depth++;
+      else if (b.text === "}" && --depth === 0) {
+        close = j;
+        break;
+      }
+    }
+    if (close < 0) return undefined;
+    const v = `?${stem}${++n}`;
+    edits.push({ start: t.start, end: name.end, text: `{ GRAPH ${v}` });
+    edits.push({ start: list[close]!.end, end: list[close]!.end, text: ` VALUES ${v} { ${served(iri) ? name.text : `<${none}>`} } }` });
+  }
+  let out = text;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
 /** The query text with \u and \U escapes (allowed in IRIs and strings) decoded. */
 function unescaped(text: string): string {
   return text.replace(/\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})/g, (_, a: string | undefined, b: string | undefined) => {
@@ -189,6 +284,7 @@ export function takeFrom(query: string, predeclared: Readonly<Record<string, str
   const from: string[] = [];
   const fromNamed: string[] = [];
   const graphs: string[] = [];
+  const graphNames: GraphName[] = [];
   let counting = queryForm(query) === "ASK";
   const cut: [number, number][] = [];
   for (let k = 0; k < list.length; k++) {
@@ -198,7 +294,10 @@ export function takeFrom(query: string, predeclared: Readonly<Record<string, str
     if (COUNTING.has(w)) counting = true;
     if (w === "GRAPH") {
       const g = resolve(list[k + 1]);
-      if (g !== undefined) graphs.push(g);
+      if (g !== undefined) {
+        graphs.push(g);
+        graphNames.push({ start: list[k + 1]!.start, iri: g });
+      }
     } else if (w === "BASE") base = resolve(list[k + 1]);
     else if (w === "PREFIX" && list[k + 1]?.kind === "word" && list[k + 2]?.kind === "iri") {
       const iri = resolve(list[k + 2]);
@@ -215,7 +314,13 @@ export function takeFrom(query: string, predeclared: Readonly<Record<string, str
   }
   let text = query;
   for (const [a, b] of cut) text = text.slice(0, a) + " ".repeat(b - a) + text.slice(b);
-  return { text, from, fromNamed, graphs, counting };
+  return { text, from, fromNamed, graphs, graphNames, counting };
+}
+
+/** A constant graph after GRAPH: where its name stands in the text, and its IRI (resolved). */
+export interface GraphName {
+  readonly start: number;
+  readonly iri: string;
 }
 
 export interface TakenFrom {
@@ -225,6 +330,8 @@ export interface TakenFrom {
   readonly fromNamed: string[];
   /** The graphs named as constants after GRAPH. */
   readonly graphs: string[];
+  /** The same, with the place of each name in the text. */
+  readonly graphNames: GraphName[];
   /**
    * Whether it answers whether or how often something matched: ASK, an aggregate, EXISTS.
    * Virtuoso 7.2 answers such a query wrongly when a constant `GRAPH <g> { … }` is outside the
@@ -418,10 +525,9 @@ export class SparqlProxy implements SparqlEndpoint {
     await this.checker.query(query, format, options, signal);
     // 2. the dataset: the request's, else the query's FROM clauses, else every graph served
     const taken = takeFrom(query, prefixes);
-    if (taken.counting) {
-      const unserved = taken.graphs.find((g) => !this.graphs.has(g));
-      if (unserved !== undefined) throw new BadRequest(`GRAPH <${unserved}>: the service holds no such graph; a query that counts or asks (ASK, COUNT…, EXISTS) can name only graphs it serves on this external store (it would answer wrongly)`, { field: "query" });
-    }
+    let text = taken.text;
+    /** A counting query's constant graph is a graph of its dataset (lists), not a graph variable */
+    let listed = true;
     let defaultGraphs: string[];
     let namedGraphs: string[];
     let pragmas = "";
@@ -432,14 +538,26 @@ export class SparqlProxy implements SparqlEndpoint {
       defaultGraphs = this.served(taken.from);
       namedGraphs = this.served(taken.fromNamed);
     } else if (this.dialect === "virtuoso" && taken.graphs.length > 0) {
-      // Under Virtuoso's exclusion pragmas a constant GRAPH <g> matches nothing (and counts one match): lists
+      // Under Virtuoso's exclusion pragmas a constant GRAPH <g> matches nothing (and counts one match)
       const all = this.graphs.graphsWithPrefix("");
-      if (onlyConstantGraphs(taken.text)) {
-        // its dataset is its graphs (those served; a counting query naming another was refused above)
+      const only = onlyConstantGraphs(taken.text);
+      // a counting query over a graph not served would count one false match with lists: as graph variables it counts 0
+      const countsUnserved = taken.counting && taken.graphs.some((g) => !this.graphs.has(g));
+      const asVariables = only && !countsUnserved ? undefined : await this.graphsAsVariables(query, taken, prefixes, signal);
+      if (asVariables !== undefined) {
+        // every GRAPH <g> { … } as { GRAPH ?_gN { … } VALUES ?_gN { <g> } }, under the pragmas
+        text = asVariables;
+        listed = false;
+        defaultGraphs = [];
+        namedGraphs = [];
+        pragmas = this.excludes();
+      } else if (only) {
+        // its dataset is its graphs (those served; a counting query naming another is refused below)
         defaultGraphs = [this.none];
         namedGraphs = this.served([...new Set(taken.graphs)]);
       } else if (all.length > MAX_LISTED_GRAPHS) {
-        throw new BadRequest(`on this external store, a query that names a graph in GRAPH <…> and also reads the default graph or GRAPH ?g must name its dataset when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are): add FROM NAMED <…> for each graph it reads (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
+        const why = graphsAsVariablesRefusal(taken.text) ?? "SELECT * of no variables";
+        throw new BadRequest(`on this external store, a query that names a graph in GRAPH <…> and also reads the default graph or GRAPH ?g is sent with its constant graphs written as graph variables, and this one cannot be (${why}); when more than ${MAX_LISTED_GRAPHS} graphs are served (${all.length} are) it must name its dataset: add FROM NAMED <…> for each graph it reads (and FROM <…> for the default graph, if it uses it)`, { field: "query" });
       } else {
         defaultGraphs = this.served(all);
         namedGraphs = defaultGraphs;
@@ -454,13 +572,32 @@ export class SparqlProxy implements SparqlEndpoint {
       defaultGraphs = this.served(all);
       namedGraphs = defaultGraphs;
     }
+    if (listed && taken.counting) {
+      const unserved = taken.graphs.find((g) => !this.graphs.has(g));
+      if (unserved !== undefined) throw new BadRequest(`GRAPH <${unserved}>: the service holds no such graph; a query that counts or asks (ASK, COUNT…, EXISTS) can name only graphs it serves on this external store (it would answer wrongly)`, { field: "query" });
+    }
     const form = queryForm(query);
     const graph = form === "CONSTRUCT" || form === "DESCRIBE";
     // Virtuoso's pragmas come before the prologue; the prefixes go after the query's own declarations
-    const text = pragmas + withPredeclaredPrefixes(taken.text, prefixes).text;
-    const body = await this.send(text, graph, defaultGraphs, namedGraphs, signal, pragmas);
+    const sent = pragmas + withPredeclaredPrefixes(text, prefixes).text;
+    const body = await this.send(sent, graph, defaultGraphs, namedGraphs, signal, pragmas);
     // 3. written as asked, by the embedded endpoint's code
     return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body }, signal);
+  }
+
+  /**
+   * The query with its constant graphs as graph variables (graphsAsVariables), or undefined when
+   * that would change its answer. A `SELECT *` gets its variables as the embedded endpoint finds
+   * them: the query run by the checker on its empty store, as SPARQL JSON (`head.vars`).
+   */
+  private async graphsAsVariables(query: string, taken: TakenFrom, prefixes: Readonly<Record<string, string>>, signal?: AbortSignal): Promise<string | undefined> {
+    if (graphsAsVariablesRefusal(taken.text) !== undefined) return undefined;
+    let projection: string[] | undefined;
+    if (selectsStar(taken.text)) {
+      const r = await this.checker.query(query, "application/sparql-results+json", { prefixes }, signal);
+      projection = (JSON.parse(r.body.toString("utf8")) as { head?: { vars?: string[] } }).head?.vars ?? [];
+    }
+    return graphsAsVariables(taken.text, taken.graphNames, (g) => this.graphs.has(g), this.none, projection);
   }
 
   /** Wait for a free place (FIFO), within the time limit. */

@@ -11,7 +11,7 @@ import { describe, test } from "node:test";
 import * as ox from "oxigraph";
 import { BadRequest } from "../../../src/errors.ts";
 import { executeQuery, executeRemote, TABLE_FORMAT } from "../../../src/store/sparql-exec.ts";
-import { onlyConstantGraphs, takeFrom } from "../../../src/store/sparql-proxy.ts";
+import { graphsAsVariables, graphsAsVariablesRefusal, onlyConstantGraphs, selectsStar, takeFrom } from "../../../src/store/sparql-proxy.ts";
 
 describe("takeFrom: constant graphs and counting (queries Virtuoso answers wrongly: docs/virtuoso.md finding 11)", () => {
   const c = (q: string): { graphs: string[]; counting: boolean } => {
@@ -45,6 +45,100 @@ describe("onlyConstantGraphs: every triple pattern inside GRAPH <constant>", () 
   });
 });
 
+describe("graphsAsVariables: GRAPH <g> { P } as { GRAPH ?_gN { P } VALUES ?_gN { <g> } } (docs/virtuoso.md finding 11)", () => {
+  // The reference is Oxigraph (the embedded endpoint's engine): the rewritten query must give the
+  // original's solutions on the same data, where <http://g/hidden> plays a graph the service does
+  // not serve: the original runs on a store without it; the rewritten one on a store with it, its
+  // GRAPH ?g kept to the served graphs as Virtuoso's exclusion pragmas keep it (a dataset of the
+  // default graph and the served named graphs), and its constant graphs not so kept: the rewrite
+  // alone must make a block of the hidden graph match nothing.
+  const E = "http://e/";
+  const data = `
+    <http://g/d> { <${E}d> <${E}entry> <${E}e1> , <${E}e2> . <${E}e1> <${E}compound> <${E}c1> . <${E}e2> <${E}compound> <${E}c2> . <${E}e1> <${E}value> 1 . }
+    <http://g/c1> { <${E}c1> <${E}name> "one" . <${E}c1> <${E}in> <http://g/d> . }
+    <http://g/c2> { <${E}c2> <${E}name> "two" ; <${E}name> "deux"@fr . }
+    <http://g/hidden> { <${E}c1> <${E}name> "hidden" . <${E}e1> <${E}compound> <${E}c9> . }
+    { <${E}c1> <${E}mass> 10 . <${E}c2> <${E}mass> 20 . <${E}c3> <${E}mass> 30 . }`;
+  const full = new ox.Store();
+  full.load(data, { format: "application/trig" });
+  const served = new ox.Store();
+  served.load(data, { format: "application/trig" });
+  for (const q of served.match(null, null, null, ox.namedNode("http://g/hidden"))) served.delete(q);
+  const NONE = "http://store/.store/none";
+  const prefixes = { ex: E };
+  const prologue = `PREFIX ex: <${E}>\nPREFIX g: <http://g/>\n`;
+  const solutions = (store: ox.Store, q: string, dataset: { default_graph?: ox.DefaultGraph; named_graphs?: ox.NamedNode[] } = {}): unknown => {
+    const r = store.query(prologue + q, { use_default_graph_as_union: false, ...dataset });
+    if (typeof r === "boolean") return r;
+    return (r as Map<string, ox.Term>[]).map((m) => JSON.stringify([...m].map(([k, v]) => [k, v.termType, v.value]).sort())).sort();
+  };
+  const rewrite = (q: string, projection?: string[]): string | undefined => {
+    const text = prologue + q;
+    const taken = takeFrom(text, prefixes);
+    const out = graphsAsVariables(text, taken.graphNames, (g) => g !== "http://g/hidden", NONE, projection);
+    return out === undefined ? undefined : out.slice(prologue.length);
+  };
+  const same = (q: string, projection?: string[]): string => {
+    const r = rewrite(q, projection);
+    assert.ok(r !== undefined, q);
+    assert.doesNotMatch(r, /GRAPH\s*(<|g:)/, "no constant graph left");
+    // with VALUES ?_gN { <hidden> } the restricted dataset would hide it: only a GRAPH ?var the user wrote gets the restriction
+    const userGraphVariable = /GRAPH\s*\?(?!_+g\d)/i.test(r);
+    const dataset = userGraphVariable ? { default_graph: ox.defaultGraph(), named_graphs: ["http://g/d", "http://g/c1", "http://g/c2"].map((g) => ox.namedNode(g)) } : {};
+    assert.deepEqual(solutions(full, r, dataset), solutions(served, q), `${q}\n→ ${r}`);
+    return r;
+  };
+  const vars = (q: string): string[] => {
+    const r = served.query(prologue + q) as Map<string, ox.Term>[];
+    return [...new Set(r.flatMap((m) => [...m.keys()]))];
+  };
+
+  test("a constant graph with GRAPH ?g, the default graph, OPTIONAL, MINUS, NOT EXISTS, UNION, a sub-SELECT, nested GRAPH: the same solutions", () => {
+    same("SELECT ?c ?n WHERE { GRAPH <http://g/d> { <http://e/d> ex:entry ?e . ?e ex:compound ?c } GRAPH ?c2 { ?c ex:name ?n } }");
+    same("SELECT ?c ?n ?m WHERE { GRAPH g:d { ?e ex:compound ?c } ?c ex:mass ?m OPTIONAL { GRAPH ?g { ?c ex:name ?n FILTER(LANG(?n) = \"fr\") } } }");
+    same("SELECT ?c ?v WHERE { ?c ex:mass ?m OPTIONAL { GRAPH g:d { ?e ex:compound ?c ; ex:value ?v } FILTER(?m > 5) } }");
+    same("SELECT ?c WHERE { ?c ex:mass ?m MINUS { GRAPH g:d { ?e ex:compound ?c } } }");
+    same("SELECT ?c WHERE { ?c ex:mass ?m FILTER NOT EXISTS { GRAPH g:d { ?e ex:compound ?c } } }");
+    same("SELECT ?c ?n WHERE { { GRAPH g:c1 { ?c ex:name ?n } } UNION { GRAPH ?g { ?c ex:name ?n } } }");
+    same("SELECT ?c ?m WHERE { { SELECT ?c WHERE { GRAPH g:d { ?e ex:compound ?c } } } ?c ex:mass ?m }");
+    same("SELECT ?c ?g WHERE { GRAPH ?g { ?c ex:in ?d GRAPH g:d { ?e ex:compound ?c } } }");
+    same("SELECT (COUNT(*) AS ?n) WHERE { GRAPH g:d { ?e ex:compound ?c } ?c ex:mass ?m }");
+    same("ASK { GRAPH g:d { ?e ex:compound ex:c2 } ?s ?p ?o }");
+    same("ASK { GRAPH g:d { ?e ex:compound ex:c9 } ?s ?p ?o }");
+  });
+
+  test("a graph not served matches nothing (rows, COUNT 0, ASK false), also beside one that is", () => {
+    same("SELECT ?c ?n WHERE { GRAPH <http://g/hidden> { ?c ex:name ?n } ?c ex:mass ?m }");
+    same("SELECT (COUNT(*) AS ?k) WHERE { GRAPH g:hidden { ?s ?p ?o } ?s ?q ?r }");
+    same("ASK { GRAPH g:hidden { ?s ?p ?o } ?s ?q ?r }");
+    same("SELECT ?c ?x WHERE { GRAPH g:d { ?e ex:compound ?c } ?c ex:mass ?m OPTIONAL { GRAPH g:hidden { ?c ex:name ?x } } }");
+    assert.match(rewrite("ASK { GRAPH g:hidden { ?s ?p ?o } ?s ?q ?r }")!, new RegExp(`VALUES \\?_g1 \\{ <${NONE}> \\}`));
+  });
+
+  test("SELECT *: the star replaced by the query's own variables (the graph variables not among them); DISTINCT * at the top too", () => {
+    const q = "SELECT * WHERE { GRAPH g:d { ?e ex:compound ?c } GRAPH ?g { ?c ex:name ?n } }";
+    assert.equal(selectsStar(q), true);
+    const r = same(q, vars(q));
+    assert.deepEqual(vars(r).sort(), ["c", "e", "g", "n"]);
+    const d = "SELECT DISTINCT * WHERE { { GRAPH g:c1 { ?c ex:name ?n } } UNION { GRAPH g:c2 { ?c ex:name ?n } } ?c ex:mass ?m }";
+    same(d, ["c", "n", "m"]);
+    // without its variables, no rewrite
+    assert.equal(rewrite(q), undefined);
+    assert.equal(selectsStar("SELECT ?s WHERE { { SELECT * WHERE { ?s ?p ?o } } }"), false);
+  });
+
+  test("the graph variables are named apart from the query's; what the rewrite would change is refused with the reason", () => {
+    const r = rewrite("SELECT ?_g1 ?c WHERE { GRAPH g:d { ?_g1 ex:compound ?c } ?c ex:mass ?m }")!;
+    assert.match(r, /GRAPH \?__g1 \{/);
+    same("SELECT ?_g1 ?c WHERE { GRAPH g:d { ?_g1 ex:compound ?c } ?c ex:mass ?m }");
+    assert.match(graphsAsVariablesRefusal("DESCRIBE * WHERE { GRAPH <http://g/d> { ?s ?p ?o } ?s ?q ?r }")!, /^DESCRIBE \*/);
+    assert.match(graphsAsVariablesRefusal("SELECT ?s WHERE { { SELECT DISTINCT * WHERE { GRAPH <http://g/d> { ?s ?p ?o } } } ?s ?q ?r }")!, /DISTINCT \*/);
+    assert.match(graphsAsVariablesRefusal("SELECT (COUNT(DISTINCT *) AS ?n) WHERE { GRAPH <http://g/d> { ?s ?p ?o } ?s ?q ?r }")!, /DISTINCT \*/);
+    assert.equal(graphsAsVariablesRefusal("SELECT DISTINCT * WHERE { GRAPH <http://g/d> { ?s ?p ?o } ?s ?q ?r }"), undefined);
+    assert.equal(rewrite("DESCRIBE * WHERE { GRAPH <http://g/d> { ?s ?p ?o } ?s ?q ?r }"), undefined);
+  });
+});
+
 describe("takeFrom", () => {
   test("FROM and FROM NAMED with IRIs, prefixed names (declared or predeclared) and a BASE; the text keeps its length", () => {
     const q = "BASE <http://b.example/d/>\nPREFIX g: <http://g.example/>\nSELECT * FROM <x> FROM g:one FROM NAMED ot:two FROM NAMED <http://abs.example/three> WHERE { ?s ?p \"FROM <no>\" }";
@@ -58,7 +152,7 @@ describe("takeFrom", () => {
 
   test("no FROM: the text unchanged", () => {
     const q = "SELECT ?from WHERE { ?from ?p ?o }";
-    assert.deepEqual(takeFrom(q, {}), { text: q, from: [], fromNamed: [], graphs: [], counting: false });
+    assert.deepEqual(takeFrom(q, {}), { text: q, from: [], fromNamed: [], graphs: [], graphNames: [], counting: false });
   });
 });
 
