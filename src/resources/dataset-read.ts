@@ -75,6 +75,22 @@ function props(store: ox.Store, subject: string, graph: string): Props {
   return out;
 }
 
+/**
+ * The given properties of `subject` only (one match each): a dataset's node also links every data
+ * entry (`ot:dataEntry`, 93k for MUV), which `props` would read too — on an external store that
+ * is pages of remote rows just to find a title.
+ */
+function someProps(store: ox.Store, subject: string, graph: string, predicates: readonly { readonly value: string }[]): Props {
+  const out: Props = new Map();
+  const s = ox.namedNode(subject);
+  const g = ox.namedNode(graph);
+  for (const p of predicates) {
+    const values = store.match(s, ox.namedNode(p.value), null, g).map((q) => q.object.value);
+    if (values.length > 0) out.set(p.value, values);
+  }
+  return out;
+}
+
 export function readDatasetSummary(store: ox.Store, uri: string, v: Vocab): DatasetSummary {
   const g = ox.namedNode(uri);
   const features = store
@@ -109,7 +125,7 @@ export function readDatasetTitle(store: ox.Store, uri: string): string {
 
 /** Everything the dataset says of itself but its features, and how many features it has. */
 export function readDatasetInfo(store: ox.Store, uri: string, v: Vocab): Omit<DatasetSummary, "features"> & { readonly featureCount: number } {
-  const p = props(store, uri, uri);
+  const p = someProps(store, uri, uri, [dc.title, v.qg.fileName, dc.date, v.qg.numberOfCompounds, v.qg.numberOfEntries, v.qg.numberOfFeatures, v.qg.warning, ot.parameters, ot.hasSource, v.qg.algorithm]);
   const one = (k: { value: string }): string => p.get(k.value)?.[0] ?? "";
   const warnings = (p.get(v.qg.warning.value) ?? [])
     .map((w) => {
