@@ -328,7 +328,8 @@ export class SparqlStore implements StoreBackend {
     this.catalogBatch = o.catalogBatch ?? CATALOG_BATCH;
     this.authorization = o.authorization;
     this.reads = new SparqlReads(endpoints.query, { ...o.reads, ...(o.authorization ? { authorization: o.authorization } : {}) });
-    this.entries.listen((g, e) => this.reads.changed(g, e?.triples));
+    // With each ready version goes its local copy, when the cache holds one (the read threads load small graphs from it).
+    this.entries.listen((g, e) => this.reads.changed(g, e?.triples, e ? (this.cache as BodyCache | undefined)?.location(g, e.commit ?? 0) : undefined));
     this.maxDumpTriples = o.maxDumpTriples ?? MAX_DUMP_TRIPLES;
     this.fetchPage = o.fetchPage ?? FETCH_PAGE;
     this.afterCommitPoint = o.afterCommitPoint;
@@ -365,6 +366,10 @@ export class SparqlStore implements StoreBackend {
     for (const [g, e] of replaces) ready.set(g, e.previousCommit!);
     const { cache, removed, adopted } = await BodyCache.open(o.bodies, ready);
     s.cache = cache;
+    for (const [g, e] of s.entries) {
+      const at = cache.location(g, e.commit ?? 0);
+      if (at) s.reads.located(g, at);
+    }
     // A crash while putting back leaves the entries `writing` with their previous commit: the next start does it again.
     const back = await s.putBack(replaces);
     const restored = undeleted.map(([g, e]): [string, Entry] => [g, { state: "ready", triples: e.triples, ...(adopted.has(g) ? { commit: adopted.get(g)! } : {}) }]);
@@ -501,7 +506,10 @@ export class SparqlStore implements StoreBackend {
         return this.cache.location(graph, commit);
       }
       await this.cache.publish(graph, commit, file);
-      return this.cache.location(graph, commit);
+      const at = this.cache.location(graph, commit);
+      const current = this.entries.get(graph);
+      if (at && current && (current.commit ?? 0) === commit) this.reads.located(graph, at);
+      return at;
     } catch (err) {
       await file.discard();
       throw err;
