@@ -62,6 +62,7 @@ import { MAX_QUEUED, SparqlReplica, type QueryOptions, type ReplicaResult } from
 import type { SparqlEndpoint, SparqlEndpointFigures } from "./sparql-endpoint.ts";
 import { queryForm, tokens, withPredeclaredPrefixes, type Token } from "./sparql-syntax.ts";
 import { probeDialect, type SparqlDialect } from "./sparql-dialect.ts";
+import { withLexicalFormsOfQuery } from "./sparql-terms.ts";
 
 export interface SparqlProxyOptions {
   /** The store's SPARQL query endpoint. */
@@ -457,10 +458,12 @@ export class SparqlProxy implements SparqlEndpoint {
     const form = queryForm(query);
     const graph = form === "CONSTRUCT" || form === "DESCRIBE";
     // Virtuoso's pragmas come before the prologue; the prefixes go after the query's own declarations
-    const text = pragmas + withPredeclaredPrefixes(taken.text, prefixes).text;
+    // A SELECT's doubles come whole through STR (Virtuoso writes 6 significant digits otherwise: docs/virtuoso.md finding 2)
+    const lexical = withLexicalFormsOfQuery(withPredeclaredPrefixes(taken.text, prefixes).text);
+    const text = pragmas + lexical.text;
     const body = await this.send(text, graph, defaultGraphs, namedGraphs, signal, pragmas);
     // 3. written as asked, by the embedded endpoint's code
-    return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body }, signal);
+    return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body, ...(lexical.added ? { remoteLexicalForms: true } : {}) }, signal);
   }
 
   /** Wait for a free place (FIFO), within the time limit. */
