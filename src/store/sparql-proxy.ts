@@ -16,6 +16,9 @@
  *      start within the time limit), asking for SPARQL JSON results (SELECT, ASK) or N-Triples
  *      (CONSTRUCT, DESCRIBE), with the predeclared prefixes declared as the embedded endpoint
  *      declares them, the time limit as Virtuoso's `timeout` parameter (ms) and as our own abort.
+ *      A SELECT goes with `(STR(?v) AS ?__str_v)` beside each variable it projects
+ *      (`withLexicalFormsOfQuery`): Virtuoso writes doubles with 6 significant digits, their STR
+ *      with 15 (docs/virtuoso.md finding 2); step 3 takes the doubles from them and drops them.
  *   3. the answer written as the format asked for, in the worker again (sparql-exec.ts
  *      `executeRemote`: the same serialisers, the result limit counted first), so that
  *      representations are the embedded endpoint's.
