@@ -7,6 +7,8 @@
  *
  * Reads (`read`): the named reads run in read threads of their own against the external store
  * (sparql-reads.ts; docs/virtuoso.md "How the SPARQL backend reads"), seeing only ready graphs.
+ * With each ready graph the threads are given its local copy (below) when there is one: a small
+ * graph is loaded from it, as written (exact doubles), without a remote call.
  *
  * Bodies: every put's N-Triples, exactly as the service wrote them, are also kept in a local
  * cache (body-cache.ts), written and fsynced before the commit point and renamed after it; a graph
@@ -366,9 +368,12 @@ export class SparqlStore implements StoreBackend {
     for (const [g, e] of replaces) ready.set(g, e.previousCommit!);
     const { cache, removed, adopted } = await BodyCache.open(o.bodies, ready);
     s.cache = cache;
+    // The read threads (started at the first read) load small graphs from these copies.
+    let n = 0;
     for (const [g, e] of s.entries) {
       const at = cache.location(g, e.commit ?? 0);
       if (at) s.reads.located(g, at);
+      if (++n % 20_000 === 0) await tick();
     }
     // A crash while putting back leaves the entries `writing` with their previous commit: the next start does it again.
     const back = await s.putBack(replaces);
