@@ -128,8 +128,10 @@ export class SparqlReads {
       msg = { type: "gone", graph };
     } else {
       const version = ++this.version;
-      this.ready.set(graph, { triples, version, at });
-      msg = { type: "ready", graph, triples, version, ...(at ? { at } : {}) };
+      // Only the graphs a thread may load whole need their copy's location (the message stays small for the others).
+      const kept = at && triples <= this.cacheGraphTriples ? at : undefined;
+      this.ready.set(graph, { triples, version, at: kept });
+      msg = { type: "ready", graph, triples, version, ...(kept ? { at: kept } : {}) };
     }
     for (const s of this.slots) s.worker.postMessage(msg);
   }
@@ -140,7 +142,7 @@ export class SparqlReads {
    */
   located(graph: string, at: BodyLocation): void {
     const r = this.ready.get(graph);
-    if (!r || r.at) return;
+    if (!r || r.at || r.triples > this.cacheGraphTriples) return;
     r.at = at;
     const msg: ToReadThread = { type: "ready", graph, triples: r.triples, version: r.version, at };
     for (const s of this.slots) s.worker.postMessage(msg);
