@@ -4,9 +4,12 @@
  * dataset, a model with its BBRC feature dataset, a prediction, a 2-fold cross-validation and its
  * report, their tasks) copied into a Virtuoso started for the bench (ResultSetMaxRows 10,000, its
  * default). Each read runs `--runs` times in a row on: the embedded store; the SPARQL store with
- * every call remote (no cache); the SPARQL store with the cache of small graphs, cold (a fresh
- * store whose thread has started: the first run fetches the graphs) and warm (the later runs). Printed per read: median ms
- * and the remote calls of one run.
+ * every call remote (no cache); the SPARQL store with the cache of small graphs, without local
+ * copies of the graphs (an empty body cache: the thread fetches each small graph from the store,
+ * as every read did before the read threads took the local copies), cold (a fresh store whose
+ * thread has started: the first run fetches the graphs) and warm (the later runs); the same with
+ * the local copies the commits wrote (the thread loads small graphs from them). Printed per read:
+ * median ms and the remote calls of one run.
  *
  *   npx tsx bench/sparql-reads.ts [--runs N]
  */
@@ -27,7 +30,8 @@ const [virtuoso, w] = await Promise.all([startVirtuoso({ resultSetMaxRows: 10_00
 try {
   const v = new Vocab(w.base);
   const endpoints: SparqlEndpoints = { query: virtuoso.sparql, update: virtuoso.update, gsp: virtuoso.gsp, base: w.base };
-  const loader = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-loader") });
+  const copies = join(virtuoso.dir, "bodies-loader");
+  const loader = await SparqlStore.open(endpoints, { bodies: copies });
   await w.copyTo(loader);
   await loader.close();
   const readOn = <K extends ReadName>(s: StoreBackend, name: K, ...args: ReadArgs<K>): Promise<any> => s.read(MODULE, name, [v.base, ...args]); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -50,7 +54,7 @@ try {
   ];
   const uncached = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-uncached"), reads: { cacheGraphTriples: 0 } });
   console.log(`${w.graphs.length} graphs; ${RUNS} runs per read; median ms (remote calls of one run)`);
-  console.log(["read", "embedded", "SPARQL, no cache", "SPARQL cache, cold", "SPARQL cache, warm"].join(" | "));
+  console.log(["read", "embedded", "SPARQL, no cache", "cache from the store, cold", "warm", "cache from local copies, cold", "warm"].join(" | "));
   for (const [label, name, args] of cases) {
     const time = async (s: StoreBackend, runs: number): Promise<{ ms: number[]; calls: number[] }> => {
       const ms: number[] = [];
@@ -66,13 +70,20 @@ try {
     const median = (xs: number[]): string => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(1);
     const e = await time(w.embedded, RUNS);
     const u = await time(uncached, RUNS);
-    const cached = await SparqlStore.open(endpoints, { bodies: join(virtuoso.dir, "bodies-cached"), reads: { threads: 1 } }); // one thread: every run meets the same cache
-    await readOn(cached, "creator", `${w.base}/nothing`); // the thread started and the reads loaded (no remote call: not a graph)
-    const c = await time(cached, RUNS);
-    await cached.close();
-    console.log(
-      [label, median(e.ms), `${median(u.ms)} (${u.calls[0]})`, `${c.ms[0]!.toFixed(1)} (${c.calls[0]})`, `${median(c.ms.slice(1))} (${c.calls[c.calls.length - 1]})`].join(" | "),
-    );
+    const cachedOn = async (bodies: string): Promise<{ ms: number[]; calls: number[] }> => {
+      const cached = await SparqlStore.open(endpoints, { bodies, reads: { threads: 1 } }); // one thread: every run meets the same cache
+      try {
+        await readOn(cached, "creator", `${w.base}/nothing`); // the thread started and the reads loaded (no remote call: not a graph)
+        return await time(cached, RUNS);
+      } finally {
+        await cached.close();
+      }
+    };
+    const c = await cachedOn(join(virtuoso.dir, "bodies-cached"));
+    const l = await cachedOn(copies);
+    const cold = (x: { ms: number[]; calls: number[] }): string => `${x.ms[0]!.toFixed(1)} (${x.calls[0]})`;
+    const warm = (x: { ms: number[]; calls: number[] }): string => `${median(x.ms.slice(1))} (${x.calls[x.calls.length - 1]})`;
+    console.log([label, median(e.ms), `${median(u.ms)} (${u.calls[0]})`, cold(c), warm(c), cold(l), warm(l)].join(" | "));
   }
   await uncached.close();
 } finally {

@@ -64,7 +64,7 @@ export interface QueryDataset {
 }
 
 /** The dataset and what else a request asks of a query (sparql-exec.ts QueryRequest). */
-export type QueryOptions = QueryDataset & Pick<QueryRequest, "prefixes" | "table" | "remote">;
+export type QueryOptions = QueryDataset & Pick<QueryRequest, "prefixes" | "table" | "remote" | "remoteLexicalForms">;
 
 /** A query's serialised result; the bytes were transferred from the worker, not copied. */
 export interface ReplicaResult {

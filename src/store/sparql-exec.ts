@@ -26,6 +26,7 @@
 import * as ox from "oxigraph";
 import { BadRequest } from "../errors.ts";
 import { withTemporaryStore } from "./apply.ts";
+import { foldLexicalForms } from "./sparql-terms.ts";
 import { explainSyntaxError, isGraphFormat, isSolutionFormat, looksLikeUpdate, offsetOf, queryForm, usesFrom, usesService, withPredeclaredPrefixes, type QueryForm } from "./sparql-syntax.ts";
 
 export interface QueryRequest {
@@ -44,6 +45,8 @@ export interface QueryRequest {
    * page's table) by the same code as a local result (`executeRemote`); the query is not run.
    */
   readonly remote?: string;
+  /** The remote SELECT was sent `withLexicalFormsOfQuery` (sparql-terms.ts): its doubles are taken whole from their `__str_` companions, which go. */
+  readonly remoteLexicalForms?: boolean;
 }
 
 /** The result as the HTML page shows it (see the module comment); JSON of a `QueryTable`. */
@@ -346,8 +349,8 @@ export function executeRemote(req: QueryRequest & { remote: string }, maxResults
   }
   return withTemporaryStore((tmp) => {
     if (typeof parsed.boolean === "boolean") return local(tmp, parsed.boolean ? "ASK {}" : "ASK { FILTER(false) }");
-    const bindings = parsed.results?.bindings ?? [];
+    const { vars, bindings } = req.remoteLexicalForms ? foldLexicalForms(parsed) : { vars: parsed.head?.vars ?? [], bindings: parsed.results?.bindings ?? [] };
     if (bindings.length > maxResults) throw tooLarge(bindings.length, maxResults, "rows");
-    return local(tmp, solutionsQuery(parsed.head?.vars ?? [], bindings));
+    return local(tmp, solutionsQuery(vars, bindings));
   });
 }

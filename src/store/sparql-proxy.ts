@@ -16,6 +16,9 @@
  *      start within the time limit), asking for SPARQL JSON results (SELECT, ASK) or N-Triples
  *      (CONSTRUCT, DESCRIBE), with the predeclared prefixes declared as the embedded endpoint
  *      declares them, the time limit as Virtuoso's `timeout` parameter (ms) and as our own abort.
+ *      A SELECT goes with `(STR(?v) AS ?__str_v)` beside each variable it projects
+ *      (`withLexicalFormsOfQuery`): Virtuoso writes doubles with 6 significant digits, their STR
+ *      with 15 (docs/virtuoso.md finding 2); step 3 takes the doubles from them and drops them.
  *   3. the answer written as the format asked for, in the worker again (sparql-exec.ts
  *      `executeRemote`: the same serialisers, the result limit counted first), so that
  *      representations are the embedded endpoint's.
@@ -72,6 +75,7 @@ import { MAX_QUEUED, SparqlReplica, type QueryOptions, type ReplicaResult } from
 import type { SparqlEndpoint, SparqlEndpointFigures } from "./sparql-endpoint.ts";
 import { queryForm, tokens, withPredeclaredPrefixes, type Token } from "./sparql-syntax.ts";
 import { probeDialect, type SparqlDialect } from "./sparql-dialect.ts";
+import { withLexicalFormsOfQuery } from "./sparql-terms.ts";
 
 export interface SparqlProxyOptions {
   /** The store's SPARQL query endpoint. */
@@ -579,10 +583,12 @@ export class SparqlProxy implements SparqlEndpoint {
     const form = queryForm(query);
     const graph = form === "CONSTRUCT" || form === "DESCRIBE";
     // Virtuoso's pragmas come before the prologue; the prefixes go after the query's own declarations
-    const sent = pragmas + withPredeclaredPrefixes(text, prefixes).text;
+    // A SELECT's doubles come whole through STR (Virtuoso writes 6 significant digits otherwise: docs/virtuoso.md finding 2)
+    const lexical = withLexicalFormsOfQuery(withPredeclaredPrefixes(text, prefixes).text);
+    const sent = pragmas + lexical.text;
     const body = await this.send(sent, graph, defaultGraphs, namedGraphs, signal, pragmas);
     // 3. written as asked, by the embedded endpoint's code
-    return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body }, signal);
+    return this.checker.query(query, format, { prefixes, ...(table ? { table } : {}), remote: body, ...(lexical.added ? { remoteLexicalForms: true } : {}) }, signal);
   }
 
   /**

@@ -12,22 +12,31 @@
  * its end before the next message is handled, so it sees the ready set as it was when it was sent.
  *
  * Small graphs are answered locally: a graph named by a call (`match`/`has` with a graph, or a
- * `query` whose only graph is named) with at most `cacheGraphTriples` triples is fetched whole
+ * `query` whose only graph is named) with at most `cacheGraphTriples` triples is loaded whole
  * once per version into an Oxigraph store of this thread, and every later call on it is answered
- * there (least recently used graphs go first once the cached triples pass `cacheTriples`).
+ * there (least recently used graphs go first once the cached triples pass `cacheTriples`). It is
+ * loaded from the service's local copy of its N-Triples (body-cache.ts) when its `ready` message
+ * names one: the literals exactly as written (Virtuoso gives doubles back with 15 significant
+ * digits, docs/virtuoso.md finding 2), no remote call. The location comes with the version, so
+ * the thread never reads another version's copy: a file under its final name is complete and
+ * never rewritten (its name holds the commit), only removed once its graph is replaced or
+ * deleted. A copy that is missing (removed meanwhile, cache lost) or unreadable is fetched from
+ * the store instead, as a graph without a local copy is.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import * as ox from "oxigraph";
 import { checkPlain } from "./plain-data.ts";
 import { csvFromJson, fromJson, iriText, rowsFromJson, soleGraph, STR_PREFIX, termText, withLexicalForms, type JsonResults, type JsonTerm } from "./sparql-terms.ts";
 import type { ReadsModule } from "./graph-store.ts";
+import type { BodyLocation } from "./journal.ts";
 
 export interface ReadThreadData {
   /** Set to 1 by the main thread when an answer is on `answers`. */
   readonly flag: SharedArrayBuffer;
   readonly answers: MessagePort;
-  /** The ready graphs at the thread's start: [graph, triples, version]. */
-  readonly ready: readonly (readonly [string, number, number])[];
+  /** The ready graphs at the thread's start: [graph, triples, version, local copy (when there is one)]. */
+  readonly ready: readonly (readonly [string, number, number, BodyLocation | undefined])[];
   /** Most rows of one SELECT answer (Virtuoso's ResultSetMaxRows). */
   readonly maxRows: number;
   readonly cacheGraphTriples: number;
@@ -35,7 +44,8 @@ export interface ReadThreadData {
 }
 
 export type ToReadThread =
-  | { readonly type: "ready"; readonly graph: string; readonly triples: number; readonly version: number }
+  /** A graph is ready (a new version), or its version got a local copy (`at`, same version). */
+  | { readonly type: "ready"; readonly graph: string; readonly triples: number; readonly version: number; readonly at?: BodyLocation }
   | { readonly type: "gone"; readonly graph: string }
   | { readonly type: "read"; readonly id: number; readonly module: string; readonly name: string; readonly args: readonly unknown[]; readonly timeoutMs: number };
 
@@ -53,6 +63,8 @@ export type HttpAnswer = { readonly call: number; readonly ok: true; readonly te
 export interface ReadStats {
   readonly remoteCalls: number;
   readonly localCalls: number;
+  /** Graphs loaded from their local copy (body cache) during the read. */
+  readonly fileLoads: number;
   readonly cachedGraphs: number;
   readonly cachedTriples: number;
 }
@@ -69,12 +81,13 @@ if (!port) throw new Error("sparql-read-worker.ts must run in a worker thread");
 const data = workerData as ReadThreadData;
 const flag = new Int32Array(data.flag);
 
-/** The ready graphs: size and version (the version changes with every commit that writes the graph). */
-const ready = new Map<string, { triples: number; version: number }>(data.ready.map(([g, triples, version]) => [g, { triples, version }]));
+/** The ready graphs: size, version (it changes with every commit that writes the graph) and the version's local copy. */
+const ready = new Map<string, { triples: number; version: number; at: BodyLocation | undefined }>(data.ready.map(([g, triples, version, at]) => [g, { triples, version, at }]));
 
 let calls = 0;
 let remoteCalls = 0;
 let localCalls = 0;
+let fileLoads = 0;
 /** The current read's deadline (ms since the epoch). */
 let deadline = Infinity;
 let readName = "";
@@ -130,6 +143,8 @@ interface Cached {
   readonly version: number;
   readonly store: ox.Store;
   readonly triples: number;
+  /** Loaded from the local copy (else fetched from the store: doubles to 15 digits). */
+  readonly exact: boolean;
 }
 /** In use order: the least recently used first. */
 const cache = new Map<string, Cached>();
@@ -143,10 +158,69 @@ function evict(graph: string): void {
   (c.store as unknown as { free?: () => void }).free?.();
 }
 
-/** The local copy of a ready graph small enough to be cached (fetched now if needed), else undefined. */
+/**
+ * The bytes of a local copy, or undefined when it cannot be read whole (removed by a later commit
+ * meanwhile, the cache lost): the caller fetches from the store instead. An open file that is
+ * removed is still read to its end (POSIX), and a file is never rewritten under its final name.
+ */
+function readCopy(at: BodyLocation): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(at.path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const out = Buffer.alloc(at.length);
+    let done = 0;
+    while (done < at.length) {
+      const n = readSync(fd, out, done, at.length - done, at.offset + done);
+      if (n === 0) return undefined;
+      done += n;
+    }
+    return out;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The graph loaded from its local copy, exactly as written (undefined: no copy to read). */
+function fromCopy(at: BodyLocation, g: ox.NamedNode): ox.Store | undefined {
+  const bytes = readCopy(at);
+  if (!bytes) return undefined;
+  const store = new ox.Store();
+  try {
+    if (bytes.length > 0) store.load(bytes, { format: "application/n-triples", to_graph_name: g, no_transaction: true });
+  } catch {
+    (store as unknown as { free?: () => void }).free?.();
+    return undefined;
+  }
+  fileLoads++;
+  return store;
+}
+
+/** The graph fetched whole from the store (undefined: not the size the catalog says). */
+function fromStore(graph: string, triples: number, g: ox.NamedNode): ox.Store | undefined {
+  if (triples >= data.maxRows) return undefined;
+  const rows = remote(`SELECT ?s ?p ?o (STR(?o) AS ?${STR_PREFIX}o) WHERE { GRAPH ${iriText(graph)} { ?s ?p ?o } }`).results?.bindings ?? [];
+  if (rows.length !== triples) {
+    // Not what the catalog says (written meanwhile, or a bad size): answer remotely this time.
+    return undefined;
+  }
+  const store = new ox.Store();
+  for (const b of rows) store.add(ox.quad(fromJson(b.s!) as ox.NamedNode, fromJson(b.p!) as ox.NamedNode, fromJson(b.o!, b[`${STR_PREFIX}o`]), g));
+  return store;
+}
+
+/**
+ * The cached copy of a ready graph small enough to be cached (loaded now if needed: from its
+ * local copy when there is one, else fetched from the store), else undefined.
+ */
 function local(graph: string): ox.Store | undefined {
   const r = ready.get(graph);
-  if (!r || r.triples > data.cacheGraphTriples || r.triples >= data.maxRows) return undefined;
+  if (!r || r.triples > data.cacheGraphTriples) return undefined;
   const c = cache.get(graph);
   if (c && c.version === r.version) {
     cache.delete(graph);
@@ -155,15 +229,12 @@ function local(graph: string): ox.Store | undefined {
   }
   evict(graph);
   const g = ox.namedNode(graph);
-  const rows = remote(`SELECT ?s ?p ?o (STR(?o) AS ?${STR_PREFIX}o) WHERE { GRAPH ${iriText(graph)} { ?s ?p ?o } }`).results?.bindings ?? [];
-  if (rows.length !== r.triples) {
-    // Not what the catalog says (written meanwhile, or a bad size): answer remotely this time.
-    return undefined;
-  }
-  const store = new ox.Store();
-  for (const b of rows) store.add(ox.quad(fromJson(b.s!) as ox.NamedNode, fromJson(b.p!) as ox.NamedNode, fromJson(b.o!, b[`${STR_PREFIX}o`]), g));
-  cache.set(graph, { version: r.version, store, triples: rows.length });
-  cachedTriples += rows.length;
+  const copy = r.at && fromCopy(r.at, g);
+  const store = copy || fromStore(graph, r.triples, g);
+  if (!store) return undefined;
+  const triples = store.size;
+  cache.set(graph, { version: r.version, store, triples, exact: !!copy });
+  cachedTriples += triples;
   for (const old of cache.keys()) {
     if (cachedTriples <= data.cacheTriples || old === graph) break;
     evict(old);
@@ -252,12 +323,13 @@ const store = new RemoteStore() as unknown as ox.Store;
 const modules = new Map<string, ReadsModule>();
 
 function stats(): ReadStats {
-  return { remoteCalls, localCalls, cachedGraphs: cache.size, cachedTriples };
+  return { remoteCalls, localCalls, fileLoads, cachedGraphs: cache.size, cachedTriples };
 }
 
 async function read(msg: Extract<ToReadThread, { type: "read" }>): Promise<void> {
   remoteCalls = 0;
   localCalls = 0;
+  fileLoads = 0;
   try {
     let mod = modules.get(msg.module);
     if (!mod) modules.set(msg.module, (mod = (await import(msg.module)) as ReadsModule));
@@ -282,9 +354,10 @@ let chain: Promise<void> = Promise.resolve();
 port.on("message", (msg: ToReadThread) => {
   chain = chain.then(() => {
     if (msg.type === "ready") {
-      ready.set(msg.graph, { triples: msg.triples, version: msg.version });
+      ready.set(msg.graph, { triples: msg.triples, version: msg.version, at: msg.at });
       const c = cache.get(msg.graph);
-      if (c && c.version !== msg.version) evict(msg.graph);
+      // A new version; or the same one whose local copy is now known, cached from the store: loaded again from the copy.
+      if (c && (c.version !== msg.version || (msg.at && !c.exact))) evict(msg.graph);
     } else if (msg.type === "gone") {
       ready.delete(msg.graph);
       evict(msg.graph);

@@ -7,7 +7,9 @@
  *   first read; a read goes to an idle thread, or waits in a queue (first come, first served);
  * - sends each thread the ready graphs: the whole set when it starts, then each change
  *   (`ready`, `gone`) as it happens, on the same port as the reads, so a thread sees every change
- *   made before a read was sent and none made after;
+ *   made before a read was sent and none made after. With each ready graph goes the location of
+ *   that version's local copy (body-cache.ts) when there is one, also when the copy comes later
+ *   (fetched into the cache): a thread loads a small graph from it, as written, without the store;
  * - does the HTTP of the threads' calls: a thread posts a query and blocks; this side POSTs it
  *   to the query endpoint and hands the JSON text back on the thread's answer port, then wakes it (Atomics.notify on a shared flag). A store that does not
  *   answer, answers an error, cuts the result (`X-SPARQL-MaxRows`) or ran out of time (Virtuoso's
@@ -20,6 +22,7 @@
  */
 import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
 import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
+import type { BodyLocation } from "./journal.ts";
 import type { FromReadThread, HttpAnswer, HttpRequest, ReadStats, ReadThreadData, ToReadThread } from "./sparql-read-worker.ts";
 
 export interface SparqlReadsOptions {
@@ -87,7 +90,7 @@ export class ReadyGraphs<E extends { readonly triples: number }> extends Map<str
 }
 
 export class SparqlReads {
-  private readonly ready = new Map<string, { triples: number; version: number }>();
+  private readonly ready = new Map<string, { triples: number; version: number; at: BodyLocation | undefined }>();
   private version = 0;
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
@@ -114,17 +117,34 @@ export class SparqlReads {
     this.authorization = o.authorization;
   }
 
-  /** A graph became ready (`triples` = its size) or stopped being so (undefined). */
-  changed(graph: string, triples: number | undefined): void {
+  /**
+   * A graph became ready (`triples` = its size; `at` = this version's local copy, if any) or
+   * stopped being so (undefined).
+   */
+  changed(graph: string, triples: number | undefined, at?: BodyLocation): void {
     let msg: ToReadThread;
     if (triples === undefined) {
       if (!this.ready.delete(graph)) return;
       msg = { type: "gone", graph };
     } else {
       const version = ++this.version;
-      this.ready.set(graph, { triples, version });
-      msg = { type: "ready", graph, triples, version };
+      // Only the graphs a thread may load whole need their copy's location (the message stays small for the others).
+      const kept = at && triples <= this.cacheGraphTriples ? at : undefined;
+      this.ready.set(graph, { triples, version, at: kept });
+      msg = { type: "ready", graph, triples, version, ...(kept ? { at: kept } : {}) };
     }
+    for (const s of this.slots) s.worker.postMessage(msg);
+  }
+
+  /**
+   * The ready graph's current version now has a local copy at `at` (fetched into the cache after
+   * it became ready). The caller makes sure `at` is the current version's.
+   */
+  located(graph: string, at: BodyLocation): void {
+    const r = this.ready.get(graph);
+    if (!r || r.at || r.triples > this.cacheGraphTriples) return;
+    r.at = at;
+    const msg: ToReadThread = { type: "ready", graph, triples: r.triples, version: r.version, at };
     for (const s of this.slots) s.worker.postMessage(msg);
   }
 
@@ -170,7 +190,7 @@ export class SparqlReads {
     const data: ReadThreadData = {
       flag,
       answers: port1,
-      ready: [...this.ready].map(([g, r]) => [g, r.triples, r.version] as const),
+      ready: [...this.ready].map(([g, r]) => [g, r.triples, r.version, r.at] as const),
       maxRows: this.maxRows,
       cacheGraphTriples: this.cacheGraphTriples,
       cacheTriples: this.cacheTriples,

@@ -7,6 +7,8 @@
  *
  * Reads (`read`): the named reads run in read threads of their own against the external store
  * (sparql-reads.ts; docs/virtuoso.md "How the SPARQL backend reads"), seeing only ready graphs.
+ * With each ready graph the threads are given its local copy (below) when there is one: a small
+ * graph is loaded from it, as written (exact doubles), without a remote call.
  *
  * Bodies: every put's N-Triples, exactly as the service wrote them, are also kept in a local
  * cache (body-cache.ts), written and fsynced before the commit point and renamed after it; a graph
@@ -328,7 +330,8 @@ export class SparqlStore implements StoreBackend {
     this.catalogBatch = o.catalogBatch ?? CATALOG_BATCH;
     this.authorization = o.authorization;
     this.reads = new SparqlReads(endpoints.query, { ...o.reads, ...(o.authorization ? { authorization: o.authorization } : {}) });
-    this.entries.listen((g, e) => this.reads.changed(g, e?.triples));
+    // With each ready version goes its local copy, when the cache holds one (the read threads load small graphs from it).
+    this.entries.listen((g, e) => this.reads.changed(g, e?.triples, e ? (this.cache as BodyCache | undefined)?.location(g, e.commit ?? 0) : undefined));
     this.maxDumpTriples = o.maxDumpTriples ?? MAX_DUMP_TRIPLES;
     this.fetchPage = o.fetchPage ?? FETCH_PAGE;
     this.afterCommitPoint = o.afterCommitPoint;
@@ -365,6 +368,13 @@ export class SparqlStore implements StoreBackend {
     for (const [g, e] of replaces) ready.set(g, e.previousCommit!);
     const { cache, removed, adopted } = await BodyCache.open(o.bodies, ready);
     s.cache = cache;
+    // The read threads (started at the first read) load small graphs from these copies.
+    let n = 0;
+    for (const [g, e] of s.entries) {
+      const at = cache.location(g, e.commit ?? 0);
+      if (at) s.reads.located(g, at);
+      if (++n % 20_000 === 0) await tick();
+    }
     // A crash while putting back leaves the entries `writing` with their previous commit: the next start does it again.
     const back = await s.putBack(replaces);
     const restored = undeleted.map(([g, e]): [string, Entry] => [g, { state: "ready", triples: e.triples, ...(adopted.has(g) ? { commit: adopted.get(g)! } : {}) }]);
@@ -501,7 +511,10 @@ export class SparqlStore implements StoreBackend {
         return this.cache.location(graph, commit);
       }
       await this.cache.publish(graph, commit, file);
-      return this.cache.location(graph, commit);
+      const at = this.cache.location(graph, commit);
+      const current = this.entries.get(graph);
+      if (at && current && (current.commit ?? 0) === commit) this.reads.located(graph, at);
+      return at;
     } catch (err) {
       await file.discard();
       throw err;

@@ -6,9 +6,12 @@
  * embedded store. Pure functions: unit-tested in test/unit/store/sparql-terms.test.ts.
  */
 import * as ox from "oxigraph";
+import { tokens } from "./sparql-syntax.ts";
 
 const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
 const XSD_DATETIME = "http://www.w3.org/2001/XMLSchema#dateTime";
+const XSD_DOUBLE = "http://www.w3.org/2001/XMLSchema#double";
+const XSD_FLOAT = "http://www.w3.org/2001/XMLSchema#float";
 const RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
 
 /** `<iri>`, refusing characters an IRIREF may not hold (SPARQL 1.1 grammar, IRIREF). */
@@ -99,6 +102,62 @@ export function withLexicalForms(query: string): string {
   if (vars.length === 0) return query;
   const extra = vars.map((v) => ` (STR(?${v}) AS ?${STR_PREFIX}${v})`).join("");
   return `${query.slice(0, end).trimEnd()}${extra} ${query.slice(end)}`;
+}
+
+/**
+ * `withLexicalForms` for a query of the proxied `/sparql` (sparql-proxy.ts), by its tokens (a
+ * user's query may have comments, strings and subqueries): the outer SELECT's projected
+ * variables each get `(STR(?v) AS ?__str_v)`, inserted on the projection's line (the lines the
+ * store's messages name stay the user's). Unchanged (`added` false) when the query is not a
+ * SELECT, projects `*` or no variable, or already uses a variable named `__str_…`.
+ */
+export function withLexicalFormsOfQuery(query: string): { readonly text: string; readonly added: boolean } {
+  const unchanged = { text: query, added: false };
+  let select = false;
+  let depth = 0;
+  const vars: string[] = [];
+  let at = -1;
+  for (const t of tokens(query)) {
+    if (t.kind === "var" && t.text.slice(1).startsWith(STR_PREFIX)) return unchanged;
+    if (at >= 0) continue; // the rest is only looked through for `__str_` variables
+    const word = t.kind === "word" ? t.text.toUpperCase() : "";
+    if (!select) {
+      if (word === "SELECT") select = true;
+      else if (word === "CONSTRUCT" || word === "ASK" || word === "DESCRIBE") return unchanged;
+      continue;
+    }
+    if (t.kind === "punct" && (t.text === "(" || t.text === "[")) depth++;
+    else if (t.kind === "punct" && (t.text === ")" || t.text === "]")) depth--;
+    else if (depth === 0 && ((t.kind === "punct" && t.text === "{") || word === "WHERE" || word === "FROM")) at = t.start;
+    else if (depth === 0 && t.kind === "punct" && t.text === "*") return unchanged;
+    else if (depth === 0 && t.kind === "var") vars.push(t.text.slice(1));
+  }
+  if (at < 0 || vars.length === 0) return unchanged;
+  const extra = [...new Set(vars)].map((v) => `(STR(?${v}) AS ?${STR_PREFIX}${v}) `).join("");
+  return { text: `${query.slice(0, at)}${extra}${query.slice(at)}`, added: true };
+}
+
+/**
+ * SPARQL JSON results of a query sent `withLexicalFormsOfQuery`: each xsd:double and xsd:float
+ * with the lexical form its `__str_` companion gives (the whole value; Virtuoso writes 6
+ * significant digits, docs/virtuoso.md finding 2), the companions taken out of the head and the
+ * rows. Other terms stay as the store wrote them.
+ */
+export function foldLexicalForms<T extends { readonly type: string; readonly value: string; readonly datatype?: string }>(r: { readonly head?: { readonly vars?: readonly string[] }; readonly results?: { readonly bindings?: readonly Record<string, T>[] } }): { vars: string[]; bindings: Record<string, T>[] } {
+  const all = r.head?.vars ?? [];
+  const names = new Set(all);
+  const vars = all.filter((v) => !(v.startsWith(STR_PREFIX) && names.has(v.slice(STR_PREFIX.length))));
+  const bindings = (r.results?.bindings ?? []).map((b) => {
+    const out: Record<string, T> = {};
+    for (const v of vars) {
+      const t = b[v];
+      if (t === undefined) continue;
+      const lexical = b[`${STR_PREFIX}${v}`];
+      out[v] = (t.datatype === XSD_DOUBLE || t.datatype === XSD_FLOAT) && lexical?.type === "literal" ? { ...t, value: lexical.value } : t;
+    }
+    return out;
+  });
+  return { vars, bindings };
 }
 
 /** A JSON result value → the Oxigraph term; `lexical`, when given, is the literal's lexical form (STR of it). */

@@ -12,9 +12,13 @@
  * Also: g = null matches ignore a graph being written; a result past the row limit is refused
  * (query) or paged (match); a failed read leaves the next one working; a store that is down,
  * or that hangs, fails a read with a clear error and the next read works once it is back; a read
- * held by the store does not hold a read on the other thread.
+ * held by the store does not hold a read on the other thread. A small graph is loaded from the
+ * service's local copy of its N-Triples: a double written with 17 significant digits is read back
+ * exactly, without a remote call; without a copy (another store's cache directory, or the copy
+ * removed as the read starts) the graph is fetched from the store.
  * Not part of `npm test`: `npm run test:external`.
  */
+import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 import { createServer, type Server, type Socket, connect } from "node:net";
@@ -303,6 +307,58 @@ describe("reads on the SPARQL store: what they see, large results, failures", ()
     await assert.rejects(readOn(store, v, "featureColumn", G, F), /read featureColumn on the SPARQL store failed: .*row limit/);
     const entries = (await readOn(store, v, "entryLinesIn", G, 100, 5)) as number[];
     assert.deepEqual([...entries].sort((a, b) => a - b), [100, 101, 102, 103, 104], "a read after a failed one works (lines from 100 on, by construction)");
+  });
+
+  /**
+   * A small dataset whose values are doubles of 17 significant digits: 0.1 + 0.2 and 1 + 2⁻⁵²
+   * (IEEE 754 doubles: JavaScript's own arithmetic is the reference), which Virtuoso gives back
+   * with 15 (docs/virtuoso.md finding 2): "0.3" and "1.0".
+   */
+  const exactDataset = (d: string): string => {
+    const f = `${d}/feature/x`;
+    const XSD_DOUBLE = "http://www.w3.org/2001/XMLSchema#double";
+    return [
+      [1, String(0.1 + 0.2)],
+      [2, String(1 + 2 ** -52)],
+    ]
+      .map(([i, x]) => `<${d}#e${i}> <${QG}line> "${i}"^^<http://www.w3.org/2001/XMLSchema#integer> .\n<${d}#e${i}> <${ot.compound.value}> <${C1}> .\n<${d}#e${i}> <${ot.values.value}> <${d}#v${i}> .\n<${d}#v${i}> <${ot.feature.value}> <${f}> .\n<${d}#v${i}> <${ot.value.value}> "${x}"^^<${XSD_DOUBLE}> .\n`)
+      .join("");
+  };
+  const column = async (s: SparqlStore, d: string): Promise<string[]> => ((await readOn(s, v, "featureColumn", d, `${d}/feature/x`)) as { value: string }[]).map((r) => r.value);
+
+  test("a small graph is read from the service's local copy: a double of 17 significant digits comes back exactly, without a remote call", async () => {
+    const D = `${B}/dataset/exact`;
+    assert.equal(String(0.1 + 0.2), "0.30000000000000004", "17 significant digits");
+    await store.commit([{ graph: D, ntriples: exactDataset(D) }]);
+    assert.ok(store.storedBody(D), "the commit left a local copy");
+    assert.deepEqual(await column(store, D), ["0.30000000000000004", "1.0000000000000002"], "the values as written");
+    assert.deepEqual([store.reads.lastStats?.remoteCalls, store.reads.lastStats?.fileLoads], [0, 1], "loaded from the local copy, no remote call");
+    assert.deepEqual(await column(store, D), ["0.30000000000000004", "1.0000000000000002"]);
+    assert.equal(store.reads.lastStats?.remoteCalls, 0, "again without a remote call (the thread's cache, or the copy)");
+  });
+
+  test("a small graph without a local copy (another store's cache; a copy removed by a later commit as a read starts) is fetched from the store", async () => {
+    const D = `${B}/dataset/exact-elsewhere`;
+    await store.commit([{ graph: D, ntriples: exactDataset(D) }]);
+    // Virtuoso's 15 significant digits (docs/virtuoso.md finding 2): what a read gets without the copy.
+    const fromStore = (values: string[]): void => {
+      assert.equal(values[0], "0.3");
+      assert.ok(Math.abs(Number(values[1]) - 1) < 1e-14, values[1]);
+    };
+    const other = await SparqlStore.open(store.endpoints, { bodies: join(virtuoso.dir, "bodies-other") });
+    try {
+      assert.equal((await other.cache.usage()).files, 0, "no local copy in a new cache directory");
+      fromStore(await column(other, D));
+      assert.ok((other.reads.lastStats?.remoteCalls ?? 0) > 0 && other.reads.lastStats?.fileLoads === 0, "fetched from the store");
+    } finally {
+      await other.close();
+    }
+    const E = `${B}/dataset/exact-removed`;
+    await store.commit([{ graph: E, ntriples: exactDataset(E) }]);
+    // The thread was told where E's copy is; the copy goes before the read loads it (as when a commit replaces E meanwhile).
+    await unlink(store.storedBody(E)!.path);
+    fromStore(await column(store, E));
+    assert.ok((store.reads.lastStats?.remoteCalls ?? 0) > 0 && store.reads.lastStats?.fileLoads === 0, "fetched from the store");
   });
 
   test("a store that is down or hangs fails the read with a clear error; the next read works once it is back", async () => {

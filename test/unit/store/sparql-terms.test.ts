@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as ox from "oxigraph";
-import { csvFromJson, fromJson, iriText, rowsFromJson, soleGraph, termText, withLexicalForms, type JsonResults } from "../../../src/store/sparql-terms.ts";
+import { csvFromJson, foldLexicalForms, fromJson, iriText, rowsFromJson, soleGraph, termText, withLexicalForms, withLexicalFormsOfQuery, type JsonResults } from "../../../src/store/sparql-terms.ts";
 
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 const G = ox.namedNode("http://example.org/g");
@@ -69,6 +69,47 @@ describe("JSON results read back", () => {
     assert.equal(withLexicalForms("SELECT (COUNT(?f) AS ?n) WHERE { }"), "SELECT (COUNT(?f) AS ?n) WHERE { }");
     assert.equal(withLexicalForms("SELECT * WHERE { }"), "SELECT * WHERE { }");
     assert.equal(withLexicalForms("ASK { }"), "ASK { }");
+  });
+
+  test("withLexicalFormsOfQuery (a user's query on the proxied /sparql): the outer SELECT's variables, by tokens; the rewritten query parses", () => {
+    const q = 'PREFIX ot: <http://www.opentox.org/api/1.1#> # select ?z here is a comment\nSELECT DISTINCT ?c $x (COUNT(?y) AS ?n) WHERE { GRAPH ?g { ?c ot:p ?x ; ot:q "a ( ?w" . { SELECT ?y WHERE { ?y ?p ?o } } } } GROUP BY ?c ?x';
+    const r = withLexicalFormsOfQuery(q);
+    assert.equal(r.added, true);
+    assert.equal(r.text, q.replace(" WHERE {", " (STR(?c) AS ?__str_c) (STR(?x) AS ?__str_x) WHERE {"), "inserted before the outer WHERE, on its line");
+    const store = new ox.Store();
+    store.add(ox.quad(S, ox.namedNode("http://www.opentox.org/api/1.1#p"), ox.literal("0.30000000000000004", ox.namedNode(`${XSD}double`)), G));
+    assert.ok(Array.isArray(store.query(r.text)), "Oxigraph parses and runs it");
+    for (const same of ["SELECT * WHERE { ?s ?p ?o }", "ASK { ?s ?p ?o }", "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "SELECT ?__str_a WHERE { ?__str_a ?p ?o }", "SELECT ?a WHERE { ?a ?p ?__str_a }"]) {
+      assert.deepEqual(withLexicalFormsOfQuery(same), { text: same, added: false }, same);
+    }
+    assert.equal(withLexicalFormsOfQuery("SELECT ?a{?a ?p ?o}").text, "SELECT ?a(STR(?a) AS ?__str_a) {?a ?p ?o}");
+  });
+
+  test("foldLexicalForms: doubles and floats take their STR companion's lexical form; the companions go", () => {
+    const json: JsonResults = {
+      head: { vars: ["a", "b", "c", "__str_a", "__str_b", "__str_c"] },
+      results: {
+        bindings: [
+          {
+            a: { type: "literal", value: "0.3", datatype: `${XSD}double` },
+            __str_a: { type: "literal", value: "0.30000000000000004" },
+            b: { type: "literal", value: "2026-11-27T21:11:41.240Z", datatype: `${XSD}dateTime` },
+            __str_b: { type: "literal", value: "2026-11-27T21:11:41.24Z" },
+            c: { type: "uri", value: "http://x/c" },
+            __str_c: { type: "literal", value: "http://x/c" },
+          },
+          { a: { type: "literal", value: "1.0", datatype: `${XSD}float` }, __str_a: { type: "literal", value: "1" } },
+        ],
+      },
+    };
+    assert.deepEqual(foldLexicalForms(json), {
+      vars: ["a", "b", "c"],
+      bindings: [
+        { a: { type: "literal", value: "0.30000000000000004", datatype: `${XSD}double` }, b: { type: "literal", value: "2026-11-27T21:11:41.240Z", datatype: `${XSD}dateTime` }, c: { type: "uri", value: "http://x/c" } },
+        { a: { type: "literal", value: "1", datatype: `${XSD}float` } },
+      ],
+    });
+    assert.equal(Number(foldLexicalForms(json).bindings[0]!.a!.value), 0.1 + 0.2, "the whole double (IEEE 754 arithmetic as the reference)");
   });
 
   test("rows and CSV as Oxigraph gives them for the same query (companions left out)", () => {
