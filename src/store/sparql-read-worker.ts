@@ -27,7 +27,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import * as ox from "oxigraph";
 import { checkPlain } from "./plain-data.ts";
-import { csvFromJson, fromJson, iriText, rowsFromJson, soleGraph, STR_PREFIX, termText, withLexicalForms, type JsonResults, type JsonTerm } from "./sparql-terms.ts";
+import { csvFromJson, fromJson, iriText, pageable, rowsFromJson, soleGraph, STR_PREFIX, termText, withLexicalForms, type JsonResults, type JsonTerm } from "./sparql-terms.ts";
 import type { ReadsModule } from "./graph-store.ts";
 import type { BodyLocation } from "./journal.ts";
 
@@ -127,13 +127,18 @@ function remote(query: string): JsonResults {
  * unordered (ordered pages cannot pass the limit on Virtuoso, docs/virtuoso.md finding 5).
  */
 function paged(query: string): Record<string, JsonTerm>[] {
+  return pagedResults(query).results!.bindings;
+}
+
+/** `paged`, as one JSON result (the first page's head, every page's rows). */
+function pagedResults(query: string): JsonResults & { results: { bindings: Record<string, JsonTerm>[] } } {
   const out: Record<string, JsonTerm>[] = [];
   const page = Math.max(1, data.maxRows - 1);
   for (let offset = 0; ; offset += page) {
     const r = remote(`${query} LIMIT ${page} OFFSET ${offset}`);
     const rows = r.results?.bindings ?? [];
     for (const b of rows) out.push(b);
-    if (rows.length < page) return out;
+    if (rows.length < page) return { ...r, results: { bindings: out } };
   }
 }
 
@@ -284,7 +289,9 @@ class RemoteStore {
   /**
    * A query as Oxigraph's `store.query` answers it: SELECT → rows (or CSV text with
    * `results_format: "text/csv"`), ASK → boolean. A query whose graphs are all one named small
-   * graph runs on the local copy; any other goes to the store as it is. The default graph is not
+   * graph runs on the local copy; any other goes to the store as it is — a SELECT without ORDER BY,
+   * LIMIT or OFFSET of its own in pages (`pageable`), so that its answer may pass the store's row
+   * limit; any other is refused when it reaches the limit. The default graph is not
    * made empty as Oxigraph's is (a `default-graph-uri` also hides `GRAPH <g>` on Virtuoso): the
    * reads put every pattern in a GRAPH (docs/virtuoso.md "How the SPARQL backend reads").
    */
@@ -311,10 +318,13 @@ class RemoteStore {
         return l.query(query, options);
       }
     }
-    const r = remote(withLexicalForms(query));
+    const lexical = withLexicalForms(query);
+    // A SELECT that can be paged is read in pages, as `match` is: its answer may pass the store's row limit.
+    const inPages = pageable(lexical);
+    const r = inPages ? pagedResults(lexical) : remote(lexical);
     if (typeof r.boolean === "boolean") return r.boolean;
     if (!r.results) throw new Error("the SPARQL store answered a query with neither rows nor a boolean (CONSTRUCT and DESCRIBE are not supported here)");
-    if ((r.results.bindings.length ?? 0) >= data.maxRows) throw new Error(`the SPARQL store's answer has ${r.results.bindings.length} rows, its row limit: it may be cut short (${query.slice(0, 200)})`);
+    if (!inPages && (r.results.bindings.length ?? 0) >= data.maxRows) throw new Error(`the SPARQL store's answer has ${r.results.bindings.length} rows, its row limit: it may be cut short (${query.slice(0, 200)})`);
     return csv ? csvFromJson(r) : rowsFromJson(r);
   }
 }

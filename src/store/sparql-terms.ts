@@ -230,3 +230,28 @@ export function soleGraph(query: string): string | undefined {
   for (const m of query.matchAll(/\bGRAPH\s*<([^>]*)>/gi)) named.add(m[1]!);
   return named.size === 1 ? [...named][0] : undefined;
 }
+
+/**
+ * Whether a SELECT can be read in pages by appending `LIMIT n OFFSET k`: its WHERE group is
+ * followed by nothing but GROUP BY / HAVING (no ORDER BY — Virtuoso cannot sort past its row
+ * limit, docs/virtuoso.md finding 5 —, no LIMIT or OFFSET of its own, no trailing VALUES).
+ * Braces inside string literals are skipped (not inside long `"""` ones: the reads write none);
+ * IRIs written by `iriText` hold none.
+ */
+export function pageable(query: string): boolean {
+  const select = /\bSELECT\b/i.exec(query);
+  if (!select || /\b(ASK|CONSTRUCT|DESCRIBE)\b/i.test(query.slice(0, select.index))) return false;
+  let depth = 0;
+  let end = -1;
+  for (let i = select.index; i < query.length && end < 0; i++) {
+    const c = query[i]!;
+    if (c === '"' || c === "'") {
+      // A string literal: to its closing quote (escapes skipped).
+      for (i++; i < query.length && query[i] !== c; i++) if (query[i] === "\\") i++;
+    } else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) end = i;
+  }
+  if (end < 0) return false;
+  const tail = query.slice(end + 1);
+  return !/[{}]|\b(ORDER|LIMIT|OFFSET|VALUES)\b/i.test(tail);
+}

@@ -297,7 +297,7 @@ describe("reads on the SPARQL store: what they see, large results, failures", ()
     assert.deepEqual(await readOn(store, v, "compoundsByKey", KEY), [C1], "and not once deleted");
   });
 
-  test("a match past the row limit is read in pages; a query past it is refused, and the next read works", async () => {
+  test("a match past the row limit is read in pages, and so is an unordered query; an ordered query past it is refused, and the next read works", async () => {
     // 12,000 qg:smiles triples in G and one in C1: two pages of 9,999 rows.
     const t0 = performance.now();
     assert.deepEqual(await readOn(store, v, "compoundStructures"), { uris: [C1], smiles: ["CCO"] });
@@ -305,6 +305,12 @@ describe("reads on the SPARQL store: what they see, large results, failures", ()
     assert.equal(store.reads.lastStats?.remoteCalls, 2, "two pages");
     assert.equal(await readOn(store, v, "maxEntryLine", G), N, "an aggregate over the large graph is one row");
     await assert.rejects(readOn(store, v, "featureColumn", G, F), /read featureColumn on the SPARQL store failed: .*row limit/);
+    // A query without ORDER BY, LIMIT or OFFSET of its own is read in pages as a match is: featureValues's 12,000 rows (one per entry of G).
+    const values = (await readOn(store, v, "featureValues", G, [{ uri: F, title: "x", types: [], acceptValues: [], description: "", source: "", index: 0, properties: [] }])) as Map<string, Float64Array>;
+    assert.deepEqual([...values.keys()], [C1], "every entry is of C1");
+    const first = values.get(C1)![0]!;
+    assert.ok(Number.isInteger(first * 4) && first >= 0.25 && first <= N / 4, `one of G's values i/4, i in 1…${N}: ${first}`);
+    assert.equal(store.reads.lastStats?.remoteCalls, 2, "two pages of 9,999 rows, not refused at the row limit");
     const entries = (await readOn(store, v, "entryLinesIn", G, 100, 5)) as number[];
     assert.deepEqual([...entries].sort((a, b) => a - b), [100, 101, 102, 103, 104], "a read after a failed one works (lines from 100 on, by construction)");
   });

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as ox from "oxigraph";
-import { csvFromJson, foldLexicalForms, fromJson, iriText, rowsFromJson, soleGraph, termText, withLexicalForms, withLexicalFormsOfQuery, type JsonResults } from "../../../src/store/sparql-terms.ts";
+import { csvFromJson, foldLexicalForms, fromJson, iriText, pageable, rowsFromJson, soleGraph, termText, withLexicalForms, withLexicalFormsOfQuery, type JsonResults } from "../../../src/store/sparql-terms.ts";
 
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 const G = ox.namedNode("http://example.org/g");
@@ -143,4 +143,20 @@ test("soleGraph: the one graph a query names, when it names no other", () => {
   assert.equal(soleGraph("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } OPTIONAL { GRAPH ?c { ?c ?p ?o } } }"), undefined);
   assert.equal(soleGraph("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } GRAPH <http://x/h> { ?s ?p ?o } }"), undefined);
   assert.equal(soleGraph("SELECT ?s FROM <http://x/h> WHERE { GRAPH <http://x/g> { ?s ?p ?o } }"), undefined);
+});
+
+test("pageable: a SELECT is read in pages only when nothing but GROUP BY / HAVING follows its WHERE group", () => {
+  // The reads' own queries (src/resources/dataset-read.ts): featureValues, compoundsWithFirstLine, the feature page.
+  assert.equal(pageable("SELECT ?c ?f ?x WHERE { GRAPH <http://x/g> { ?e <http://x/c> ?c ; <http://x/v> ?v . ?v <http://x/f> ?f ; <http://x/x> ?x } }"), true);
+  assert.equal(pageable("SELECT ?val (COUNT(*) AS ?n) WHERE { GRAPH <http://x/g> { ?x <http://x/f> ?val } } GROUP BY ?val"), true);
+  assert.equal(pageable("SELECT ?c (MIN(?line) AS ?first) WHERE { GRAPH <http://x/g> { ?e <http://x/l> ?line ; <http://x/c> ?c } } GROUP BY ?c ORDER BY ?first"), false);
+  assert.equal(pageable("SELECT ?f ?t WHERE { GRAPH <http://x/g> { ?f a <http://x/F> OPTIONAL { ?f <http://x/i> ?i } } } ORDER BY ?i ?f LIMIT 10 OFFSET 20"), false);
+  assert.equal(pageable("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } } LIMIT 5"), false);
+  assert.equal(pageable("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } } OFFSET 5"), false);
+  assert.equal(pageable("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o } } VALUES ?s { <http://x/a> }"), false, "a trailing VALUES: LIMIT may not follow it");
+  // A brace inside a string literal does not end the WHERE group.
+  assert.equal(pageable('SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o FILTER(?o != "}") } } ORDER BY ?s'), false);
+  assert.equal(pageable('SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o FILTER(?o != "\\"}") } }'), true);
+  assert.equal(pageable("ASK { GRAPH <http://x/g> { ?s ?p ?o } }"), false);
+  assert.equal(pageable("SELECT ?s WHERE { GRAPH <http://x/g> { ?s ?p ?o }"), false, "unbalanced");
 });
