@@ -22,7 +22,7 @@
  * is `ready` here and its commit is complete.
  *
  * A commit number n, one after another (a queue):
- *   1. a small update (one per 300 graphs, 1,000 on Virtuoso) marks every graph of the commit `writing` (puts) or `deleting` (deletes),
+ *   1. a small update (one per 300 graphs) marks every graph of the commit `writing` (puts) or `deleting` (deletes),
  *      with `qg:commit n`; from then on none of them is served;
  *   2. each put's graph is dropped if it held anything, then its body goes in, in batches of at
  *      most 50,000 lines / 4 MB cut at line ends by GSP POST for a one-graph put, of at most
@@ -30,8 +30,8 @@
  *      larger ones: docs/virtuoso.md finding 9); a batch that fails is resent once (inserts
  *      into a set can be repeated), then the commit fails: its puts' graphs are dropped and
  *      removed from the catalog, its deletes are marked `ready` again, its replaced graphs put back;
- *   3. the puts are marked `ready` with their sizes (one update, or one per 300 graphs, 1,000 on
- *      Virtuoso; the statements an entry keeps, such as its `qg:commit`, are not sent), and the
+ *   3. the puts are marked `ready` with their sizes (one update, or one per 300 graphs; the
+ *      statements an entry keeps, such as its `qg:commit`, are not sent), and the
  *      last of these updates sets lastCommit to n: the commit point;
  *   4. the deleted graphs are dropped (`DROP SILENT GRAPH`) and their entries removed.
  * Start-up (`open`) rolls back every commit past lastCommit (its puts' graphs are dropped, its
@@ -148,12 +148,6 @@ const FETCH_PAGE = 5_000;
 const CATALOG_PAGE = 10_000;
 /** Catalog entries per small update (default). */
 const CATALOG_BATCH = 300;
-/**
- * Catalog entries per update on Virtuoso, whose updates carry `DEFINE sql:big-data-const 1`
- * (1,000 + 1,000 entries: 274–314 ms, against 47–69 ms for 150 + 150, i.e. ≈ 20 % less per entry
- * and 7× fewer requests; docs/virtuoso.md "Upload speed on the SPARQL store").
- */
-const VIRTUOSO_CATALOG_BATCH = 1_000;
 /** Graphs dropped per update. */
 const DROP_BATCH = 200;
 
@@ -329,7 +323,7 @@ export class SparqlStore implements StoreBackend {
   readonly insertLines: number;
   readonly batchBytes: number;
   private readonly timeoutMs: number;
-  private catalogBatch: number;
+  private readonly catalogBatch: number;
   private readonly authorization: string | undefined;
   private readonly maxDumpTriples: number;
   private readonly fetchPage: number;
@@ -381,7 +375,6 @@ export class SparqlStore implements StoreBackend {
     const t0 = performance.now();
     const s = new SparqlStore(endpoints, o);
     s.dialect = o.dialect ?? (await probeDialect(endpoints.query, o.authorization, s.timeoutMs));
-    if (o.catalogBatch === undefined && s.dialect === "virtuoso") s.catalogBatch = VIRTUOSO_CATALOG_BATCH;
     const found = await s.readCatalog();
     const last = s.lastSeq;
     const unfinished = (e: Entry): boolean => e.commit !== undefined && e.commit > last;
