@@ -146,7 +146,9 @@ async function sparqlStoreEnv(dataDir: string, base: string): Promise<Record<str
  * How long a server is given to listen: 60 s; 180 s on the SPARQL store, where a restart reads the
  * catalog (3 rows per graph) and the store's graph list (the proxy's foreign graphs) from
  * Virtuoso. Measured (2026-11-28, load average 15–25): a restart after budgets.test.ts's HIV upload
- * (41,119 compound graphs) did not listen within 60 s.
+ * (41,119 compound graphs) did not listen within 60 s, nor within 180 s (docs/virtuoso.md "Upload
+ * speed on the SPARQL store": the proxy's list of foreign graphs is a `SELECT DISTINCT ?g` over the
+ * whole store, which Virtuoso did not finish there).
  */
 export const START_WAIT_MS = TEST_STORE === "sparql" ? 180_000 : 60_000;
 
