@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { get, KAZIUS, uploadFile } from "../helpers/server.ts";
+import { get, KAZIUS, TEST_STORE, uploadFile } from "../helpers/server.ts";
 import { useServer } from "../helpers/use-server.ts";
 
 const UPLOADS = 3;
@@ -31,6 +31,15 @@ const MEDIAN_MS = 50;
  * (or by a whole commit) would fail it.
  */
 const MAX_MS = 1000;
+
+/**
+ * How long the three uploads may take in all: 180 s; 600 s on the SPARQL store, where the second
+ * and third commits replace the 4,068 compound graphs the first wrote (each upload found them new
+ * when it started): they are dropped and written again on Virtuoso, with their catalog entries.
+ * Measured (2026-11-28, this shared 2-core machine at load average 15–25): past 180 s in one run,
+ * ≈ 3–5 min in another (all three completed).
+ */
+const UPLOADS_WAIT_MS = TEST_STORE === "sparql" ? 600_000 : 180_000;
 
 interface Sample {
   readonly at: number;
@@ -77,7 +86,7 @@ describe("the event loop stays responsive while CPU-heavy uploads run", () => {
     };
 
     while (results.size < tasks.length) {
-      assert.ok(performance.now() - t0 < 180_000, "the uploads finished within 180 s");
+      assert.ok(performance.now() - t0 < UPLOADS_WAIT_MS, `the uploads finished within ${UPLOADS_WAIT_MS / 1000} s`);
       for (const task of tasks) {
         if (results.has(task)) continue;
         const everyoneRunning = results.size === 0;

@@ -1,13 +1,13 @@
 /**
  * store/sparql-store.ts helpers that need no external store: cutting bodies into batches of
- * whole lines, and N-Quads → INSERT DATA (checked by parsing the update with Oxigraph and
+ * whole lines, a catalog entry's change, and N-Quads → INSERT DATA (checked by parsing the update with Oxigraph and
  * comparing its quads with the N-Quads parsed on their own). The backend itself is tested
  * against Virtuoso in test/external/sparql-store.test.ts.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as ox from "oxigraph";
-import { batches, nquadsToInsert } from "../../../src/store/sparql-store.ts";
+import { batches, entryChange, nquadsToInsert } from "../../../src/store/sparql-store.ts";
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `<http://e/s${i}> <http://e/p> "${i}" .\n`).join("");
 
@@ -60,4 +60,38 @@ test("nquadsToInsert groups lines by their graph (found at the line's end, whate
     assert.deepEqual(shape(asTriples), shape(direct).filter((l) => l.endsWith(` ${g}`)));
   }
   assert.throws(() => nquadsToInsert(`<http://e/s> <http://e/p> "no graph" .\n`), /N-Quads line without a graph/);
+});
+
+test("entryChange: the statements a catalog request deletes and inserts; those both entries hold are neither (applied with Oxigraph: the same catalog as deleting the whole old entry and inserting the whole new one)", () => {
+  const g = "http://e/g";
+  const cat = "http://e/catalog";
+  const writing = { state: "writing" as const, triples: 0, commit: 7 };
+  const ready = { state: "ready" as const, triples: 4, commit: 7 };
+  // A publish: the commit is kept (by hand: state and triples change, commit stays).
+  const publish = entryChange(g, writing, ready);
+  assert.equal(publish.del.length, 2);
+  assert.equal(publish.ins.length, 2);
+  assert.ok([...publish.del, ...publish.ins].every((t) => !t.includes("#commit")));
+  // A replace's ready entry in a several-request publish keeps what it replaces too.
+  const replacing = { ...writing, previousCommit: 3, previousTriples: 9 };
+  const replaced = { ...ready, previousCommit: 3, previousTriples: 9 };
+  assert.deepEqual([entryChange(g, replacing, replaced).del.length, entryChange(g, replacing, replaced).ins.length], [2, 2]);
+  // Only one side: everything of it.
+  assert.deepEqual(entryChange(g, undefined, replacing).ins.length, 5);
+  assert.deepEqual(entryChange(g, ready, undefined).del.length, 3);
+  assert.deepEqual(entryChange(g, ready, ready), { del: [], ins: [] });
+  // Applied to a store holding the old entry: the same as the whole delete and insert.
+  for (const [from, to] of [[writing, ready], [replacing, replaced], [ready, { state: "deleting" as const, triples: 4, commit: 8 }]] as const) {
+    const whole = entryChange(g, undefined, from).ins;
+    const full = new ox.Store();
+    full.load(whole.join("\n"), { format: "application/n-triples", to_graph_name: ox.namedNode(cat) });
+    full.update(`DELETE DATA { GRAPH <${cat}> { ${entryChange(g, from, undefined).del.join("\n")} } } ; INSERT DATA { GRAPH <${cat}> { ${entryChange(g, undefined, to).ins.join("\n")} } }`);
+    const diff = new ox.Store();
+    diff.load(whole.join("\n"), { format: "application/n-triples", to_graph_name: ox.namedNode(cat) });
+    const c = entryChange(g, from, to);
+    diff.update(`${c.del.length > 0 ? `DELETE DATA { GRAPH <${cat}> { ${c.del.join("\n")} } } ;` : ""} INSERT DATA { GRAPH <${cat}> { ${c.ins.join("\n")} } }`);
+    const dump = (s: ox.Store): string[] => s.match().map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`).sort();
+    assert.deepEqual(dump(diff), dump(full));
+    assert.equal(dump(full).length, entryChange(g, undefined, to).ins.length);
+  }
 });
