@@ -14,9 +14,11 @@
  * tasks, the home page) every 100 ms with `Accept: text/uri-list` throughout: median, p99, max.
  *
  *   npx tsx bench/scale.ts [compounds=93127] [--pc-type topological] [--endpoint MUV-466] [--skip-mining]
+ *   (SERVICE_LOG=path: the service's whole output is written there at the end)
  *
  * Needs Debian's virtuoso-opensource (installed when missing and root). Takes tens of minutes.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DATA, freshDir, removeDir, startServer, uploadFile, type TestServer } from "../test/helpers/server.ts";
@@ -134,8 +136,15 @@ try {
       await new Promise((res) => setTimeout(res, 1000));
     }
   };
+  /** Bytes on disk under `dir` (du), in GB. */
+  const diskGb = (path: string): string => {
+    const r = spawnSync("du", ["-sb", path], { encoding: "utf8" });
+    return (Number(r.stdout.split(/\s/)[0]) / 1e9).toFixed(2);
+  };
   const step = (name: string, s: number, t: number): void =>
-    log(`${name.padEnd(34)} ${s.toFixed(1).padStart(8)} s   triples stored ${t.toLocaleString("en")}   service RSS ${(memory(srv!.proc.pid!).rss / 1024).toFixed(2)} GB`);
+    log(
+      `${name.padEnd(34)} ${s.toFixed(1).padStart(8)} s   triples stored ${t.toLocaleString("en")}   service RSS ${(memory(srv!.proc.pid!).rss / 1024).toFixed(2)} GB   disk: Virtuoso ${diskGb(v.dir)} GB, local body cache ${diskGb(`${dir}/data/bodies`)} GB`,
+    );
 
   log(`scale bench, ${new Date().toISOString()}, node ${process.version}, ${n} MUV compounds, Virtuoso started in ${(v.startMs / 1000).toFixed(1)} s`);
   let t0 = performance.now();
@@ -167,11 +176,19 @@ try {
 
   clearInterval(sampler);
   await polls.stop();
-  const stalls = [...srv.output().matchAll(/event loop stalled (\d+) ms/g)].map((m) => Number(m[1]));
+  // SERVICE_LOG=path keeps the service's whole output (its stalls and [timing] lines) for a closer look.
+  if (process.env.SERVICE_LOG) writeFileSync(process.env.SERVICE_LOG, srv.output());
+  // Each stall with the main thread's CPU time in it: at least half of it = the service's own work;
+  // less = the thread waited (for a core, the disk, a lock) — the machine's share.
+  const stallList = [...srv.output().matchAll(/event loop stalled (\d+) ms \(until ([^;]+); main thread CPU (\d+) ms\)/g)].map((m) => ({ ms: Number(m[1]), at: m[2]!, cpu: Number(m[3]) }));
+  const stalls = stallList.map((x) => x.ms);
+  const own = stallList.filter((x) => 2 * x.cpu >= x.ms);
   log(
     `poll latency over ${polls.latencies.length} polls: median ${percentile(polls.latencies, 50).toFixed(1)} ms, p99 ${percentile(polls.latencies, 99).toFixed(1)} ms, max ${Math.max(...polls.latencies).toFixed(0)} ms; errors ${polls.errors.length}${polls.errors.length ? ` (${polls.errors.slice(0, 3).join("; ")})` : ""}`,
   );
   log(`service peak RSS (VmHWM) ${(Math.max(peak, memory(srv.proc.pid!).hwm) / 1024).toFixed(2)} GB; event-loop stalls over 100 ms: ${stalls.length}, longest ${stalls.length ? Math.max(...stalls) : 0} ms`);
+  log(`  of which the main thread was on CPU at least half the time: ${own.length}, longest ${own.length ? Math.max(...own.map((x) => x.ms)) : 0} ms`);
+  for (const x of [...own].sort((a, b) => b.ms - a.ms).slice(0, 8)) log(`    ${x.ms} ms (CPU ${x.cpu} ms) until ${x.at}`);
 } catch (err) {
   // What the service logged before the failure (its own account of what went wrong).
   console.error(`service output (last 60 lines):\n${srv?.output().split("\n").slice(-60).join("\n")}`);

@@ -77,7 +77,8 @@ async function worker(argv: readonly string[]): Promise<void> {
  * that fires late by more than that means one piece of work held the main thread (a bug) — or,
  * on a machine with more busy threads than cores, that the thread waited for a core. The line
  * gives the CPU time the main thread used meanwhile (Linux: /proc/thread-self/stat, 10 ms
- * resolution) to tell the two apart.
+ * resolution) to tell the two apart. Every 30 s it also logs the process's memory (rss) beside the
+ * main thread's heap and buffers, to tell where a growth is.
  */
 function watchEventLoop(): void {
   const TICK = 10;
@@ -96,6 +97,13 @@ function watchEventLoop(): void {
     if (stall > 100) console.log(`event loop stalled ${Math.round(stall)} ms (until ${new Date().toISOString()}${cpu !== undefined && lastCpu !== undefined ? `; main thread CPU ${cpu - lastCpu} ms` : ""})`);
     lastCpu = cpu;
   }, TICK).unref();
+  // Memory every 30 s: the whole process (worker threads included) against this thread's heap and
+  // the buffers it holds — where a growth is.
+  setInterval(() => {
+    const m = process.memoryUsage();
+    const mb = (x: number): number => Math.round(x / 2 ** 20);
+    console.log(`memory: rss ${mb(m.rss)} MB; main thread heap ${mb(m.heapUsed)} MB, external ${mb(m.external)} MB (array buffers ${mb(m.arrayBuffers)} MB)`);
+  }, 30_000).unref();
 }
 
 /** CPU time (user + system) of the calling thread in ms, where Linux's /proc tells it. */

@@ -10,6 +10,8 @@ import type { RunOptions } from "./pool.ts";
 export interface Waiting {
   readonly owner: string;
   timer?: NodeJS.Timeout;
+  /** Stop watching the job's signal (set by watchWaiting; called when the job settles). */
+  unwatch?: () => void;
   reject(err: unknown): void;
 }
 
@@ -57,7 +59,10 @@ export class FairQueue<P extends Waiting> {
 
 /**
  * Stop `job` (with `stop`) when its signal aborts or when it has waited `maxWaitMs` for a worker;
- * false (and the job rejected) when the signal had aborted already.
+ * false (and the job rejected) when the signal had aborted already. The job must call
+ * `job.unwatch()` when it settles: a task's signal lives as long as the task, and a listener left
+ * on it holds the job — and through its promise, its output — until the task ends (the MUV
+ * descriptors on the SPARQL store: 7 GB of chunk outputs held this way).
  */
 export function watchWaiting(job: Waiting, kind: string, options: RunOptions, stop: (err: unknown) => void): boolean {
   const { signal } = options;
@@ -65,7 +70,11 @@ export function watchWaiting(job: Waiting, kind: string, options: RunOptions, st
     job.reject(new Cancelled("cancelled"));
     return false;
   }
-  signal?.addEventListener("abort", () => stop(new Cancelled("cancelled")), { once: true });
+  if (signal) {
+    const onAbort = (): void => stop(new Cancelled("cancelled"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    job.unwatch = () => signal.removeEventListener("abort", onAbort);
+  }
   const wait = options.maxWaitMs;
   if (wait !== undefined) {
     job.timer = setTimeout(() => stop(new ServiceUnavailable(`no worker was free for the job (${kind}) within ${wait} ms; try again later`)), wait);

@@ -56,6 +56,8 @@ export interface RunOptions {
 interface Pending {
   /** The wait timer, then the run timer (RunOptions.maxWaitMs, timeoutMs). */
   timer?: NodeJS.Timeout;
+  /** Stops watching the job's signal (fair-queue.ts watchWaiting). */
+  unwatch?: () => void;
   readonly id: number;
   readonly owner: string;
   readonly kind: string;
@@ -214,8 +216,8 @@ export class WorkerPool<J extends JobMap = JobMap> implements JobPool<J> {
         kind,
         input,
         options,
-        resolve: (out) => ((job.settled = true), clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
-        reject: (err) => ((job.settled = true), clearTimeout(job.timer), reject(err)),
+        resolve: (out) => ((job.settled = true), clearTimeout(job.timer), job.unwatch?.(), resolve(out as JobOutput<J, K>)),
+        reject: (err) => ((job.settled = true), clearTimeout(job.timer), job.unwatch?.(), reject(err)),
       };
       if (!watchWaiting(job, kind, options, (err) => this.stop(job, err))) return;
       const large = largeBytes(input, 0, []);

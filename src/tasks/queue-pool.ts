@@ -115,6 +115,8 @@ export interface QueuedJob {
 
 interface Pending {
   timer?: NodeJS.Timeout;
+  /** Stops watching the job's signal (fair-queue.ts watchWaiting). */
+  unwatch?: () => void;
   /** Set once the job is on Redis. */
   id?: string;
   /** The job was added to the BullMQ queue; its start was seen; its last progress; polls that found it nowhere. */
@@ -272,8 +274,8 @@ export class QueuePool<J extends JobMap = JobMap> implements JobPool<J> {
         kind,
         input,
         options,
-        resolve: (out) => (clearTimeout(job.timer), resolve(out as JobOutput<J, K>)),
-        reject: (err) => (clearTimeout(job.timer), reject(err)),
+        resolve: (out) => (clearTimeout(job.timer), job.unwatch?.(), resolve(out as JobOutput<J, K>)),
+        reject: (err) => (clearTimeout(job.timer), job.unwatch?.(), reject(err)),
       };
       if (!watchWaiting(job, kind, options, (err) => this.stop(job, err))) return;
       this.waiting.push(job);

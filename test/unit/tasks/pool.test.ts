@@ -58,3 +58,21 @@ test("a worker whose RDKit memory passed the threshold is replaced after answeri
     await pool.close();
   }
 });
+
+test("a finished job leaves no listener on its task's signal (a listener held each job's output until the task ended)", async () => {
+  const { getEventListeners } = await import("node:events");
+  const pool = servicePool(1);
+  const task = new AbortController();
+  try {
+    for (let i = 0; i < 20; i++) assert.equal((await pool.run("chem.identify", { cell: "CCO" }, { signal: task.signal })).ok, true);
+    await assert.rejects(pool.run("chem.depict", SLOW, { signal: task.signal, timeoutMs: 50 }), ServiceUnavailable);
+    assert.equal(getEventListeners(task.signal, "abort").length, 0, "listeners left on the task's signal after 21 settled jobs");
+    // and a running job is still cancelled by it
+    const running = pool.run("chem.depict", SLOW, { signal: task.signal });
+    await new Promise((r) => setTimeout(r, 50));
+    task.abort();
+    await assert.rejects(running, /cancelled/);
+  } finally {
+    await pool.close();
+  }
+});
