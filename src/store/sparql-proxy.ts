@@ -549,13 +549,17 @@ export class SparqlProxy implements SparqlEndpoint {
   private async readForeign(): Promise<string[]> {
     const all = await this.graphQuery(`SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g`);
     if (!all.cut) return this.notOwn(all.page);
+    console.error(`SPARQL proxy: the store cut the list of its graphs at its row limit (${this.rowLimit ?? "ResultSetMaxRows"}); reading it in pages that scan every triple (raise ResultSetMaxRows above the number of graphs: docs/virtuoso.md finding 11)`);
     const out: string[] = [];
+    // pages no longer than the store answers (a page cut short would look like the last one)
+    const size = Math.min(GRAPH_PAGE, this.rowLimit ?? GRAPH_PAGE);
     let last: string | undefined;
     for (;;) {
       const after = last === undefined ? "" : `FILTER(STR(?g) > ${JSON.stringify(last)})`;
-      const { page } = await this.graphQuery(`SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } ${after} } ORDER BY STR(?g) LIMIT ${GRAPH_PAGE}`);
+      const { page, cut } = await this.graphQuery(`SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } ${after} } ORDER BY STR(?g) LIMIT ${size}`);
       out.push(...this.notOwn(page));
-      if (page.length < GRAPH_PAGE) return out;
+      if (page.length < size && !cut) return out;
+      if (page.length === 0) throw new Error("the store answered an empty page of its graphs, cut at its row limit");
       last = page[page.length - 1]!;
     }
   }

@@ -133,3 +133,44 @@ describe("the proxy's foreign graphs on Virtuoso 7.2: read in the background, ke
     }
   });
 });
+
+describe("the foreign graphs when the store cuts the list at its row limit (ResultSetMaxRows 1,000 < its graphs)", () => {
+  let v: Virtuoso;
+  let store: SparqlStore;
+  let dir: string;
+
+  before(async () => {
+    v = await startVirtuoso({ resultSetMaxRows: 1_000 });
+    dir = freshDir();
+    store = await SparqlStore.open({ query: v.sparql, update: v.update, gsp: v.gsp, base: BASE }, { bodies: join(dir, "bodies"), gspParam: "graph-uri" });
+    for (let made = 0; made < 2_500; made += 500) {
+      const part = Array.from({ length: 500 }, (_, k) => `${BASE}/graph/m${made + k}`);
+      await store.commit([{ graphs: part, nquads: part.map((g, k) => `<${BASE}/s/m${made + k}> <${P}v> "${made + k}" <${g}> .\n`).join("") }]);
+    }
+    // graphs of another writer sorting before and after the service's
+    for (const g of ["http://a.test/first", "http://zz.test/last"]) {
+      const r = await fetch(v.update, { method: "POST", body: new URLSearchParams({ update: `INSERT DATA { GRAPH <${g}> { <${g}/s> <${P}v> "foreign" } }` }) });
+      assert.equal(r.status, 200, await r.text());
+    }
+  });
+
+  after(async () => {
+    await store?.close();
+    await v?.stop();
+    if (dir) removeDir(dir);
+  });
+
+  test("the GROUP BY answer is cut: the keyset pages find every foreign graph", async () => {
+    const graphs: ServedGraphs = { has: (g) => store.has(g), graphsWithPrefix: (p) => store.graphsWithPrefix(p), unservedGraphs: () => store.unservedGraphs() };
+    const p = await SparqlProxy.open(graphs, { endpoint: v.sparql, base: BASE, timeoutMs: 30_000, maxResults: 100_000, concurrency: 1, dialect: "virtuoso", foreignFile: join(dir, "foreign-graphs.json") });
+    try {
+      await p.foreignRead;
+      assert.equal(p.rowLimit, 1_000);
+      assert.deepEqual([...p.foreign].sort(), [...SYSTEM, "http://a.test/first", "http://zz.test/last"].sort());
+      const n = (JSON.parse((await p.query(`SELECT (COUNT(*) AS ?n) WHERE { ?s <${P}v> ?o }`, "application/sparql-results+json")).body.toString()) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0]!.n.value;
+      assert.equal(Number(n), 2_500, "the served triples only");
+    } finally {
+      await p.close();
+    }
+  });
+});
