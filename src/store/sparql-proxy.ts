@@ -31,8 +31,10 @@
  *   - Virtuoso (sparql-dialect.ts: it answers a query that begins with a `define` pragma): a query
  *     that names no dataset goes without lists, after `define input:default-graph-exclude <g>
  *     define input:named-graph-exclude <g>` for each graph not served — the catalog and the graphs
- *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (read once at start:
- *     every graph of the store that is not the service's). The pragmas stand on the query's first
+ *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (every graph of the
+ *     store that is not the service's: read in the background at start, kept in `foreignFile` for
+ *     the next start, which uses that list at once; until a first list exists a query that needs
+ *     it is 503 with Retry-After — `readForeign`, `exclusions`). The pragmas stand on the query's first
  *     line, before its prologue, so that the lines of the query sent are the user's; the store's
  *     messages (which quote the query) are given without them. Under such pragmas Virtuoso 7.2
  *     hides every constant `GRAPH <g>` (no rows; ASK/COUNT(*) one false match), but answers a
