@@ -95,6 +95,8 @@ async function openExternal(config: Config): Promise<{ store: StoreBackend; spar
       maxResults: config.sparqlMaxResults,
       concurrency: config.sparqlWorkers,
       dialect: external.dialect,
+      // the store's graphs that are not the service's, as found at the last start (read again in the background)
+      foreignFile: join(config.dataDir, "foreign-graphs.json"),
     });
     return { store, sparql };
   } catch (e) {

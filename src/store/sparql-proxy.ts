@@ -31,8 +31,10 @@
  *   - Virtuoso (sparql-dialect.ts: it answers a query that begins with a `define` pragma): a query
  *     that names no dataset goes without lists, after `define input:default-graph-exclude <g>
  *     define input:named-graph-exclude <g>` for each graph not served — the catalog and the graphs
- *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (read once at start:
- *     every graph of the store that is not the service's). The pragmas stand on the query's first
+ *     being written (`ServedGraphs.unservedGraphs`, now) and the foreign graphs (every graph of the
+ *     store that is not the service's: read in the background at start, kept in `foreignFile` for
+ *     the next start, which uses that list at once; until a first list exists a query that needs
+ *     it is 503 with Retry-After — `readForeign`, `exclusions`). The pragmas stand on the query's first
  *     line, before its prologue, so that the lines of the query sent are the user's; the store's
  *     messages (which quote the query) are given without them. Under such pragmas Virtuoso 7.2
  *     hides every constant `GRAPH <g>` (no rows; ASK/COUNT(*) one false match), but answers a
@@ -68,6 +70,7 @@
  * limit (Virtuoso's ResultSetMaxRows: `X-SPARQL-MaxRows` on a SELECT; a CONSTRUCT of one more
  * triple than the limit, found by a probe at start) → 400, as a result over `maxResults` is.
  */
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BadRequest, Cancelled, QueryTimeout, ServiceUnavailable } from "../errors.ts";
@@ -97,6 +100,12 @@ export interface SparqlProxyOptions {
    * (found once when it opens: sparql-dialect.ts); without it, the same probe runs here.
    */
   readonly dialect?: SparqlDialect;
+  /**
+   * Virtuoso: a file where the foreign graphs found last are kept (the service's data directory).
+   * At start the proxy uses that list at once and reads the store's graphs again in the background;
+   * without it, queries that need the list wait for that read (503 with Retry-After meanwhile).
+   */
+  readonly foreignFile?: string;
 }
 
 /** What the proxy needs of the store: the graphs it serves, and those it holds but does not serve. */
@@ -109,6 +118,10 @@ export interface ServedGraphs {
 
 /** Graphs read per page when the foreign graphs are read at start (below Virtuoso's default ResultSetMaxRows). */
 const GRAPH_PAGE = 5_000;
+/** Seconds a query that needs the foreign graphs is told to wait (Retry-After) before the first list exists; also the pause between failed reads of the list. */
+export const FOREIGN_RETRY_S = 30;
+/** Without a kept list, the start waits this long for the first read of the store's graphs (a small store's is done by then), ms; then it goes on and the read finishes in the background. */
+export const FIRST_READ_WAIT_MS = 3_000;
 /** More foreign graphs than this: a warning (each query carries them all). */
 export const MANY_FOREIGN_GRAPHS = 1_000;
 /** Most served graphs listed for a query Virtuoso's exclusions would answer wrongly and graphsAsVariables cannot rewrite (a constant GRAPH besides other patterns, with DESCRIBE * or a nested DISTINCT *): about 0.6 s a query at 1,000 (docs/virtuoso.md finding 11). */
@@ -406,8 +419,14 @@ export class SparqlProxy implements SparqlEndpoint {
   private readonly none: string;
   /** How a query without a dataset of its own is sent (found by a probe, or given). */
   dialect: SparqlDialect = "standard";
-  /** Virtuoso: the graphs the store held at start that are not the service's (its system graphs, other data). */
+  /** Virtuoso: the graphs the store held at the last read that are not the service's (its system graphs, other data). */
   foreign: string[] = [];
+  /** Virtuoso: whether a list of the foreign graphs exists (kept from the last start, or read since). */
+  foreignKnown = false;
+  /** Virtuoso: settles when the store's graphs were read after this start (the list in `foreign` is then fresh). */
+  foreignRead: Promise<void> = Promise.resolve();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private foreignDone: (() => void) | undefined;
 
   private constructor(
     private readonly graphs: ServedGraphs,
@@ -435,11 +454,17 @@ export class SparqlProxy implements SparqlEndpoint {
       if ((r.status < 200 || r.status > 299) && !(Number.isInteger(cut) && cut > 0)) console.error(`SPARQL proxy: the store answered ${r.status} to the probe of its row limit; a CONSTRUCT it cuts short will not be noticed (set its row limit above SPARQL_MAX_RESULTS)`);
       if (Number.isInteger(cut) && cut > 0) p.rowLimit = cut;
       p.dialect = o.dialect ?? (await probeDialect(o.endpoint, o.authorization, Math.max(o.timeoutMs, 30_000)));
-      if (p.dialect === "virtuoso") {
-        p.foreign = await p.readForeign();
-        if (p.foreign.length > MANY_FOREIGN_GRAPHS) console.error(`SPARQL proxy: the store holds ${p.foreign.length} graphs that are not the service's; each query excludes them all (README "External SPARQL store": the store should be the service's own)`);
-      }
       await p.checker.loaded;
+      if (p.dialect === "virtuoso") {
+        // The list found last serves at once; the store's graphs are read again without holding the start
+        await p.loadForeign();
+        p.foreignRead = p.refreshForeign();
+        if (!p.foreignKnown) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([p.foreignRead, new Promise<void>((r) => (timer = setTimeout(r, FIRST_READ_WAIT_MS)))]);
+          clearTimeout(timer);
+        }
+      }
     } catch (e) {
       await p.close();
       throw new Error(`the SPARQL endpoint cannot use the external store's query endpoint ${o.endpoint}: ${(e as Error).cause ?? (e as Error).message}`);
@@ -447,30 +472,114 @@ export class SparqlProxy implements SparqlEndpoint {
     return p;
   }
 
+  /** The foreign graphs kept by the last read (`foreignFile`), if that file exists and names this store. */
+  private async loadForeign(): Promise<void> {
+    if (!this.o.foreignFile) return;
+    let text: string;
+    try {
+      text = await readFile(this.o.foreignFile, "utf8");
+    } catch {
+      return;
+    }
+    try {
+      const kept = JSON.parse(text) as { endpoint?: unknown; graphs?: unknown };
+      if (kept.endpoint !== this.o.endpoint || !Array.isArray(kept.graphs) || !kept.graphs.every((g) => typeof g === "string")) return;
+      this.foreign = kept.graphs as string[];
+      this.foreignKnown = true;
+    } catch {
+      console.error(`SPARQL proxy: ${this.o.foreignFile} is not a list of graphs; it is read again from the store`);
+    }
+  }
+
   /**
-   * The store's graphs that are not the service's, read once at start: every graph (`SELECT
-   * DISTINCT ?g`, in pages ordered by their IRIs from the last one read: ordered OFFSET pages
-   * cannot pass Virtuoso's row limit, unordered ones may repeat or skip a row) but those the
-   * service serves or holds (the catalog, graphs being written).
+   * Read the store's foreign graphs (in the background: the service serves meanwhile), keep them
+   * in `foreignFile`; on failure log and try again after FOREIGN_RETRY_S until it succeeds or the
+   * proxy closes. The promise settles at the first success (or at close).
+   */
+  private refreshForeign(): Promise<void> {
+    return new Promise<void>((done) => {
+      this.foreignDone = done;
+      const attempt = (): void => {
+        this.retryTimer = undefined;
+        if (this.closed) return done();
+        const t0 = Date.now();
+        this.readForeign().then(
+          async (list) => {
+            if (this.closed) return done();
+            this.foreign = list;
+            this.foreignKnown = true;
+            console.error(`SPARQL proxy: the store's graphs read in ${Date.now() - t0} ms: ${list.length} are not the service's`);
+            if (list.length > MANY_FOREIGN_GRAPHS) console.error(`SPARQL proxy: the store holds ${list.length} graphs that are not the service's; each query excludes them all (README "External SPARQL store": the store should be the service's own)`);
+            if (this.o.foreignFile) {
+              const tmp = `${this.o.foreignFile}.tmp`;
+              try {
+                await writeFile(tmp, JSON.stringify({ endpoint: this.o.endpoint, read: new Date().toISOString(), graphs: list }));
+                await rename(tmp, this.o.foreignFile);
+              } catch (e) {
+                console.error(`SPARQL proxy: the list of foreign graphs could not be kept in ${this.o.foreignFile}: ${(e as Error).message}`);
+              }
+            }
+            done();
+          },
+          (e: unknown) => {
+            if (this.closed) return done();
+            console.error(`SPARQL proxy: the store's graphs could not be read (${(e as Error).message}); trying again in ${FOREIGN_RETRY_S} s${this.foreignKnown ? " (the list of the last start serves meanwhile)" : "; until then /sparql queries that name no dataset answer 503"}`);
+            this.retryTimer = setTimeout(attempt, FOREIGN_RETRY_S * 1000);
+            this.retryTimer.unref();
+          },
+        );
+      };
+      attempt();
+    });
+  }
+
+  /** The exclusion pragmas, or 503 while no list of the foreign graphs exists yet (never a query that could see them). */
+  private exclusions(): string {
+    if (!this.foreignKnown) throw new ServiceUnavailable(`the SPARQL endpoint is still reading which graphs of the external store are not the service's (done once, at its first start on this store); queries that name their dataset (FROM, FROM NAMED) are answered meanwhile: try again in ${FOREIGN_RETRY_S} s`, { retryAfter: FOREIGN_RETRY_S });
+    return this.excludes();
+  }
+
+  /**
+   * The store's graphs that are not the service's: every graph but those the service serves or
+   * holds (the catalog, graphs being written). First in one query, `SELECT ?g WHERE { GRAPH ?g
+   * { ?s ?p ?o } } GROUP BY ?g`, which Virtuoso 7.2 answers from its graph index (docs/virtuoso.md
+   * finding 11: about 0.1 s for 5,000 graphs, whatever their triples); when the store cuts that
+   * answer at its row limit (more graphs than ResultSetMaxRows), in keyset pages (`SELECT DISTINCT
+   * ?g … FILTER(STR(?g) > last) ORDER BY STR(?g)`: ordered OFFSET pages cannot pass Virtuoso's
+   * sort limit, unordered ones may repeat or skip a row), each of which scans every quad.
    */
   private async readForeign(): Promise<string[]> {
-    const own = new Set(this.graphs.unservedGraphs?.() ?? []);
+    const all = await this.graphQuery(`SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g`);
+    if (!all.cut) return this.notOwn(all.page);
+    console.error(`SPARQL proxy: the store cut the list of its graphs at its row limit (${this.rowLimit ?? "ResultSetMaxRows"}); reading it in pages that scan every triple (raise ResultSetMaxRows above the number of graphs: docs/virtuoso.md finding 11)`);
     const out: string[] = [];
+    // pages no longer than the store answers (a page cut short would look like the last one)
+    const size = Math.min(GRAPH_PAGE, this.rowLimit ?? GRAPH_PAGE);
     let last: string | undefined;
     for (;;) {
       const after = last === undefined ? "" : `FILTER(STR(?g) > ${JSON.stringify(last)})`;
-      const q = `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } ${after} } ORDER BY STR(?g) LIMIT ${GRAPH_PAGE}`;
-      const r = await post(this.o.endpoint, this.headers("application/sparql-results+json"), new URLSearchParams({ query: q }), AbortSignal.timeout(Math.max(this.o.timeoutMs, 120_000)));
-      if (r.status !== 200) throw new Error(`the list of the store's graphs was refused (${r.status}): ${r.text.replace(/\s+/g, " ").slice(0, 300)}`);
-      const page = (JSON.parse(r.text) as { results: { bindings: { g?: { type: string; value: string } }[] } }).results.bindings;
-      for (const b of page) {
-        const g = b.g;
-        if (!g || g.type !== "uri") continue;
-        if (!this.graphs.has(g.value) && !own.has(g.value)) out.push(g.value);
-      }
-      if (page.length < GRAPH_PAGE) return out;
-      last = page[page.length - 1]!.g!.value;
+      const { page, cut } = await this.graphQuery(`SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } ${after} } ORDER BY STR(?g) LIMIT ${size}`);
+      out.push(...this.notOwn(page));
+      if (page.length < size && !cut) return out;
+      if (page.length === 0) throw new Error("the store answered an empty page of its graphs, cut at its row limit");
+      last = page[page.length - 1]!;
     }
+  }
+
+  /** The graph IRIs (`?g`) a query of the store's graphs answers, and whether the store cut the answer at its row limit. */
+  private async graphQuery(q: string): Promise<{ page: string[]; cut: boolean }> {
+    const r = await post(this.o.endpoint, this.headers("application/sparql-results+json"), new URLSearchParams({ query: q }), AbortSignal.timeout(Math.max(this.o.timeoutMs, 120_000)));
+    if (r.status !== 200) throw new Error(`the list of the store's graphs was refused (${r.status}): ${r.text.replace(/\s+/g, " ").slice(0, 300)}`);
+    const rows = (JSON.parse(r.text) as { results: { bindings: { g?: { type: string; value: string } }[] } }).results.bindings;
+    const limit = Number(header(r.headers, "x-sparql-maxrows"));
+    const cut = (Number.isInteger(limit) && limit > 0) || (this.rowLimit !== undefined && rows.length >= this.rowLimit);
+    return { page: rows.flatMap((b) => (b.g?.type === "uri" ? [b.g.value] : [])), cut };
+  }
+
+  /** The graphs of a list that are not the service's: not served, not held by it (read now: the service writes while the list is read). */
+  private notOwn(list: readonly string[]): string[] {
+    const own = new Set(this.graphs.unservedGraphs?.() ?? []);
+    return list.filter((g) => !this.graphs.has(g) && !own.has(g));
   }
 
   /**
@@ -497,6 +606,8 @@ export class SparqlProxy implements SparqlEndpoint {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.foreignDone?.();
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
       w.fail(new ServiceUnavailable("the SPARQL endpoint is shutting down"));
@@ -554,7 +665,7 @@ export class SparqlProxy implements SparqlEndpoint {
         listed = false;
         defaultGraphs = [];
         namedGraphs = [];
-        pragmas = this.excludes();
+        pragmas = this.exclusions();
       } else if (only) {
         // its dataset is its graphs (those served; a counting query naming another is refused below)
         defaultGraphs = [this.none];
@@ -570,7 +681,7 @@ export class SparqlProxy implements SparqlEndpoint {
       // every graph of the store but those not served: no lists
       defaultGraphs = [];
       namedGraphs = [];
-      pragmas = this.excludes();
+      pragmas = this.exclusions();
     } else {
       const all = this.graphs.graphsWithPrefix("");
       defaultGraphs = this.served(all);
