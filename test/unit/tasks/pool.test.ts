@@ -4,6 +4,7 @@
  * worker (only the waiting job is dropped) and the replacement of a worker whose RDKit memory
  * grew past the pool's threshold. Reference InChI: ethanol, PubChem CID 702.
  */
+import { EventEmitter } from "node:events";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { WorkerPool } from "../../../src/tasks/pool.ts";
@@ -60,13 +61,12 @@ test("a worker whose RDKit memory passed the threshold is replaced after answeri
 });
 
 test("a finished job leaves no listener on its task's signal (a listener held each job's output until the task ended)", async () => {
-  const { getEventListeners } = await import("node:events");
   const pool = servicePool(1);
   const task = new AbortController();
   try {
     for (let i = 0; i < 20; i++) assert.equal((await pool.run("chem.identify", { cell: "CCO" }, { signal: task.signal })).ok, true);
     await assert.rejects(pool.run("chem.depict", SLOW, { signal: task.signal, timeoutMs: 50 }), ServiceUnavailable);
-    assert.equal(getEventListeners(task.signal, "abort").length, 0, "listeners left on the task's signal after 21 settled jobs");
+    assert.equal(EventEmitter.getEventListeners(task.signal, "abort").length, 0, "listeners left on the task's signal after 21 settled jobs");
     // and a running job is still cancelled by it
     const running = pool.run("chem.depict", SLOW, { signal: task.signal });
     await new Promise((r) => setTimeout(r, 50));
