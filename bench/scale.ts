@@ -87,6 +87,27 @@ const log = (line: string): void => {
   console.log(line);
   report.push(line);
 };
+let polls: ReturnType<typeof poller> | undefined;
+let peak = 0;
+let sampler: NodeJS.Timeout | undefined;
+/** The latencies, memory and stalls so far (also printed when a step fails). */
+const summary = async (): Promise<void> => {
+  clearInterval(sampler);
+  if (!srv || !polls) return;
+  await polls.stop();
+  // SERVICE_LOG=path keeps the service's whole output (its stalls and [timing] lines) for a closer look.
+  if (process.env.SERVICE_LOG) writeFileSync(process.env.SERVICE_LOG, srv.output());
+  // Each stall with the main thread's CPU time in it: at least half of it = the service's own work;
+  // less = the thread waited (for a core, the disk, a lock) — the machine's share.
+  const stallList = [...srv.output().matchAll(/event loop stalled (\d+) ms \(until ([^;]+); main thread CPU (\d+) ms\)/g)].map((m) => ({ ms: Number(m[1]), at: m[2]!, cpu: Number(m[3]) }));
+  const stalls = stallList.map((x) => x.ms);
+  const own = stallList.filter((x) => 2 * x.cpu >= x.ms);
+  const l = polls.latencies;
+  log(`poll latency over ${l.length} polls: median ${percentile(l, 50).toFixed(1)} ms, p99 ${percentile(l, 99).toFixed(1)} ms, max ${Math.max(...l).toFixed(0)} ms; errors ${polls.errors.length}${polls.errors.length ? ` (${polls.errors.slice(0, 3).join("; ")})` : ""}`);
+  log(`service peak RSS (VmHWM) ${(Math.max(peak, memory(srv.proc.pid!).hwm) / 1024).toFixed(2)} GB; event-loop stalls over 100 ms: ${stalls.length}, longest ${stalls.length ? Math.max(...stalls) : 0} ms`);
+  log(`  of which the main thread was on CPU at least half the time: ${own.length}, longest ${own.length ? Math.max(...own.map((x) => x.ms)) : 0} ms`);
+  for (const x of [...own].sort((a, b) => b.ms - a.ms).slice(0, 8)) log(`    ${x.ms} ms (CPU ${x.cpu} ms) until ${x.at}`);
+};
 try {
   srv = await startServer({
     dataDir: `${dir}/data`,
@@ -102,9 +123,8 @@ try {
   });
   const base = srv.base;
   current = `${base}/`;
-  const polls = poller(() => current);
-  let peak = 0;
-  const sampler = setInterval(() => {
+  polls = poller(() => current);
+  sampler = setInterval(() => {
     try {
       peak = Math.max(peak, memory(srv!.proc.pid!).hwm);
     } catch {
@@ -174,24 +194,11 @@ try {
     log(`${name.padEnd(34)} ${((performance.now() - t0) / 1000).toFixed(1).padStart(8)} s   status ${r.status}   ${body.length < 300 ? body.replace(/\s+/g, " ") : `${body.length} bytes`}`);
   }
 
-  clearInterval(sampler);
-  await polls.stop();
-  // SERVICE_LOG=path keeps the service's whole output (its stalls and [timing] lines) for a closer look.
-  if (process.env.SERVICE_LOG) writeFileSync(process.env.SERVICE_LOG, srv.output());
-  // Each stall with the main thread's CPU time in it: at least half of it = the service's own work;
-  // less = the thread waited (for a core, the disk, a lock) — the machine's share.
-  const stallList = [...srv.output().matchAll(/event loop stalled (\d+) ms \(until ([^;]+); main thread CPU (\d+) ms\)/g)].map((m) => ({ ms: Number(m[1]), at: m[2]!, cpu: Number(m[3]) }));
-  const stalls = stallList.map((x) => x.ms);
-  const own = stallList.filter((x) => 2 * x.cpu >= x.ms);
-  log(
-    `poll latency over ${polls.latencies.length} polls: median ${percentile(polls.latencies, 50).toFixed(1)} ms, p99 ${percentile(polls.latencies, 99).toFixed(1)} ms, max ${Math.max(...polls.latencies).toFixed(0)} ms; errors ${polls.errors.length}${polls.errors.length ? ` (${polls.errors.slice(0, 3).join("; ")})` : ""}`,
-  );
-  log(`service peak RSS (VmHWM) ${(Math.max(peak, memory(srv.proc.pid!).hwm) / 1024).toFixed(2)} GB; event-loop stalls over 100 ms: ${stalls.length}, longest ${stalls.length ? Math.max(...stalls) : 0} ms`);
-  log(`  of which the main thread was on CPU at least half the time: ${own.length}, longest ${own.length ? Math.max(...own.map((x) => x.ms)) : 0} ms`);
-  for (const x of [...own].sort((a, b) => b.ms - a.ms).slice(0, 8)) log(`    ${x.ms} ms (CPU ${x.cpu} ms) until ${x.at}`);
+  await summary();
 } catch (err) {
   // What the service logged before the failure (its own account of what went wrong).
   console.error(`service output (last 60 lines):\n${srv?.output().split("\n").slice(-60).join("\n")}`);
+  await summary().catch(() => undefined);
   throw err;
 } finally {
   await srv?.stop();
