@@ -30,8 +30,8 @@ const AHEAD = 16;
  * Run every chunk (`run`; the pool queues them; with a stage, at most AHEAD of them computed and
  * not yet loaded) and, with a stage, load each one's entries as it arrives. Progress: the chunks'
  * progress weighted by `weight` (e.g. their rows), as a share of the whole in [0, 1]. The loads in
- * flight are returned to be awaited (or the stage discarded); a failed load is reported there, not
- * here, and no chunk starts after a failure.
+ * flight are returned to be awaited (or the stage discarded); a failed load is reported there. No
+ * chunk starts after a failed chunk or load: runChunks then rejects with that failure.
  */
 export async function runChunks<C, O extends { readonly entries: Uint8Array }>(
   chunks: readonly C[],
