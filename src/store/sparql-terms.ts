@@ -79,34 +79,12 @@ export const STR_PREFIX = "__str_";
  * A query that is not a plain SELECT is returned unchanged.
  */
 export function withLexicalForms(query: string): string {
-  const m = /\bSELECT\s+(?:(?:DISTINCT|REDUCED)\s+)?/i.exec(query);
-  if (!m) return query;
-  const start = m.index + m[0].length;
-  let depth = 0;
-  let end = start;
-  const vars: string[] = [];
-  for (; end < query.length; end++) {
-    const c = query[end]!;
-    if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (depth === 0 && (c === "{" || /^WHERE\b/i.test(query.slice(end, end + 6)))) break;
-    else if (depth === 0 && c === "*") return query;
-    else if (depth === 0 && (c === "?" || c === "$")) {
-      const name = /^[?$]([A-Za-z0-9_]+)/.exec(query.slice(end))?.[1];
-      if (name) {
-        vars.push(name);
-        end += name.length;
-      }
-    }
-  }
-  if (vars.length === 0) return query;
-  const extra = vars.map((v) => ` (STR(?${v}) AS ?${STR_PREFIX}${v})`).join("");
-  return `${query.slice(0, end).trimEnd()}${extra} ${query.slice(end)}`;
+  return withLexicalFormsOfQuery(query).text;
 }
 
 /**
- * `withLexicalForms` for a query of the proxied `/sparql` (sparql-proxy.ts), by its tokens (a
- * user's query may have comments, strings and subqueries): the outer SELECT's projected
+ * `withLexicalForms`, by the query's tokens (a user's query of the proxied `/sparql` may have
+ * comments, strings and subqueries; the reads' own queries go the same way): the outer SELECT's projected
  * variables each get `(STR(?v) AS ?__str_v)`, inserted on the projection's line (the lines the
  * store's messages name stay the user's). Unchanged (`added` false) when the query is not a
  * SELECT, projects `*` or no variable, or already uses a variable named `__str_…`.
