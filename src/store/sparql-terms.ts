@@ -213,23 +213,22 @@ export function soleGraph(query: string): string | undefined {
  * Whether a SELECT can be read in pages by appending `LIMIT n OFFSET k`: its WHERE group is
  * followed by nothing but GROUP BY / HAVING (no ORDER BY — Virtuoso cannot sort past its row
  * limit, docs/virtuoso.md finding 5 —, no LIMIT or OFFSET of its own, no trailing VALUES).
- * Braces inside string literals are skipped (not inside long `"""` ones: the reads write none);
- * IRIs written by `iriText` hold none.
+ * Read by the query's tokens (sparql-syntax.ts): braces and words inside strings, IRIs and
+ * comments do not count.
  */
 export function pageable(query: string): boolean {
-  const select = /\bSELECT\b/i.exec(query);
-  if (!select || /\b(ASK|CONSTRUCT|DESCRIBE)\b/i.test(query.slice(0, select.index))) return false;
+  const list = [...tokens(query)];
+  const word = (k: number): string => (list[k]?.kind === "word" ? list[k]!.text.toUpperCase() : "");
+  const select = list.findIndex((t, k) => t.kind === "word" && ["SELECT", "ASK", "CONSTRUCT", "DESCRIBE"].includes(word(k)));
+  if (select < 0 || word(select) !== "SELECT") return false;
   let depth = 0;
   let end = -1;
-  for (let i = select.index; i < query.length && end < 0; i++) {
-    const c = query[i]!;
-    if (c === '"' || c === "'") {
-      // A string literal: to its closing quote (escapes skipped).
-      for (i++; i < query.length && query[i] !== c; i++) if (query[i] === "\\") i++;
-    } else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) end = i;
+  for (let k = select; k < list.length && end < 0; k++) {
+    const t = list[k]!;
+    if (t.kind !== "punct") continue;
+    if (t.text === "{") depth++;
+    else if (t.text === "}" && --depth === 0) end = k;
   }
   if (end < 0) return false;
-  const tail = query.slice(end + 1);
-  return !/[{}]|\b(ORDER|LIMIT|OFFSET|VALUES)\b/i.test(tail);
+  return !list.slice(end + 1).some((t, i) => (t.kind === "punct" && (t.text === "{" || t.text === "}")) || ["ORDER", "LIMIT", "OFFSET", "VALUES"].includes(word(end + 1 + i)));
 }
