@@ -133,7 +133,7 @@ export async function crossValidationRequest(params: Params, rawAlgorithmParams:
     const data = await buildModelData(store, { ...m.record, uri: `${datasetUri}#crossvalidation`, featureDataset: m.generator.uri }, v);
     return { ...common, features: { kind: "stored", data } };
   }
-  const miner = m.generator.request.input;
+  const miner = m.generator.request.miner;
   return {
     ...common,
     features: {

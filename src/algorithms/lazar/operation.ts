@@ -8,6 +8,7 @@ import { modelNTriples, type ModelRecord } from "../../resources/model.ts";
 import type { StoreBackend, StagedGraph } from "../../store/backend.ts";
 import { type Vocab } from "../../store/vocab.ts";
 import { selectedFeatures } from "../descriptors/spec.ts";
+import { miningInput } from "../mining/spec.ts";
 import { describe } from "../descriptors/operation.ts";
 import type { Operation, RunJob } from "../jobs.ts";
 import type { ModelRequest } from "./spec.ts";
@@ -47,7 +48,8 @@ export function buildModelOperation(store: StoreBackend, request: ModelRequest, 
       features = (await read(store, v, "datasetSummary", g.uri)).features.length;
     } else if (g.kind === "miner") {
       featureDataset = newDataset();
-      const out = await ctx.run("mine", { ...g.request.input, dataset: { ...g.request.input.dataset, uri: featureDataset, created: new Date() } }, (f) => ctx.progress(0.9 * f));
+      const input = await miningInput(g.request, store, v);
+      const out = await ctx.run("mine", { ...input, dataset: { ...input.dataset, uri: featureDataset, created: new Date() } }, (f) => ctx.progress(0.9 * f));
       ops.push({ graph: featureDataset, ntriples: out.ntriples });
       features = out.features;
     } else {

@@ -10,7 +10,7 @@ function miner(spec: AlgorithmSpec): Algorithm {
     spec,
     async submit(params, _raw, _uri, { store, uris, vocab, tasks }) {
       const request = await miningRequest(spec, params, store, uris, vocab);
-      return tasks.submit(request.title, `${spec.title} mining`, mineOperation(store, request, uris.dataset(newId())));
+      return tasks.submit(request.title, `${spec.title} mining`, mineOperation(store, vocab, request, uris.dataset(newId())));
     },
   };
 }

@@ -5,23 +5,26 @@
 import type { StoreBackend } from "../../store/backend.ts";
 import { concatBodies } from "../../store/journal.ts";
 import type { Operation } from "../jobs.ts";
-import type { MiningRequest } from "./spec.ts";
+import type { Vocab } from "../../store/vocab.ts";
+import { miningInput, type MiningRequest } from "./spec.ts";
 
 /** Entries written per `mine.entries` job (a Kazius BBRC result: 4069 entries, 800k triples). */
 const ENTRY_CHUNK = 500;
 
 /**
- * The task's work: mine in a worker; write the feature dataset's entries in chunks on every
+ * The task's work: read the training data (spec.ts `miningInput`); mine in a worker; write the feature dataset's entries in chunks on every
  * worker, loading each chunk into the store (staged) as it arrives; commit. Writing the 800k
  * triples of a Kazius BBRC result took as long as the mining (4.5 CPU s, in the one worker that
  * mined), and loading them as long again on the main thread after that, in one piece.
  */
-export function mineOperation(store: StoreBackend, request: MiningRequest, datasetUri: string): Operation {
+export function mineOperation(store: StoreBackend, v: Vocab, request: MiningRequest, datasetUri: string): Operation {
   return async (ctx) => {
     const stage = store.stage(datasetUri);
     try {
-      const dataset = { ...request.input.dataset, uri: datasetUri, created: new Date() };
-      const mined = await ctx.run("mine.features", { ...request.input, dataset }, (f) => ctx.progress(0.8 * f));
+      const input = await miningInput(request, store, v);
+      ctx.progress(0.05);
+      const dataset = { ...input.dataset, uri: datasetUri, created: new Date() };
+      const mined = await ctx.run("mine.features", { ...input, dataset }, (f) => ctx.progress(0.05 + 0.75 * f));
       const chunks: (typeof mined.entries)[] = [];
       for (let i = 0; i < mined.entries.length; i += ENTRY_CHUNK) chunks.push(mined.entries.slice(i, i + ENTRY_CHUNK));
       let written = 0;

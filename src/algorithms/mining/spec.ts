@@ -1,7 +1,8 @@
 /**
- * The substructure miners' descriptions (BBRC, LAST-PM: parameters and defaults as fminer's) and
- * the request check, which reads the training data from the store in steps; operation.ts mines
- * in a worker (job.ts) and commits the feature dataset with the task's completion.
+ * The substructure miners' descriptions (BBRC, LAST-PM: parameters and defaults as fminer's), the
+ * request check (before the 202) and the training data's read (in the task, from the store in
+ * steps); operation.ts mines in a worker (job.ts) and commits the feature dataset with the task's
+ * completion.
  */
 import { BadRequest } from "../../errors.ts";
 import { absoluteFrequency, type Params } from "../../resources/params.ts";
@@ -99,10 +100,27 @@ export const LAST: AlgorithmSpec = {
 
 export const MINERS: readonly AlgorithmSpec[] = [BBRC, LAST];
 
-/** What a miner run needs from the request, checked against the store before the task starts. */
+/** The miner's input as the task gives it to the worker (the dataset's URI and date are the task's). */
+export type MiningTaskInput = MinerOptions & Omit<MiningInput, "dataset" | "miner" | "options"> & { readonly dataset: Omit<MiningInput["dataset"], "created" | "uri"> };
+
+/**
+ * A miner run as checked when it is asked for: the parameters, and the endpoint as the dataset
+ * describes it. The training data are read by `miningInput`, in the task: a large dataset's
+ * column is many reads of the store (93,000 rows: 187 over HTTP on an external store, minutes on a
+ * busy one), too long to keep a client waiting for its 202.
+ */
 export interface MiningRequest {
-  readonly input: MinerOptions & Omit<MiningInput, "dataset" | "miner" | "options"> & { readonly dataset: Omit<MiningInput["dataset"], "created" | "uri"> };
   readonly title: string;
+  readonly spec: AlgorithmSpec;
+  readonly params: Params;
+  readonly datasetUri: string;
+  readonly endpoint: FeatureView;
+  /** The endpoint's classes in order (none for a numeric endpoint). */
+  readonly classes: readonly string[];
+  /** The miner and its options but the minimum support, which depends on the training data. */
+  readonly miner: MinerOptions;
+  readonly nrHits: boolean;
+  readonly dataset: { readonly base: string; readonly title: string; readonly algorithm: string };
 }
 
 /** Feature URIs for a message: all of a few, the first ten of many. */
@@ -121,7 +139,7 @@ export function endpoint(summary: DatasetSummary, given: string | undefined): Fe
   return f;
 }
 
-/** Read and check the training data (main thread, in steps: resources/entry-order.ts `readColumn`; the dataset must exist). */
+/** Check a miner request against the dataset's description (main thread, before the task; the dataset must exist). */
 export async function miningRequest(spec: AlgorithmSpec, params: Params, store: StoreBackend, uris: Uris, v: Vocab): Promise<MiningRequest> {
   const datasetUri = params.string("dataset_uri")!;
   requireDataset(datasetUri, "dataset_uri", store, uris);
@@ -134,7 +152,43 @@ export async function miningRequest(spec: AlgorithmSpec, params: Params, store: 
     throw new BadRequest(`the endpoint ${feature.uri} has ${classes.length} class${classes.length === 1 ? "" : "es"} (${classes.join(", ")}); the miners take 2–5 classes or a numeric endpoint`, { field: "prediction_feature" });
   }
   if (!nominal && !numeric) throw new BadRequest(`the endpoint ${feature.uri} has no values`, { field: "prediction_feature" });
+  const sig = params.number("min_chisq_significance");
+  const maxVisited = params.number("max_visited")!;
+  const miner: MinerOptions =
+    spec === LAST
+      ? { miner: "last", options: { maxVisited, regression: !nominal } }
+      : {
+          miner: "bbrc",
+          options: {
+            maxVisited,
+            type: params.string("feature_type") === "paths" ? 1 : 2,
+            backbone: params.boolean("backbone") ?? true,
+            regression: !nominal,
+            ...(sig !== undefined ? { chisqSig: sig } : {}),
+          },
+        };
+  const title = `${spec.title} features of ${summary.title}`;
+  return {
+    title,
+    spec,
+    params,
+    datasetUri,
+    endpoint: feature,
+    classes,
+    miner,
+    nrHits: params.boolean("nr_hits") ?? false,
+    dataset: { base: v.base, title, algorithm: `${uris.algorithms()}/${spec.path}` },
+  };
+}
 
+/**
+ * The miner's input: the training column read from the store in steps (resources/entry-order.ts
+ * `readColumn`), in the task. A dataset with fewer than two usable rows is a BadRequest (the
+ * task fails with it).
+ */
+export async function miningInput(request: MiningRequest, store: StoreBackend, v: Vocab): Promise<MiningTaskInput> {
+  const { classes, endpoint: feature, datasetUri } = request;
+  const nominal = classes.length > 0;
   const column = await readColumn(new EntryOrder(store, v), datasetUri, feature.uri);
   const rows: MiningRow[] = [];
   const entries: { line: number; compound: string; id: number }[] = [];
@@ -162,38 +216,18 @@ export async function miningRequest(spec: AlgorithmSpec, params: Params, store: 
       { field: "dataset_uri" },
     );
   }
-  const minfreq = absoluteFrequency(params.frequency("min_frequency")!, rows.length);
-  const sig = params.number("min_chisq_significance");
-  const maxVisited = params.number("max_visited")!;
-  const miner: MinerOptions =
-    spec === LAST
-      ? { miner: "last", options: { minfreq, maxVisited, regression: !nominal } }
-      : {
-          miner: "bbrc",
-          options: {
-            minfreq,
-            maxVisited,
-            type: params.string("feature_type") === "paths" ? 1 : 2,
-            backbone: params.boolean("backbone") ?? true,
-            regression: !nominal,
-            ...(sig !== undefined ? { chisqSig: sig } : {}),
-          },
-        };
+  const minfreq = absoluteFrequency(request.params.frequency("min_frequency")!, rows.length);
+  const miner = { ...request.miner, options: { ...request.miner.options, minfreq } } as MinerOptions;
   return {
-    title: `${spec.title} features of ${summary.title}`,
-    input: {
-      ...miner,
-      rows,
-      classes,
-      entries,
-      nrHits: params.boolean("nr_hits") ?? false,
-      dataset: {
-        base: v.base,
-        title: `${spec.title} features of ${summary.title}`,
-        source: datasetUri,
-        algorithm: `${uris.algorithms()}/${spec.path}`,
-        parameters: [...params.written.filter(([n]) => n !== "prediction_feature"), ["prediction_feature", feature.uri], ["absolute_min_frequency", String(minfreq)]],
-      },
+    ...miner,
+    rows,
+    classes,
+    entries,
+    nrHits: request.nrHits,
+    dataset: {
+      ...request.dataset,
+      source: datasetUri,
+      parameters: [...request.params.written.filter(([n]) => n !== "prediction_feature"), ["prediction_feature", feature.uri], ["absolute_min_frequency", String(minfreq)]],
     },
   };
 }
