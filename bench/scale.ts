@@ -13,7 +13,8 @@
  * logs every stall over 100 ms), and the latency of a client polling the running task (or, between
  * tasks, the home page) every 100 ms with `Accept: text/uri-list` throughout: median, p99, max.
  *
- *   npx tsx bench/scale.ts [compounds=93127] [--pc-type topological] [--endpoint MUV-466] [--skip-mining]
+ *   npx tsx bench/scale.ts [compounds=93127] [--pc-type topological] [--endpoint MUV-466] [--skip-mining] [--upload-only]
+ *   (--upload-only: the upload and the SPARQL count only, a few minutes: the upload's stalls)
  *   (SERVICE_LOG=path: the service's whole output is written there at the end)
  *
  * Needs Debian's virtuoso-opensource (installed when missing and root). Takes tens of minutes.
@@ -26,7 +27,7 @@ import { startVirtuoso } from "../test/helpers/virtuoso.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { "pc-type": { type: "string", default: "topological" }, endpoint: { type: "string", default: "MUV-466" }, "skip-mining": { type: "boolean", default: false } },
+  options: { "pc-type": { type: "string", default: "topological" }, endpoint: { type: "string", default: "MUV-466" }, "skip-mining": { type: "boolean", default: false }, "upload-only": { type: "boolean", default: false } },
 });
 const n = Number(positionals[0] ?? 93127);
 const pcType = values["pc-type"]!;
@@ -172,10 +173,10 @@ try {
   const dataset = up.result;
   step(`upload (${n} rows)`, up.s, await triples());
 
-  const pc = await task(`${dataset}/pc`, { lib: "cdk", pc_type: pcType });
-  step(`descriptors (cdk ${pcType})`, pc.s, await triples());
+  const pc = values["upload-only"] ? undefined : await task(`${dataset}/pc`, { lib: "cdk", pc_type: pcType });
+  if (pc) step(`descriptors (cdk ${pcType})`, pc.s, await triples());
 
-  if (!values["skip-mining"]) {
+  if (pc && !values["skip-mining"]) {
     const features = await (await fetch(`${dataset}/features`, { headers: { Accept: "text/uri-list" } })).text();
     const feature = features.split("\n").find((f) => decodeURIComponent(f).endsWith(endpoint) || f.includes(encodeURIComponent(endpoint)));
     if (!feature) throw new Error(`no feature ${endpoint} in ${dataset}`);
@@ -186,7 +187,7 @@ try {
   // SPARQL through the service: a count over everything, and one page of the descriptor values.
   for (const [name, q] of [
     ["SPARQL: count all triples", "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"],
-    ["SPARQL: 100 values of one feature", `SELECT ?c ?v WHERE { GRAPH <${pc.result}> { ?e <http://www.opentox.org/api/1.1#values> ?fv . ?fv <http://www.opentox.org/api/1.1#value> ?v } } LIMIT 100`],
+    ...(pc ? [["SPARQL: 100 values of one feature", `SELECT ?c ?v WHERE { GRAPH <${pc.result}> { ?e <http://www.opentox.org/api/1.1#values> ?fv . ?fv <http://www.opentox.org/api/1.1#value> ?v } } LIMIT 100`] as const] : []),
   ] as const) {
     t0 = performance.now();
     const r = await fetch(`${base}/sparql`, { method: "POST", body: new URLSearchParams({ query: q }), headers: { Accept: "application/sparql-results+json" } });

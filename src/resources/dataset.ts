@@ -24,9 +24,11 @@ import type { NamedNode, Quad } from "@rdfjs/types";
 import type { DatasetContent, DatasetHeader, Entry, FeatureDef, Warning } from "../tabular/table.ts";
 import { parseNumber } from "../tabular/typing.ts";
 import { nameColumn } from "../tabular/names.ts";
+import { concatBodies } from "../store/journal.ts";
 import { toNQuads, toNTriples } from "../store/ntriples.ts";
 import { dateTime, dc, int, iri, ot, rdf, rdfs, str, Vocab, xsd } from "../store/vocab.ts";
 import { Uris } from "./uris.ts";
+import { slicer } from "../threads/turns.ts";
 
 const { quad, literal } = DataFactory;
 
@@ -186,11 +188,13 @@ export function buildDataset(content: DatasetContent, meta: DatasetMeta, part: P
  * read the structure as drawn (the miners: fminer's encoding depends on it, e.g. nitro groups)
  * take a row's own spelling from here. On a fresh upload of distinct compounds there are none.
  */
-export function spellingNTriples(datasetUri: string, base: string, rows: Iterable<{ readonly line: number; readonly compound: string; readonly smiles: string | null }>, stored: (compound: string) => string | undefined): Uint8Array {
+export async function spellingNTriples(datasetUri: string, base: string, rows: Iterable<{ readonly line: number; readonly compound: string; readonly smiles: string | null }>, stored: (compound: string) => string | undefined): Promise<Uint8Array> {
   const v = new Vocab(base);
   const first = new Map<string, string | null>();
   const q: Quad[] = [];
+  const pause = slicer();
   for (const r of rows) {
+    await pause();
     if (r.smiles === null) continue;
     if (!first.has(r.compound)) first.set(r.compound, stored(r.compound) ?? r.smiles);
     if (first.get(r.compound) !== r.smiles) q.push(quad(iri(`${datasetUri}#e${r.line}`), v.qg.smiles, str(r.smiles)));
@@ -248,17 +252,6 @@ function headerTriples(content: DatasetHeader, meta: DatasetMeta, featureNodes: 
 }
 
 /** Concatenate compound graph bodies (in the given order; a URI may occur in several). */
-export function joinCompoundGraphs(list: readonly CompoundGraphs[]): CompoundGraphs {
-  if (list.length === 1) return list[0]!;
-  let end = 0;
-  const ends: number[] = [];
-  for (const c of list) {
-    for (const e of c.ends) ends.push(end + e);
-    end += c.nquads.length;
-  }
-  return { uris: list.flatMap((c) => c.uris), nquads: Buffer.concat(list.map((c) => c.nquads)), ends };
-}
-
 export function compoundGraphs(list: readonly (readonly [string, Entry["compound"]])[], v: Vocab): CompoundGraphs {
   const texts = list.map(([uri, c]) => toNQuads(compoundQuads(uri, c, v), iri(uri)));
   const ends: number[] = [];
@@ -267,14 +260,29 @@ export function compoundGraphs(list: readonly (readonly [string, Entry["compound
   return { uris: list.map(([uri]) => uri), nquads: new TextEncoder().encode(texts.join("")), ends };
 }
 
-/** The N-Quads of the compounds whose graphs `keep` selects (all of them without a copy). */
-export function selectCompounds(c: CompoundGraphs, keep: (uri: string) => boolean): { graphs: string[]; nquads: Uint8Array } {
+/**
+ * The N-Quads of the compounds whose graphs `keep` selects, from the chunks' graphs in order (all
+ * of them without a copy), in steps: consecutive kept graphs are one range, copied together.
+ */
+export async function selectCompounds(list: readonly CompoundGraphs[], keep: (uri: string) => boolean): Promise<{ graphs: string[]; nquads: Uint8Array }> {
   const graphs: string[] = [];
   const parts: Uint8Array[] = [];
-  c.uris.forEach((uri, i) => {
-    if (!keep(uri)) return;
-    graphs.push(uri);
-    parts.push(c.nquads.subarray(i === 0 ? 0 : c.ends[i - 1], c.ends[i]));
-  });
-  return { graphs, nquads: graphs.length === c.uris.length ? c.nquads : Buffer.concat(parts) };
+  const pause = slicer();
+  for (const c of list) {
+    let from = -1;
+    for (let i = 0; i < c.uris.length; i++) {
+      await pause();
+      const uri = c.uris[i]!;
+      const start = i === 0 ? 0 : c.ends[i - 1]!;
+      if (keep(uri)) {
+        graphs.push(uri);
+        if (from < 0) from = start;
+      } else if (from >= 0) {
+        parts.push(c.nquads.subarray(from, start));
+        from = -1;
+      }
+    }
+    if (from >= 0) parts.push(c.nquads.subarray(from, c.ends[c.uris.length - 1] ?? 0));
+  }
+  return { graphs, nquads: parts.length === 1 ? parts[0]! : await concatBodies(parts) };
 }

@@ -23,6 +23,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { open, readFile, readdir, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { slicer } from "../threads/turns.ts";
 import type { Body, BodyLocation } from "./journal.ts";
 
 /** In `BodyCache.open`'s `ready`: the graph's newest file, whatever its commit. */
@@ -214,7 +215,9 @@ export class BodyCache {
       let chunkBytes = 0;
       let indexText = "";
       let offset = 0;
+      const pause = slicer();
       for (const [g, lines] of graphs) {
+        await pause();
         const text = lines.length > 0 ? `${lines.join("\n")}\n` : "";
         const length = Buffer.byteLength(text);
         ranges.push([g, offset, length]);
@@ -255,7 +258,11 @@ export class BodyCache {
       await unlinkQuietly(path);
       return;
     }
-    for (const [g, offset, length] of pack.ranges) await this.replace(g, { at: { path, offset, length }, commit: pack.commit });
+    const pause = slicer();
+    for (const [g, offset, length] of pack.ranges) {
+      await pause();
+      await this.replace(g, { at: { path, offset, length }, commit: pack.commit });
+    }
   }
 
   async discardPack(pack: Pack): Promise<void> {

@@ -43,10 +43,14 @@ export interface ReadThreadData {
   readonly cacheTriples: number;
 }
 
-export type ToReadThread =
-  /** A graph is ready (a new version), or its version got a local copy (`at`, same version). */
+/** A graph is ready (a new version), or its version got a local copy (`at`, same version); or it is gone. */
+export type GraphChange =
   | { readonly type: "ready"; readonly graph: string; readonly triples: number; readonly version: number; readonly at?: BodyLocation }
-  | { readonly type: "gone"; readonly graph: string }
+  | { readonly type: "gone"; readonly graph: string };
+
+export type ToReadThread =
+  /** Changes of the ready graphs, in order (a commit of many graphs: several such messages). */
+  | { readonly type: "changes"; readonly changes: readonly GraphChange[] }
   | { readonly type: "read"; readonly id: number; readonly module: string; readonly name: string; readonly args: readonly unknown[]; readonly timeoutMs: number };
 
 /** A query for the main thread to send (the answer comes on `answers` as an `HttpAnswer`). */
@@ -363,14 +367,18 @@ let chain: Promise<void> = Promise.resolve();
 
 port.on("message", (msg: ToReadThread) => {
   chain = chain.then(() => {
-    if (msg.type === "ready") {
-      ready.set(msg.graph, { triples: msg.triples, version: msg.version, at: msg.at });
-      const c = cache.get(msg.graph);
-      // A new version; or the same one whose local copy is now known, cached from the store: loaded again from the copy.
-      if (c && (c.version !== msg.version || (msg.at && !c.exact))) evict(msg.graph);
-    } else if (msg.type === "gone") {
-      ready.delete(msg.graph);
-      evict(msg.graph);
-    } else return read(msg);
+    if (msg.type === "read") return read(msg);
+    for (const change of msg.changes) {
+      if (change.type === "ready") {
+        ready.set(change.graph, { triples: change.triples, version: change.version, at: change.at });
+        const c = cache.get(change.graph);
+        // A new version; or the same one whose local copy is now known, cached from the store: loaded again from the copy.
+        if (c && (c.version !== change.version || (change.at && !c.exact))) evict(change.graph);
+      } else {
+        ready.delete(change.graph);
+        evict(change.graph);
+      }
+    }
+    return undefined;
   });
 });

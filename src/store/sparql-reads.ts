@@ -23,7 +23,8 @@
 import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
 import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
 import type { BodyLocation } from "./journal.ts";
-import type { FromReadThread, HttpAnswer, HttpRequest, ReadStats, ReadThreadData, ToReadThread } from "./sparql-read-worker.ts";
+import type { FromReadThread, GraphChange, HttpAnswer, HttpRequest, ReadStats, ReadThreadData, ToReadThread } from "./sparql-read-worker.ts";
+import { nextTurn } from "../threads/turns.ts";
 
 export interface SparqlReadsOptions {
   /** Read threads (default 2). */
@@ -45,6 +46,13 @@ const WORKER_URL = moduleUrl("./sparql-read-worker.ts", import.meta.url);
 const GRACE_MS = 1_000;
 /** How long a thread may take to start a read it was given (spawning, loading the reads module on a busy machine). */
 const START_MS = 60_000;
+
+/**
+ * Changes of the ready graphs sent to the threads per message. A commit of 93,000 graphs sent one
+ * message per graph and thread: about a second of the event loop. Batches go one per turn, and
+ * no read starts while changes wait (a read sees every change made before it was asked for).
+ */
+const CHANGES_PER_MESSAGE = 2_000;
 
 interface Job {
   readonly id: number;
@@ -96,6 +104,9 @@ export class SparqlReads {
   private readonly queue: Job[] = [];
   private nextId = 0;
   private closed = false;
+  /** Changes not yet sent to the threads, in order; `flushing` while they are being sent. */
+  private outbox: GraphChange[] = [];
+  private flushing = false;
   readonly threads: number;
   readonly timeoutMs: number;
   readonly maxRows: number;
@@ -122,7 +133,7 @@ export class SparqlReads {
    * stopped being so (undefined).
    */
   changed(graph: string, triples: number | undefined, at?: BodyLocation): void {
-    let msg: ToReadThread;
+    let msg: GraphChange;
     if (triples === undefined) {
       if (!this.ready.delete(graph)) return;
       msg = { type: "gone", graph };
@@ -133,7 +144,7 @@ export class SparqlReads {
       this.ready.set(graph, { triples, version, at: kept });
       msg = { type: "ready", graph, triples, version, ...(kept ? { at: kept } : {}) };
     }
-    for (const s of this.slots) s.worker.postMessage(msg);
+    this.send(msg);
   }
 
   /**
@@ -144,8 +155,27 @@ export class SparqlReads {
     const r = this.ready.get(graph);
     if (!r || r.at || r.triples > this.cacheGraphTriples) return;
     r.at = at;
-    const msg: ToReadThread = { type: "ready", graph, triples: r.triples, version: r.version, at };
-    for (const s of this.slots) s.worker.postMessage(msg);
+    this.send({ type: "ready", graph, triples: r.triples, version: r.version, at });
+  }
+
+  /** Queue a change for the threads; sent once the current task's code has run (with the changes it made), in batches. */
+  private send(change: GraphChange): void {
+    this.outbox.push(change);
+    if (this.flushing) return;
+    this.flushing = true;
+    queueMicrotask(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    while (this.outbox.length > 0) {
+      const changes = this.outbox.length <= CHANGES_PER_MESSAGE ? this.outbox : this.outbox.slice(0, CHANGES_PER_MESSAGE);
+      this.outbox = changes === this.outbox ? [] : this.outbox.slice(CHANGES_PER_MESSAGE);
+      const msg: ToReadThread = { type: "changes", changes };
+      for (const s of this.slots) s.worker.postMessage(msg);
+      if (this.outbox.length > 0) await nextTurn();
+    }
+    this.flushing = false;
+    this.dispatch();
   }
 
   read<T>(module: URL, name: string, args: readonly unknown[]): Promise<T> {
@@ -170,6 +200,8 @@ export class SparqlReads {
   }
 
   private dispatch(): void {
+    // Changes first: a read asked for after them must see them.
+    if (this.flushing || this.closed || this.queue.length === 0) return;
     while (this.slots.length < this.threads) this.slots.push(this.spawn());
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;

@@ -60,6 +60,7 @@
 import { DataFactory, Writer, type Quad } from "n3";
 import { NotAcceptable, ServiceUnavailable } from "../errors.ts";
 import { moduleUrl, REQUEST_NICE, spawnWorker } from "../threads/spawn.ts";
+import { slicer } from "../threads/turns.ts";
 import { dumpBody } from "./dump-body.ts";
 import type { DumpJob, FromDumpWorker } from "./dump-worker.ts";
 import { probeDialect, type SparqlDialect } from "./sparql-dialect.ts";
@@ -658,12 +659,15 @@ export class SparqlStore implements StoreBackend {
       await st.seal();
       preloaded.set(st.graph, st);
     }
+    // Every step over the commit's graphs pauses as it goes (an upload of 93,000 compounds is as many graphs).
+    const pause = slicer();
     /** The catalog as it is before the commit, for the graphs the commit touches. */
     const before = new Map<string, Entry>();
     const puts = new Set<string>();
     const deletes = new Set<string>();
     for (const op of ops) {
       for (const g of graphsOf(op)) {
+        await pause();
         // A stage that loaded anything is in the catalog as `writing` with 0 triples (markWriting).
         const e = this.entries.get(g) ?? (preloaded.get(g)?.marked ? { state: "writing" as const, triples: 0 } : undefined);
         if (e && !before.has(g)) before.set(g, { ...e });
@@ -682,6 +686,7 @@ export class SparqlStore implements StoreBackend {
     // 1. mark (with the commit's number): hidden from now on
     const marked = new Map<string, Entry>();
     for (const g of puts) {
+      await pause();
       const b = before.get(g);
       // A replace records what it replaces (its local copy is kept until after the commit point).
       const previous = b?.state === "ready" && b.commit !== undefined && !preloaded.has(g) ? { previousCommit: b.commit, previousTriples: b.triples } : {};
@@ -690,6 +695,7 @@ export class SparqlStore implements StoreBackend {
     const replaces = [...marked].filter(([, e]) => e.previousCommit !== undefined);
     for (const g of deletes) marked.set(g, { state: "deleting", triples: before.get(g)!.triples, commit: seq });
     for (const g of marked.keys()) {
+      await pause();
       this.entries.delete(g);
       this.unready.add(g);
     }
@@ -761,11 +767,13 @@ export class SparqlStore implements StoreBackend {
     // 3. publish: the puts `ready` (several requests for a commit of many graphs), then lastCommit = seq: the commit point
     // A publish of several requests can be cut between them: its `ready` replaces keep what they replace.
     const several = puts.size > this.catalogBatch;
-    const ready = [...puts].map((g): [string, Entry] => {
+    const ready: [string, Entry][] = [];
+    for (const g of puts) {
+      await pause();
       const m = marked.get(g)!;
       const previous = several && m.previousCommit !== undefined ? { previousCommit: m.previousCommit, previousTriples: m.previousTriples } : {};
-      return [g, { state: "ready", triples: sizes.get(g) ?? 0, commit: seq, ...previous }];
-    });
+      ready.push([g, { state: "ready", triples: sizes.get(g) ?? 0, commit: seq, ...previous }]);
+    }
     if (this.beforeCommitPoint) await this.beforeCommitPoint(seq);
     try {
       await this.catalogUpdate(
@@ -803,10 +811,22 @@ export class SparqlStore implements StoreBackend {
     for (const [g, f] of files) await this.cache.publish(g, seq, f);
     for (const st of preloaded.values()) await st.publishFile(seq);
     if (pack) await this.cache.publishPack(pack);
-    for (const g of [...puts, ...deletes]) if (!this.cache.location(g, seq)) await this.cache.forget(g);
-    for (const [g, e] of ready) {
-      this.entries.set(g, e);
-      this.unready.delete(g);
+    for (const g of [...puts, ...deletes]) {
+      await pause();
+      if (!this.cache.location(g, seq)) await this.cache.forget(g);
+    }
+    // Served in slices (93,000 graphs in one piece held the event loop for 0.2 s; the read threads
+    // hear of them in batches, and no read starts before they have: sparql-reads.ts), the graphs
+    // of several-graph puts first (compounds, each a whole of its own) and then the others (a
+    // dataset, a model, a task): a resource is never served before the graphs of its commit.
+    const single = new Set(ops.flatMap((op) => ("graph" in op && !("delete" in op) ? [op.graph] : [])));
+    for (const last of [false, true]) {
+      for (const [g, e] of ready) {
+        if (single.has(g) !== last) continue;
+        if (!last) await pause();
+        this.entries.set(g, e);
+        this.unready.delete(g);
+      }
     }
     for (const st of preloaded.values()) st.done();
     // 4. deletes, after the commit point (a crash before it undoes them at start-up; after it, start-up finishes them)
@@ -900,34 +920,39 @@ export class SparqlStore implements StoreBackend {
    */
   async catalogUpdate(remove: readonly (readonly [string, Entry])[], add: readonly (readonly [string, Entry])[], seq?: number): Promise<void> {
     const cat = iri(this.catalog);
+    const pause = slicer();
     const byGraph = new Map<string, { remove?: Entry; add?: Entry }>();
-    for (const [g, e] of remove) byGraph.set(g, { ...byGraph.get(g), remove: e });
-    for (const [g, e] of add) byGraph.set(g, { ...byGraph.get(g), add: e });
+    for (const [g, e] of remove) {
+      await pause();
+      byGraph.set(g, { remove: e });
+    }
+    for (const [g, e] of add) {
+      await pause();
+      const x = byGraph.get(g);
+      if (x) x.add = e;
+      else byGraph.set(g, { add: e });
+    }
+    // New value first: start-up takes the largest lastCommit, so a request cut in two cannot lower it.
+    const last = (n: number): string => `${cat} <${LAST_COMMIT}> "${n}"^^<${XSD_INTEGER}> .`;
+    const commitPoint = seq === undefined ? "" : `INSERT DATA { GRAPH ${cat} { ${last(seq)} } } ;\nDELETE DATA { GRAPH ${cat} { ${last(this.lastSeq)} } }`;
+    // Each request is built just before it is sent (a commit of 93,000 graphs built them all in
+    // one piece: 0.5–1 s of the event loop); the commit point goes with the last one.
     const graphs = [...byGraph];
-    const requests: string[] = [];
-    for (let i = 0; i < graphs.length; i += this.catalogBatch) {
-      const part = graphs.slice(i, i + this.catalogBatch);
+    let sent = 0;
+    for (let i = 0; i < graphs.length || (i === 0 && commitPoint !== ""); i += this.catalogBatch) {
       const del: string[] = [];
       const ins: string[] = [];
-      for (const [g, x] of part) {
+      for (const [g, x] of graphs.slice(i, i + this.catalogBatch)) {
         const c = entryChange(g, x.remove, x.add);
         del.push(...c.del);
         ins.push(...c.ins);
       }
       const ops = [del.length > 0 ? `DELETE DATA { GRAPH ${cat} {\n${del.join("\n")}\n} }` : "", ins.length > 0 ? `INSERT DATA { GRAPH ${cat} {\n${ins.join("\n")}\n} }` : ""];
+      if (i + this.catalogBatch >= graphs.length) ops.push(commitPoint);
       const u = ops.filter(Boolean).join(" ;\n");
-      if (u !== "") requests.push(u);
-    }
-    if (seq !== undefined) {
-      // New value first: start-up takes the largest lastCommit, so a request cut in two cannot lower it.
-      const last = (n: number): string => `${cat} <${LAST_COMMIT}> "${n}"^^<${XSD_INTEGER}> .`;
-      const commitPoint = `INSERT DATA { GRAPH ${cat} { ${last(seq)} } } ;\nDELETE DATA { GRAPH ${cat} { ${last(this.lastSeq)} } }`;
-      if (requests.length > 0) requests[requests.length - 1] += ` ;\n${commitPoint}`;
-      else requests.push(commitPoint);
-    }
-    for (const u of requests) {
+      if (u === "") continue;
+      if (sent++ > 0) await tick();
       await this.runUpdate(u, "catalog update");
-      if (requests.length > 1) await tick();
     }
   }
 

@@ -38,3 +38,21 @@ export function nextTurn(): Promise<void> {
 export function turnsWaiting(): number {
   return waiting.length;
 }
+
+/** Main-thread time a loop may take before it pauses (`slicer`). */
+export const SLICE_MS = 20;
+
+/**
+ * A pause for a long loop on the main thread (one step per graph of a 93,000-graph commit, say):
+ * `const pause = slicer(); for (…) { await pause(); … }`. It resolves at once (a microtask) until
+ * `ms` have passed since the loop's last pause, and then waits for the loop's turn (`nextTurn`).
+ */
+export function slicer(ms = SLICE_MS): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < ms) return undefined;
+    return nextTurn().then(() => {
+      since = performance.now();
+    });
+  };
+}
