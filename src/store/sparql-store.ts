@@ -730,6 +730,7 @@ export class SparqlStore implements StoreBackend {
         if ("delete" in op) continue;
         if ("graphs" in op) {
           for (const g of op.graphs) {
+            await pause();
             sizes.set(g, 0);
             packed.set(g, []);
           }
