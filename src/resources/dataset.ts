@@ -251,7 +251,7 @@ function headerTriples(content: DatasetHeader, meta: DatasetMeta, featureNodes: 
   });
 }
 
-/** Concatenate compound graph bodies (in the given order; a URI may occur in several). */
+/** The compounds' graphs as N-Quads, one after the other, with where each ends. */
 export function compoundGraphs(list: readonly (readonly [string, Entry["compound"]])[], v: Vocab): CompoundGraphs {
   const texts = list.map(([uri, c]) => toNQuads(compoundQuads(uri, c, v), iri(uri)));
   const ends: number[] = [];

@@ -167,15 +167,19 @@ export class SparqlReads {
   }
 
   private async flush(): Promise<void> {
-    while (this.outbox.length > 0) {
-      const changes = this.outbox.length <= CHANGES_PER_MESSAGE ? this.outbox : this.outbox.slice(0, CHANGES_PER_MESSAGE);
-      this.outbox = changes === this.outbox ? [] : this.outbox.slice(CHANGES_PER_MESSAGE);
-      const msg: ToReadThread = { type: "changes", changes };
-      for (const s of this.slots) s.worker.postMessage(msg);
-      if (this.outbox.length > 0) await nextTurn();
+    try {
+      while (this.outbox.length > 0) {
+        const changes = this.outbox.length <= CHANGES_PER_MESSAGE ? this.outbox : this.outbox.slice(0, CHANGES_PER_MESSAGE);
+        this.outbox = changes === this.outbox ? [] : this.outbox.slice(CHANGES_PER_MESSAGE);
+        const msg: ToReadThread = { type: "changes", changes };
+        for (const s of this.slots) s.worker.postMessage(msg);
+        if (this.outbox.length > 0) await nextTurn();
+      }
+    } finally {
+      // Never left holding the reads (a thread that missed changes is replaced with the whole set when it fails).
+      this.flushing = false;
+      this.dispatch();
     }
-    this.flushing = false;
-    this.dispatch();
   }
 
   read<T>(module: URL, name: string, args: readonly unknown[]): Promise<T> {

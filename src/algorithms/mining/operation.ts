@@ -12,10 +12,11 @@ import { miningInput, type MiningRequest } from "./spec.ts";
 const ENTRY_CHUNK = 500;
 
 /**
- * The task's work: read the training data (spec.ts `miningInput`); mine in a worker; write the feature dataset's entries in chunks on every
- * worker, loading each chunk into the store (staged) as it arrives; commit. Writing the 800k
- * triples of a Kazius BBRC result took as long as the mining (4.5 CPU s, in the one worker that
- * mined), and loading them as long again on the main thread after that, in one piece.
+ * The task's work: read the training data (spec.ts `miningInput`); mine in a worker; write the
+ * feature dataset's entries in chunks on every worker, loading each chunk into the store (staged)
+ * as it arrives; commit. Writing the 800k triples of a Kazius BBRC result took as long as the
+ * mining (4.5 CPU s, in the one worker that mined), and loading them as long again on the main
+ * thread after that, in one piece.
  */
 export function mineOperation(store: StoreBackend, v: Vocab, request: MiningRequest, datasetUri: string): Operation {
   return async (ctx) => {

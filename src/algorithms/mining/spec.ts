@@ -111,7 +111,6 @@ export type MiningTaskInput = MinerOptions & Omit<MiningInput, "dataset" | "mine
  */
 export interface MiningRequest {
   readonly title: string;
-  readonly spec: AlgorithmSpec;
   readonly params: Params;
   readonly datasetUri: string;
   readonly endpoint: FeatureView;
@@ -170,7 +169,6 @@ export async function miningRequest(spec: AlgorithmSpec, params: Params, store: 
   const title = `${spec.title} features of ${summary.title}`;
   return {
     title,
-    spec,
     params,
     datasetUri,
     endpoint: feature,
