@@ -46,10 +46,22 @@ export function distinctTitles(features: readonly { readonly uri: string; readon
 const CSV_STEP_VALUES = 2000;
 
 /**
+ * A very wide dataset (one entry holds more values than a step) whose table (entries × features) has at most
+ * this many cells is read once, column block by column block for all its entries, and held while
+ * its rows are written: a 3 × 50,000 table read entry by entry made three times the reads, each
+ * returning every entry's values of its columns (about 0.3 s a read on a SPARQL store, 63 s in all).
+ */
+const WIDE_TABLE_VALUES = 200_000;
+
+/** Values per read of such a table's column blocks: under one page of a SPARQL store's default row limit (10,000). */
+const WIDE_READ_VALUES = 9000;
+
+/**
  * CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known),
  * then one column per feature. Streamed: the entry list is read once, then the values in steps
  * of about CSV_STEP_VALUES, each step written as it is ready, so the first rows go out at once
- * and the server holds one step in memory. A dataset deleted during the export ends the stream
+ * and the server holds one step in memory (a very wide dataset of at most WIDE_TABLE_VALUES values
+ * is one step). A dataset deleted during the export ends the stream
  * with an error (the client sees the transfer cut off, not a short file). Cells a spreadsheet
  * would run as formulas are neutralised (tabular/csv-write.ts).
  */
@@ -58,11 +70,14 @@ export async function datasetCsv(store: StoreBackend, order: EntryOrder, uri: st
   const lines = await order.lines(uri);
   const entries = lines.length;
   const perEntry = Math.max(1, store.graphSize(uri) / 3 / Math.max(1, entries));
-  const entriesPerStep = Math.max(1, Math.floor(CSV_STEP_VALUES / perEntry));
+  const wide = perEntry > CSV_STEP_VALUES;
+  // A very wide dataset small enough in all is one step (WIDE_TABLE_VALUES).
+  const whole = wide && entries * features.length <= WIDE_TABLE_VALUES;
+  const entriesPerStep = whole ? Math.max(1, entries) : Math.max(1, Math.floor(CSV_STEP_VALUES / perEntry));
   // Columns in blocks only when one entry has more values than a step takes; a block's values
   // are then looked up from its features, in every entry (readEntryValues).
   const blocks: string[][] = [];
-  const blockSize = perEntry > CSV_STEP_VALUES ? Math.max(1, Math.floor(CSV_STEP_VALUES / Math.max(1, entries))) : features.length;
+  const blockSize = wide ? Math.max(1, Math.floor((whole ? WIDE_READ_VALUES : CSV_STEP_VALUES) / Math.max(1, entries))) : features.length;
   for (let j = 0; j < features.length; j += blockSize) blocks.push(features.slice(j, j + blockSize).map((f) => f.uri));
   const pause = (): Promise<void> => order.pauseFor(uri);
   /**
@@ -98,9 +113,11 @@ export async function datasetCsv(store: StoreBackend, order: EntryOrder, uri: st
           if (j > 0) await pause();
           for (const f of features.slice(j, j + CSV_STEP_VALUES)) cells.push((e.values.get(f.uri) ?? []).join(" "));
         }
-        out.push(cells);
+        // A very wide row goes out on its own.
+        if (wide) yield csvRows([cells]);
+        else out.push(cells);
       }
-      yield csvRows(out);
+      if (out.length > 0) yield csvRows(out);
     }
   }
   return Readable.from(rows(), { objectMode: false });

@@ -1,11 +1,11 @@
 /**
  * `qsargraph worker` processes (src/main.ts `worker`, src/tasks/queue-worker.ts) for the queue
- * tests and benches, started from the sources as test/helpers/server.ts starts the service, and
+ * tests and benches, started from the entry test/helpers/server.ts starts the service from, and
  * what their output says: each job's `job <id> <kind>: started` and `job <id> <kind>: <outcome> in
  * <ms> ms` lines.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { ROOT } from "./server.ts";
+import { ROOT, serviceArgs } from "./server.ts";
 
 /** A job that a worker's output shows started and not (yet) ended: `job <id> <kind>: started`. */
 export const runningJob = (kinds: string): RegExp => new RegExp(`job (\\S+) (${kinds}): started\\n(?![\\s\\S]*job \\1 )`);
@@ -20,9 +20,9 @@ export interface QueueWorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `src/main.ts worker` on the queue at `queueUrl` with `threads` worker threads (default 1). */
+/** `qsargraph worker` (the service's entry, server.ts SERVICE_MAIN, with `worker`) on the queue at `queueUrl` with `threads` worker threads (default 1). */
 export async function startWorker(queueUrl: string, threads = 1): Promise<QueueWorkerProcess> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "worker"], {
+  const proc = spawn(process.execPath, [...serviceArgs(), "worker"], {
     cwd: ROOT,
     env: { ...process.env, QUEUE_URL: queueUrl, WORKERS: String(threads) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,6 +5,9 @@
  * The service's entry is `src/main.ts`, run through tsx, unless a start names another
  * (`StartOptions.main`) or the environment does (QSARGRAPH_TEST_MAIN, e.g. `dist/main.js` after
  * `npm run build`: the tests or the benches against the compiled service, run by plain node).
+ * `npm test` and `npm run test:sparql` compile the service first and run it so (package.json): a
+ * start through tsx took about 1 s more to listen and 1 s more to its first upload (2026-11-28,
+ * 2-core machine), over the few hundred servers of a run.
  *
  * QSARGRAPH_TEST_STORE=sparql (`npm run test:sparql`) starts every server with `--store sparql` on
  * a Virtuoso (test/helpers/virtuoso.ts) instead of the embedded store: one Virtuoso per test file
@@ -34,16 +37,31 @@ export function freshDir(prefix = "qsargraph-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Test ports are drawn from 20,000–32,767, below Linux's default range of ephemeral ports
+ * (32,768–60,999, /proc/sys/net/ipv4/ip_local_port_range), from which the kernel also takes the
+ * local ports of outgoing connections: .ci/run runs two test runs at once, and a port the kernel
+ * handed out (port 0) was taken by another connection before the server bound it (EADDRINUSE).
+ */
+const PORT_LOW = 20_000;
+const PORT_HIGH = 32_767;
+
+/** Whether 127.0.0.1:`port` can be bound now. */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      const port = typeof a === "object" && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
   });
+}
+
+/** A port that was free a moment ago (PORT_LOW–PORT_HIGH, at random). */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = PORT_LOW + Math.floor(Math.random() * (PORT_HIGH - PORT_LOW + 1));
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free port found in ${PORT_LOW}–${PORT_HIGH} after 100 tries`);
 }
 
 export interface TestServer {
@@ -65,8 +83,11 @@ export interface StartOptions {
   readonly main?: string;
 }
 
+/** The service's entry file of the test processes: QSARGRAPH_TEST_MAIN, else src/main.ts. */
+export const SERVICE_MAIN = process.env.QSARGRAPH_TEST_MAIN ?? "src/main.ts";
+
 /** node's arguments that start the service from `main`. */
-function serviceArgs(main: string): string[] {
+export function serviceArgs(main: string = SERVICE_MAIN): string[] {
   return isTypeScript(main) ? ["--import", "tsx", main] : [main];
 }
 
@@ -145,19 +166,39 @@ async function sparqlStoreEnv(dataDir: string, base: string): Promise<Record<str
 /**
  * How long a server is given to listen: 60 s; 180 s on the SPARQL store, where a restart reads the
  * catalog (3 rows per graph) and the store's graph list (the proxy's foreign graphs) from
- * Virtuoso. Measured (2026-11-28, load average 15–25): a restart after budgets.test.ts's HIV upload
+ * Virtuoso. Measured (2026-11-28, load average 15–25): a restart after an upload of the whole HIV set
  * (41,119 compound graphs) did not listen within 60 s, nor within 180 s (docs/virtuoso.md "Upload
  * speed on the SPARQL store": the proxy's list of foreign graphs is a `SELECT DISTINCT ?g` over the
  * whole store, which Virtuoso did not finish there).
  */
 export const START_WAIT_MS = TEST_STORE === "sparql" ? 180_000 : 60_000;
 
+/** Starts of a server on a port of its own choosing that found the port taken meanwhile, before it gives up. */
+const PORT_TRIES = 4;
+
 export async function startServer(o: StartOptions = {}): Promise<TestServer> {
+  for (let attempt = 1; ; attempt++) {
+    const dataDir = o.dataDir ?? freshDir();
+    try {
+      return await startServerOnce({ ...o, dataDir });
+    } catch (err) {
+      // The port chosen here was taken between the check and the server's own bind (another
+      // process's choice): again on another, with a fresh data directory when this one was made
+      // here. A port the caller gave is not changed.
+      if (o.port !== undefined || attempt >= PORT_TRIES || !(err instanceof PortTaken)) throw err;
+      if (o.dataDir === undefined) removeDir(dataDir);
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startServerOnce(o: StartOptions): Promise<TestServer> {
   const dataDir = o.dataDir ?? freshDir();
   const port = o.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const storeEnv = TEST_STORE === "sparql" && o.env?.STORE === undefined ? await sparqlStoreEnv(dataDir, o.env?.BASE_URL ?? base) : {};
-  const proc = spawn(process.execPath, [...nodeArgs(), ...serviceArgs(o.main ?? process.env.QSARGRAPH_TEST_MAIN ?? "src/main.ts")], {
+  const proc = spawn(process.execPath, [...nodeArgs(), ...serviceArgs(o.main)], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", BASE_URL: base, DATA_DIR: dataDir, WORKERS: "2", ...storeEnv, ...o.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -181,7 +222,8 @@ export async function startServer(o: StartOptions = {}): Promise<TestServer> {
     proc.stdout!.on("data", check);
     proc.on("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+      const message = `server exited with ${code} before listening:\n${out}`;
+      reject(out.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`) ? new PortTaken(message) : new Error(message));
     });
   });
   return {
@@ -219,7 +261,7 @@ export async function uploadFile(base: string, bytes: Uint8Array | string, fileN
  * How long an upload's task is waited for (`datasetOf`, `uploadDataset`): 120 s; 600 s on the
  * SPARQL store, where an upload's commit writes every new compound's graph and catalog entry to
  * Virtuoso. Measured (2026-11-28, this shared 2-core machine at load average 15–25): MoleculeNet
- * HIV's 41,913 rows (budgets.test.ts) took 262 s and 389 s on the SPARQL store, of which the
+ * HIV's 41,913 rows (budgets.test.ts then uploaded them all) took 262 s and 389 s on the SPARQL store, of which the
  * commit of 41,119 compound graphs was 97 s and 192 s (marking them in the catalog 12–25 s, their
  * ≈ 170 INSERT DATA 62–138 s, publishing 20–26 s), the rest (parsing the structures, 140–172 s)
  * as on the embedded store. docs/virtuoso.md "Upload speed on the SPARQL store".
