@@ -60,7 +60,7 @@ const WIDE_READ_VALUES = 9000;
  * CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known),
  * then one column per feature. Streamed: the entry list is read once, then the values in steps
  * of about CSV_STEP_VALUES, each step written as it is ready, so the first rows go out at once
- * and the server holds one step in memory (a very wide dataset of at most WIDE_TABLE_VALUES values
+ * and the server holds one step in memory (a very wide dataset of at most WIDE_TABLE_VALUES cells
  * is one step). A dataset deleted during the export ends the stream
  * with an error (the client sees the transfer cut off, not a short file). Cells a spreadsheet
  * would run as formulas are neutralised (tabular/csv-write.ts).
