@@ -193,8 +193,8 @@ export async function startServer(o: StartOptions = {}): Promise<TestServer> {
 
 class PortTaken extends Error {}
 
-async function startServerOnce(o: StartOptions): Promise<TestServer> {
-  const dataDir = o.dataDir ?? freshDir();
+async function startServerOnce(o: StartOptions & { readonly dataDir: string }): Promise<TestServer> {
+  const { dataDir } = o;
   const port = o.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const storeEnv = TEST_STORE === "sparql" && o.env?.STORE === undefined ? await sparqlStoreEnv(dataDir, o.env?.BASE_URL ?? base) : {};
