@@ -5,7 +5,7 @@
 import { Readable } from "node:stream";
 import type { StoreBackend } from "../store/backend.ts";
 import type { Vocab } from "../store/vocab.ts";
-import { csvRows } from "../tabular/csv-write.ts";
+import { csvFields, csvRows } from "../tabular/csv-write.ts";
 import type { CompoundView, EntryView, FeatureTitle } from "./dataset-read.ts";
 import type { EntryOrder } from "./entry-order.ts";
 import { read } from "./reads.ts";
@@ -57,6 +57,37 @@ const WIDE_TABLE_VALUES = 200_000;
 const WIDE_READ_VALUES = 9000;
 
 /**
+ * CSV text of `rows`, each row built as it is taken, in pieces of about CSV_STEP_VALUES cells
+ * with a pause between pieces; a row of more cells goes out in parts of its line. Steps are sized
+ * by values read, and a step of a sparse or very wide dataset holds many more cells: a 50,000-column
+ * header written at once held the event loop for 73–160 ms (2026-11-28).
+ */
+async function* csvPieces(rows: Iterable<readonly string[]>, pause: () => Promise<void>): AsyncGenerator<string> {
+  let batch: (readonly string[])[] = [];
+  let cells = 0;
+  for (const row of rows) {
+    if (cells > 0 && cells + row.length > CSV_STEP_VALUES) {
+      yield csvRows(batch);
+      batch = [];
+      cells = 0;
+      await pause();
+    }
+    if (row.length <= CSV_STEP_VALUES) {
+      batch.push(row);
+      cells += row.length;
+      continue;
+    }
+    for (let j = 0; j < row.length; j += CSV_STEP_VALUES) {
+      if (j > 0) await pause();
+      yield `${j > 0 ? "," : ""}${csvFields(row.slice(j, j + CSV_STEP_VALUES))}`;
+    }
+    yield "\n";
+    await pause();
+  }
+  if (batch.length > 0) yield csvRows(batch);
+}
+
+/**
  * CSV export: the structure as SMILES (the row's own spelling; InChI when no SMILES is known),
  * then one column per feature. Streamed: the entry list is read once, then the values in steps
  * of about CSV_STEP_VALUES, each step written as it is ready, so the first rows go out at once
@@ -99,25 +130,18 @@ export async function datasetCsv(store: StoreBackend, order: EntryOrder, uri: st
     return { entries: merged, compounds: new Map(distinct.map((c, i) => [c, found[i] ?? null])) };
   }
   async function* rows(): AsyncGenerator<string> {
-    yield csvRows([["SMILES", ...distinctTitles(features)]]);
+    yield* csvPieces([["SMILES", ...distinctTitles(features)]], pause);
     for (let offset = 0; offset < entries; offset += entriesPerStep) {
       if (offset > 0) await pause();
-      const out: string[][] = [];
       const step = await table(lines.slice(offset, offset + entriesPerStep));
-      for (const e of step.entries) {
-        const c = step.compounds.get(e.compound);
-        const s = c?.smiles ?? c?.inchi ?? e.compound;
-        // A very wide row is assembled in steps too.
-        const cells = [e.smiles ?? s];
-        for (let j = 0; j < features.length; j += CSV_STEP_VALUES) {
-          if (j > 0) await pause();
-          for (const f of features.slice(j, j + CSV_STEP_VALUES)) cells.push((e.values.get(f.uri) ?? []).join(" "));
+      const cells = function* (): Generator<string[]> {
+        for (const e of step.entries) {
+          const c = step.compounds.get(e.compound);
+          const s = c?.smiles ?? c?.inchi ?? e.compound;
+          yield [e.smiles ?? s, ...features.map((f) => (e.values.get(f.uri) ?? []).join(" "))];
         }
-        // A very wide row goes out on its own.
-        if (wide) yield csvRows([cells]);
-        else out.push(cells);
-      }
-      if (out.length > 0) yield csvRows(out);
+      };
+      yield* csvPieces(cells(), pause);
     }
   }
   return Readable.from(rows(), { objectMode: false });

@@ -24,3 +24,11 @@ export function neutraliseCell(cell: string): string {
 export function csvRows(rows: readonly (readonly string[])[]): string {
   return stringify(rows.map((r) => r.map(neutraliseCell)));
 }
+
+/**
+ * The cells of one CSV line without its line end, as `csvRows([cells])` writes them: a long line
+ * can be written in parts, joined with ",", then ended with "\n".
+ */
+export function csvFields(cells: readonly string[]): string {
+  return csvRows([cells]).slice(0, -1);
+}

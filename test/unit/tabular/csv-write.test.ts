@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parse } from "csv-parse/sync";
-import { csvRows, neutraliseCell } from "../../../src/tabular/csv-write.ts";
+import { csvFields, csvRows, neutraliseCell } from "../../../src/tabular/csv-write.ts";
 
 describe("neutraliseCell", () => {
   it("puts a ' before the OWASP formula payloads", () => {
@@ -67,5 +67,18 @@ describe("csvRows", () => {
       ["CC(=O)O", "'@SUM(1+9)", "+3e-2"],
       ["c1ccccc1", "'-2+3+cmd|' /C calc'!A0", "-0.003"],
     ]);
+  });
+});
+
+describe("csvFields", () => {
+  it("one line's cells without the line end, by hand from RFC 4180; parts joined with ',' read back as the one line", () => {
+    const cells = ["CCO", "", "a,b", `say "hi"`, "=1+2", "-1.5", ""];
+    // Written by hand: the empty cells stay empty, "a,b" and the quote are quoted (inner quote doubled), "=1+2" neutralised.
+    assert.equal(csvFields(cells), `CCO,,"a,b","say ""hi""",'=1+2,-1.5,`);
+    // Split anywhere, also into parts of one empty cell, the parts make the same line.
+    for (const cut of [1, 2, 3, 6]) {
+      const line = `${csvFields(cells.slice(0, cut))},${csvFields(cells.slice(cut))}\n`;
+      assert.deepEqual(parse(line, { relax_column_count: true }), [["CCO", "", "a,b", `say "hi"`, "'=1+2", "-1.5", ""]], `cut at ${cut}`);
+    }
   });
 });
