@@ -66,7 +66,7 @@
  * Errors of the store: no answer, or 5xx → 503 `ServiceUnavailable` naming the store's message
  * (the query is not retried); Virtuoso's own time-outs — 200 with `X-SQL-State: S1TAT` and a
  * partial result ("anytime query"), or 500 `S1T00`/`SR171` — → 503 `QueryTimeout`, never a
- * partial result; 4xx → 400 with the store's message. A result the store cut at its own row
+ * partial result; its refusal up front by cost estimate → 503 `QueryTimeout` saying so; 4xx → 400 with the store's message. A result the store cut at its own row
  * limit (Virtuoso's ResultSetMaxRows: `X-SPARQL-MaxRows` on a SELECT; a CONSTRUCT of one more
  * triple than the limit, found by a probe at start) → 400, as a result over `maxResults` is.
  */
@@ -794,7 +794,16 @@ export class SparqlProxy implements SparqlEndpoint {
       if (quoted) message = message.split(quoted).join("").replace(/\s+/g, " ");
       message = message.slice(0, 300);
       // Virtuoso's "anytime query": 200 with a partial result when its time limit passed.
-      if (state === "S1TAT" || /\bS1T00\b|\bSR171\b|estimated execution time .* exceeds the limit/.test(body.slice(0, 1000))) throw timedOut();
+      if (state === "S1TAT" || /\bS1T00\b|\bSR171\b/.test(body.slice(0, 1000))) throw timedOut();
+      // Refused before it ran, by the store's cost estimate (Virtuoso's MaxQueryCostEstimationTime; docs/virtuoso.md finding 12)
+      const estimate = /estimated execution time \S+ \(sec\) exceeds the limit of (\d+)/.exec(body.slice(0, 1000));
+      if (estimate) {
+        this.timeouts++;
+        throw new QueryTimeout(
+          `the external SPARQL store refused to run the query: its cost estimate passed its limit of ${estimate[1]} s (Virtuoso's MaxQueryCostEstimationTime; the estimates can be far off, and the README asks the store's operator to leave that setting out); narrow the query or add LIMIT`,
+          { field: "query" },
+        );
+      }
       if (r.status >= 400 && r.status < 500) throw new BadRequest(`the external SPARQL store refused the query (${r.status}): ${message}`, { field: "query" });
       if (r.status < 200 || r.status > 299) throw new ServiceUnavailable(`the external SPARQL store failed to run the query (${r.status}): ${message}; try again later`);
       const cut = Number(header(r.headers, "x-sparql-maxrows"));
