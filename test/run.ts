@@ -57,6 +57,11 @@ if (files.length === 0) {
   console.error(`no test file matches ${filters.map((f) => `'${f}'`).join(" or ")}`);
   process.exit(1);
 }
+// The Virtuosos of the files start on copies of one template database (test/helpers/virtuoso.ts).
+if ((sparqlRun || external) && process.env.QSARGRAPH_TEST_VIRTUOSO_TEMPLATE === undefined) {
+  const { makeVirtuosoTemplate, TEMPLATE_ENV } = await import("./helpers/virtuoso.ts");
+  process.env[TEMPLATE_ENV] = await makeVirtuosoTemplate();
+}
 
 // Each file runs in a child process with this process's flags (tsx's loader).
 process.chdir(root);
