@@ -66,9 +66,10 @@
  * Errors of the store: no answer, or 5xx → 503 `ServiceUnavailable` naming the store's message
  * (the query is not retried); Virtuoso's own time-outs — 200 with `X-SQL-State: S1TAT` and a
  * partial result ("anytime query"), or 500 `S1T00`/`SR171` — → 503 `QueryTimeout`, never a
- * partial result; its refusal up front by cost estimate → 503 `QueryTimeout` saying so; 4xx → 400 with the store's message. A result the store cut at its own row
- * limit (Virtuoso's ResultSetMaxRows: `X-SPARQL-MaxRows` on a SELECT; a CONSTRUCT of one more
- * triple than the limit, found by a probe at start) → 400, as a result over `maxResults` is.
+ * partial result; its refusal up front by its cost estimate → 503 `QueryTimeout` saying so; 4xx →
+ * 400 with the store's message. A result the store cut at its own row limit (Virtuoso's
+ * ResultSetMaxRows: `X-SPARQL-MaxRows` on a SELECT; a CONSTRUCT of one more triple than the limit,
+ * found by a probe at start) → 400, as a result over `maxResults` is.
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
