@@ -58,9 +58,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 // The Virtuosos of the files start on copies of one template database (test/helpers/virtuoso.ts).
-if ((sparqlRun || external) && process.env.QSARGRAPH_TEST_VIRTUOSO_TEMPLATE === undefined) {
+if (sparqlRun || external) {
   const { makeVirtuosoTemplate, TEMPLATE_ENV } = await import("./helpers/virtuoso.ts");
-  process.env[TEMPLATE_ENV] = await makeVirtuosoTemplate();
+  process.env[TEMPLATE_ENV] ??= await makeVirtuosoTemplate();
 }
 
 // Each file runs in a child process with this process's flags (tsx's loader).

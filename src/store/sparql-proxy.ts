@@ -771,9 +771,9 @@ export class SparqlProxy implements SparqlEndpoint {
     // end its work; Virtuoso's often comes later (docs/virtuoso.md finding 12): then this abort keeps the limit.
     const timeout = AbortSignal.timeout(this.o.timeoutMs + 1000);
     const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const timedOut = (): QueryTimeout => {
+    const timedOut = (what = `the query ran longer than the time limit of ${this.o.timeoutMs} ms and was stopped`): QueryTimeout => {
       this.timeouts++;
-      return new QueryTimeout(`the query ran longer than the time limit of ${this.o.timeoutMs} ms and was stopped; narrow it or add LIMIT`, { field: "query" });
+      return new QueryTimeout(`${what}; narrow it or add LIMIT`, { field: "query" });
     };
     try {
       let r: Answer;
@@ -794,15 +794,14 @@ export class SparqlProxy implements SparqlEndpoint {
       let message = (header(r.headers, "x-sql-message") || body).replace(/\s+/g, " ").trim();
       if (quoted) message = message.split(quoted).join("").replace(/\s+/g, " ");
       message = message.slice(0, 300);
+      const head = body.slice(0, 1000);
       // Virtuoso's "anytime query": 200 with a partial result when its time limit passed.
-      if (state === "S1TAT" || /\bS1T00\b|\bSR171\b/.test(body.slice(0, 1000))) throw timedOut();
+      if (state === "S1TAT" || /\bS1T00\b|\bSR171\b/.test(head)) throw timedOut();
       // Refused before it ran, by the store's cost estimate (Virtuoso's MaxQueryCostEstimationTime; docs/virtuoso.md finding 12)
-      const estimate = /estimated execution time \S+ \(sec\) exceeds the limit of (\d+)/.exec(body.slice(0, 1000));
+      const estimate = /estimated execution time \S+ \(sec\) exceeds the limit of (\d+)/.exec(head);
       if (estimate) {
-        this.timeouts++;
-        throw new QueryTimeout(
-          `the external SPARQL store refused to run the query: its cost estimate passed its limit of ${estimate[1]} s (Virtuoso's MaxQueryCostEstimationTime; the estimates can be far off, and the README asks the store's operator to leave that setting out); narrow the query or add LIMIT`,
-          { field: "query" },
+        throw timedOut(
+          `the external SPARQL store refused to run the query: its cost estimate passed its limit of ${estimate[1]} s (Virtuoso's MaxQueryCostEstimationTime; the estimates can be far off, and the README asks the store's operator to leave that setting out)`,
         );
       }
       if (r.status >= 400 && r.status < 500) throw new BadRequest(`the external SPARQL store refused the query (${r.status}): ${message}`, { field: "query" });
